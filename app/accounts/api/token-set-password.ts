@@ -1,0 +1,19 @@
+import { apiErrors, readApiBody, zodErrors } from "~/api/api-responses.server";
+import { appServicesContext } from "~/platform/app-context";
+import { tokenSetPasswordPayload } from "../api-schemas";
+import { LINK_PROBLEM, setPasswordWithLink } from "../password-links.server";
+import type { Route } from "./+types/token-set-password";
+
+/** POST /api/account/token_set_password {passwordResetToken, newPassword}: reset or set-password links. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const parsed = tokenSetPasswordPayload.safeParse(await readApiBody(request));
+  if (!parsed.success) return apiErrors(400, zodErrors(parsed.error));
+  const { db } = context.get(appServicesContext);
+  const done = await setPasswordWithLink(db, {
+    token: parsed.data.passwordResetToken,
+    purposes: ["password_reset", "set_password"],
+    newPassword: parsed.data.newPassword,
+  });
+  if (!done) return apiErrors(404, { form: LINK_PROBLEM });
+  return Response.json({ message: "Password set!" });
+}

@@ -1,0 +1,146 @@
+import { eq } from "drizzle-orm";
+import { data, type MiddlewareFunction, type RouterContextProvider, redirect } from "react-router";
+import { Authenticator } from "remix-auth";
+import { FormStrategy } from "remix-auth-form";
+import { apiErrors } from "~/api/api-responses.server";
+import { userIdForApiToken } from "~/catalogue/api-tokens.server";
+import { type AppServices, appServicesContext, clientAddressContext } from "~/platform/app-context";
+import type { Database } from "~db/database.server";
+import { organizations, users } from "~db/schema";
+import { type CurrentUser, currentUserContext, type RoleCode } from "./current-user";
+import { verifyPassword } from "./password.server";
+import { normalizeEmail, signInSchema } from "./schemas";
+
+export async function loadUser(db: Database, userId: number): Promise<CurrentUser | null> {
+  const [row] = await db
+    .select({
+      id: users.id,
+      email: users.email,
+      role: users.role,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      organizationName: organizations.name,
+    })
+    .from(users)
+    .leftJoin(organizations, eq(organizations.id, users.organizationId))
+    .where(eq(users.id, userId));
+  return row ? { ...row, role: row.role as RoleCode } : null;
+}
+
+/**
+ * Root middleware: finds who is asking once per request (a staff API token in Authorization, else
+ * the session cookie) and puts the user in the router context.
+ */
+export const currentUserMiddleware: MiddlewareFunction<Response> = async ({ request, context }) => {
+  const { sessions, db } = context.get(appServicesContext);
+  const authorization = request.headers.get("Authorization");
+  if (authorization?.toLowerCase().startsWith("bearer ")) {
+    const userId = await userIdForApiToken(db, authorization.slice(7).trim());
+    context.set(currentUserContext, userId ? await loadUser(db, userId) : null);
+    return;
+  }
+  const session = await sessions.getSession(request.headers.get("Cookie"));
+  const userId = session.get("userId");
+  context.set(currentUserContext, userId ? await loadUser(db, userId) : null);
+};
+
+export function getCurrentUser(context: Readonly<RouterContextProvider>): CurrentUser | null {
+  return context.get(currentUserContext);
+}
+
+/** The signed-in user, or a redirect to sign in that comes back to this page. */
+export function requireUser(request: Request, context: Readonly<RouterContextProvider>): CurrentUser {
+  const user = getCurrentUser(context);
+  if (user) return user;
+  const url = new URL(request.url);
+  // "/" may stay as it is in a query (RFC 3986), so the address reads /login?ref=/account.
+  const ref = encodeURIComponent(url.pathname + url.search).replaceAll("%2F", "/");
+  throw redirect(`/login?ref=${ref}`);
+}
+
+/** A signed-in staff user; visitors go to sign in, other roles get 403. */
+export function requireStaff(request: Request, context: Readonly<RouterContextProvider>): CurrentUser {
+  const user = requireUser(request, context);
+  if (user.role !== 1) throw data(null, { status: 403 });
+  return user;
+}
+
+/** For /api writes: 401 without a session or token, 403 for any role but staff. */
+export function requireStaffApi(context: Readonly<RouterContextProvider>): CurrentUser {
+  const user = getCurrentUser(context);
+  if (!user) {
+    throw apiErrors(401, { form: "Sign in as staff or send a staff API token." }, { "WWW-Authenticate": "Bearer" });
+  }
+  if (user.role !== 1) throw apiErrors(403, { form: "Only staff can change the catalogue." });
+  return user;
+}
+
+export class SignInRefused extends Error {
+  constructor(
+    readonly reason: "invalid" | "throttled",
+    readonly retryAfterSeconds = 0,
+  ) {
+    super(reason);
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * remix-auth's form strategy over our users table, with throttling per account and per address.
+ * Throws SignInRefused; never says whether the address has an account.
+ */
+export function createAuthenticator(services: AppServices, clientAddress: string) {
+  const authenticator = new Authenticator<CurrentUser>();
+  authenticator.use(
+    new FormStrategy(async ({ form }) => {
+      const parsed = signInSchema.safeParse(Object.fromEntries(form));
+      if (!parsed.success) throw new SignInRefused("invalid");
+      const email = normalizeEmail(parsed.data.email);
+      const decision = await services.throttles.checkSignIn(email, clientAddress);
+      if (!decision.allowed) throw new SignInRefused("throttled", decision.retryAfterSeconds);
+      if (decision.delayMs > 0) await sleep(decision.delayMs);
+
+      const [account] = await services.db
+        .select({ id: users.id, passwordHash: users.passwordHash })
+        .from(users)
+        .where(eq(users.email, email));
+      const valid = await verifyPassword(account?.passwordHash ?? null, parsed.data.password);
+      const user = valid && account ? await loadUser(services.db, account.id) : null;
+      if (!user) {
+        await services.throttles.recordSignInFailure(email, clientAddress);
+        throw new SignInRefused("invalid");
+      }
+      await services.throttles.recordSignInSuccess(email);
+      return user;
+    }),
+    "form",
+  );
+  return authenticator;
+}
+
+/** Authenticates the request's form body (email, password). */
+export function authenticate(request: Request, context: Readonly<RouterContextProvider>): Promise<CurrentUser> {
+  const services = context.get(appServicesContext);
+  return createAuthenticator(services, context.get(clientAddressContext)).authenticate("form", request);
+}
+
+/**
+ * Starts a new session for the user: the old session (if any) is destroyed and a new id issued,
+ * so an id planted before sign-in is worthless after it. Answers the Set-Cookie header value.
+ */
+export async function startSession(request: Request, context: Readonly<RouterContextProvider>, userId: number) {
+  const { sessions } = context.get(appServicesContext);
+  const previous = await sessions.getSession(request.headers.get("Cookie"));
+  if (previous.id) await sessions.destroySession(previous);
+  const session = await sessions.getSession();
+  session.set("userId", userId);
+  return sessions.commitSession(session);
+}
+
+/** Ends the current session; answers the Set-Cookie header value that clears the cookie. */
+export async function endSession(request: Request, context: Readonly<RouterContextProvider>) {
+  const { sessions } = context.get(appServicesContext);
+  const session = await sessions.getSession(request.headers.get("Cookie"));
+  return sessions.destroySession(session);
+}

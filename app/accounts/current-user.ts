@@ -1,0 +1,16 @@
+import { createContext } from "react-router";
+
+export const ROLE_NAMES = { 1: "Staff", 2: "Buyer", 3: "Seller", 4: "Consultant" } as const;
+export type RoleCode = keyof typeof ROLE_NAMES;
+
+export type CurrentUser = {
+  id: number;
+  email: string;
+  role: RoleCode;
+  firstName: string | null;
+  lastName: string | null;
+  organizationName: string | null;
+};
+
+/** Set by the root middleware for every request: the signed-in user, or null. */
+export const currentUserContext = createContext<CurrentUser | null>(null);

@@ -1,0 +1,51 @@
+import { eq, sql } from "drizzle-orm";
+import type { Database } from "~db/database.server";
+import { catalogueRevision } from "~db/schema";
+
+type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
+
+/**
+ * Runs a catalogue write: serialized with every other catalogue write (so two edits cannot build a
+ * cycle or a duplicate between them) and bumping the revision that read caches compare.
+ */
+export async function catalogueWrite<T>(db: Database, work: (tx: Transaction) => Promise<T>): Promise<T> {
+  try {
+    return await db.transaction(async (tx) => {
+      await tx
+        .update(catalogueRevision)
+        .set({ revision: sql`${catalogueRevision.revision} + 1` })
+        .where(eq(catalogueRevision.id, 1));
+      return work(tx);
+    });
+  } finally {
+    localWrites += 1;
+  }
+}
+
+let localWrites = 0;
+
+/** Catalogue writes made by this process: its read cache refreshes at once after its own writes. */
+export function localCatalogueWrites(): number {
+  return localWrites;
+}
+
+export async function readCatalogueRevision(db: Database): Promise<number> {
+  const [row] = await db.select({ revision: catalogueRevision.revision }).from(catalogueRevision);
+  return row?.revision ?? 0;
+}
+
+/** PostgreSQL error codes that are the client's doing, not ours. */
+export function postgresErrorCode(error: unknown): string | undefined {
+  for (let current = error; current && typeof current === "object"; current = (current as { cause?: unknown }).cause) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === "string" && /^[0-9A-Z]{5}$/.test(code)) return code;
+  }
+  return undefined;
+}
+export const UNIQUE_VIOLATION = "23505";
+export const FOREIGN_KEY_VIOLATION = "23503";
+/** What PostgreSQL 17+ (and so PGlite) raises for an ON DELETE RESTRICT reference instead of 23503. */
+export const RESTRICT_VIOLATION = "23001";
+/** A row still referenced elsewhere, whichever of the two codes the server uses. */
+export const isStillReferenced = (code: string | undefined) =>
+  code === FOREIGN_KEY_VIOLATION || code === RESTRICT_VIOLATION;

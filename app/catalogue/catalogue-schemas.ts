@@ -1,0 +1,77 @@
+import { z } from "zod";
+
+// Payloads of the catalogue calls (spec section 7), used by the API and the staff forms alike.
+
+const emptyToNull = (value: unknown) => (value === undefined || value === "" ? null : value);
+
+const optionalId = (message: string) =>
+  z.preprocess(
+    emptyToNull,
+    z.union(
+      [z.null(), z.coerce.number({ error: message }).int(message).positive(message).max(2_147_483_647, message)],
+      {
+        error: message,
+      },
+    ),
+  );
+
+export const servicePayload = z.object({
+  name: z
+    .string({ error: "Please enter a name" })
+    .trim()
+    .min(1, "Please enter a name")
+    .max(120, "Names are at most 120 characters"),
+  cost_account_code: z.preprocess(
+    emptyToNull,
+    z.union([z.null(), z.string().trim().max(40, "Cost account codes are at most 40 characters")], {
+      error: "Cost account codes are text",
+    }),
+  ),
+  parent: optionalId("Please choose an existing parent service"),
+});
+export type ServicePayload = z.infer<typeof servicePayload>;
+
+const CHOOSE_PROVINCE = "Please choose a province";
+
+export const serviceAreaPayload = z.object({
+  city: z
+    .string({ error: "Please enter a city" })
+    .trim()
+    .min(1, "Please enter a city")
+    .max(120, "City names are at most 120 characters"),
+  /** The province's id, or its code (AB, BC, ...). */
+  province: z.preprocess(
+    emptyToNull,
+    z.union(
+      [
+        z.coerce.number().int(CHOOSE_PROVINCE).positive(CHOOSE_PROVINCE).max(2_147_483_647, CHOOSE_PROVINCE),
+        z.string().trim().toUpperCase().length(2, CHOOSE_PROVINCE),
+      ],
+      { error: CHOOSE_PROVINCE },
+    ),
+  ),
+  country: z.preprocess(
+    (value) => emptyToNull(value) ?? "CA",
+    z.string({ error: "Service areas are in Canada: country must be CA" }).trim().toUpperCase(),
+  ),
+});
+export type ServiceAreaPayload = z.infer<typeof serviceAreaPayload>;
+
+/** Ids in URLs: a positive integer, or nothing matches. */
+export function parseId(raw: string | undefined): number | undefined {
+  if (!raw || !/^[1-9]\d{0,9}$/.test(raw)) return undefined;
+  const id = Number(raw);
+  return id <= 2_147_483_647 ? id : undefined;
+}
+
+/** How long a staff API token lasts, in days: the choices of the staff page. */
+export const API_TOKEN_LIFETIMES = ["30", "90", "365"] as const;
+
+export const apiTokenForm = z.object({
+  name: z
+    .string({ error: "Please enter a name for the token" })
+    .trim()
+    .min(1, "Please enter a name for the token")
+    .max(80, "Token names are at most 80 characters"),
+  lifetimeDays: z.enum(API_TOKEN_LIFETIMES, { error: "Please choose how long the token lasts" }),
+});

@@ -1,0 +1,40 @@
+import { data, redirect } from "react-router";
+import { pageTitle } from "~/layout/page-title";
+import { appServicesContext } from "~/platform/app-context";
+import { parseId } from "../catalogue-schemas";
+import { deleteServiceArea, getServiceArea, listProvinces } from "../service-areas.server";
+import type { Route } from "./+types/service-area-delete";
+import { DeleteConfirmation } from "./delete-confirmation";
+
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const { db } = context.get(appServicesContext);
+  const id = parseId(params.id);
+  const area = id ? await getServiceArea(db, id) : undefined;
+  if (!area) throw data(null, { status: 404 });
+  const province = (await listProvinces(db)).find((candidate) => candidate.id === area.province);
+  return { area, label: province ? `${area.city}, ${province.name}` : area.city };
+}
+
+export async function action({ params, context }: Route.ActionArgs) {
+  const id = parseId(params.id);
+  if (!id) throw data(null, { status: 404 });
+  const result = await deleteServiceArea(context.get(appServicesContext).db, id);
+  if (result.ok) return redirect("/staff/service-areas?done=deleted");
+  if (result.status === 404) throw data(null, { status: 404 });
+  return data({ error: Object.values(result.errors).join(" ") }, { status: result.status });
+}
+
+export function meta({ loaderData }: Route.MetaArgs) {
+  return [{ title: pageTitle(loaderData ? `Delete ${loaderData.area.city}` : "Delete service area") }];
+}
+
+export default function ServiceAreaDelete({ loaderData, actionData }: Route.ComponentProps) {
+  return (
+    <DeleteConfirmation
+      heading="Delete service area"
+      what={loaderData.label}
+      backTo="/staff/service-areas"
+      error={actionData?.error}
+    />
+  );
+}

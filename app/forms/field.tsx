@@ -1,0 +1,133 @@
+import { type FieldMetadata, getInputProps, getSelectProps } from "@conform-to/react";
+import type { InputHTMLAttributes, ReactNode } from "react";
+import { describedBy, FieldError, TextInput, type TextInputType } from "./text-input";
+
+/** Every text input of a Conform form goes through this, so nobody wires ARIA by hand. */
+export function TextField({
+  field,
+  label,
+  type = "text",
+  hint,
+  inputProps,
+  errors = field.errors,
+}: {
+  field: FieldMetadata<string | undefined>;
+  label: string;
+  type?: TextInputType;
+  hint?: ReactNode;
+  inputProps?: InputHTMLAttributes<HTMLInputElement>;
+  /** Errors to show instead of the field's own (when another field's error belongs at this control). */
+  errors?: string[];
+}) {
+  const { key, id, name, ...props } = getInputProps(field, { type, ariaAttributes: false });
+  return (
+    <TextInput
+      key={key}
+      id={id}
+      name={name}
+      label={label}
+      type={type}
+      hint={hint}
+      errors={errors}
+      errorId={field.errorId}
+      inputProps={{ ...props, ...inputProps }}
+    />
+  );
+}
+
+export type SelectOption = { value: string; label: string };
+
+export function SelectField({
+  field,
+  label,
+  options,
+  placeholder = "-- Please select --",
+  hint,
+  errors = field.errors,
+}: {
+  field: FieldMetadata<string | undefined>;
+  label: string;
+  options: SelectOption[];
+  placeholder?: string;
+  hint?: ReactNode;
+  /** Errors to show instead of the field's own (when another field's error belongs at this control). */
+  errors?: string[];
+}) {
+  const invalid = Boolean(errors?.length);
+  const { key, ...props } = getSelectProps(field, { ariaAttributes: false });
+  return (
+    <div className={invalid ? "field field--error" : "field"}>
+      <label className="field__label" htmlFor={field.id}>
+        {label}
+      </label>
+      {hint ? (
+        <span className="field__hint" id={`${field.id}-hint`}>
+          {hint}
+        </span>
+      ) : null}
+      <FieldError id={field.errorId} errors={errors} />
+      <select
+        key={key}
+        {...props}
+        className={invalid ? "select input--error" : "select"}
+        aria-invalid={invalid || undefined}
+        aria-describedby={describedBy(field.id, field.errorId, hint, errors)}
+      >
+        <option value="">{placeholder}</option>
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+/** The id of a radio button of a group, for labels and the error summary (values may hold spaces). */
+export const radioId = (field: { id: string }, index: number) => `${field.id}-${index}`;
+
+/** One choice of several: radio buttons in a fieldset whose legend asks the question. */
+export function RadioGroupField({
+  field,
+  legend,
+  options,
+  hint,
+}: {
+  field: FieldMetadata<string | undefined>;
+  legend: ReactNode;
+  options: readonly string[];
+  hint?: ReactNode;
+}) {
+  const invalid = Boolean(field.errors?.length);
+  return (
+    <fieldset
+      className={invalid ? "fieldset field--error" : "fieldset"}
+      aria-describedby={describedBy(field.id, field.errorId, hint, field.errors)}
+    >
+      <legend className="fieldset__legend">{legend}</legend>
+      {hint ? (
+        <span className="field__hint" id={`${field.id}-hint`}>
+          {hint}
+        </span>
+      ) : null}
+      <FieldError id={field.errorId} errors={field.errors} />
+      {options.map((option, index) => (
+        <div className="checkbox" key={`${field.key ?? ""}-${option}`}>
+          <input
+            type="radio"
+            className="checkbox__input"
+            id={radioId(field, index)}
+            name={field.name}
+            value={option}
+            defaultChecked={field.initialValue === option}
+            aria-invalid={invalid || undefined}
+          />
+          <label className="checkbox__label" htmlFor={radioId(field, index)}>
+            {option}
+          </label>
+        </div>
+      ))}
+    </fieldset>
+  );
+}

@@ -1,0 +1,63 @@
+import type { InputHTMLAttributes, ReactNode } from "react";
+
+export type TextInputType = "text" | "email" | "password" | "tel" | "date" | "number" | "search" | "url";
+
+/** The inline error, above the control, with a hidden "Error:" for screen readers (GOV.UK). */
+export function FieldError({ id, errors }: { id: string; errors?: string[] }) {
+  if (!errors?.length) return null;
+  return (
+    <p id={id} className="field__error">
+      <span className="visually-hidden">Error:</span> {errors.join(" ")}
+    </p>
+  );
+}
+
+/** The ids that describe a control: its hint and, when it has errors, its error message. */
+export function describedBy(id: string, errorId: string, hint: ReactNode, errors?: string[]) {
+  const ids = [hint ? `${id}-hint` : null, errors?.length ? errorId : null].filter(Boolean);
+  return ids.length ? ids.join(" ") : undefined;
+}
+
+export type TextInputProps = {
+  id: string;
+  name: string;
+  label: string;
+  type?: TextInputType;
+  hint?: ReactNode;
+  errors?: string[];
+  /** Defaults to `${id}-error`. */
+  errorId?: string;
+  inputProps?: InputHTMLAttributes<HTMLInputElement>;
+};
+
+/**
+ * A labelled text input with its hint and error tied by aria-describedby and aria-invalid on error.
+ * It has no form-library dependency, so a page whose form needs no browser-side validation (the
+ * sign-in form on Home) does not download one; `TextField` wraps it for Conform forms.
+ */
+export function TextInput({ id, name, label, type = "text", hint, errors, errorId, inputProps }: TextInputProps) {
+  const invalid = Boolean(errors?.length);
+  const errorElementId = errorId ?? `${id}-error`;
+  return (
+    <div className={invalid ? "field field--error" : "field"}>
+      <label className="field__label" htmlFor={id}>
+        {label}
+      </label>
+      {hint ? (
+        <span className="field__hint" id={`${id}-hint`}>
+          {hint}
+        </span>
+      ) : null}
+      <FieldError id={errorElementId} errors={errors} />
+      <input
+        id={id}
+        name={name}
+        type={type}
+        {...inputProps}
+        className={invalid ? "input input--error" : "input"}
+        aria-invalid={invalid || undefined}
+        aria-describedby={describedBy(id, errorElementId, hint, errors)}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,72 @@
+import { desc } from "drizzle-orm";
+import type { Environment } from "~/platform/env.server";
+import type { Database } from "~db/database.server";
+import { outboxMessages } from "~db/schema";
+import { createPostmarkSender } from "./postmark.server";
+import { createTwilioSender } from "./twilio.server";
+
+export type Channel = "sms" | "email";
+export type SmsMessage = { to: string; text: string };
+export type EmailMessage = { to: string; subject: string; text: string };
+
+export { DeliveryError } from "./delivery-error";
+
+export type Messaging = {
+  sendSms(message: SmsMessage): Promise<void>;
+  sendEmail(message: EmailMessage): Promise<void>;
+  /** Channels that keep messages in the dev outbox because the provider is not configured. */
+  outboxChannels: Channel[];
+  listOutbox(limit?: number): Promise<OutboxMessage[]>;
+};
+
+export type OutboxMessage = {
+  id: number;
+  channel: Channel;
+  to: string;
+  subject: string | null;
+  text: string;
+  createdAt: string;
+};
+
+/** Chooses each channel's provider: the real one when configured, the dev outbox otherwise. */
+export function createMessaging(env: Environment, db: Database, fetchImpl?: typeof fetch): Messaging {
+  const twilio =
+    env.TWILIO_ACCOUNT_SID && env.TWILIO_AUTH_TOKEN && env.TWILIO_FROM
+      ? createTwilioSender(
+          { accountSid: env.TWILIO_ACCOUNT_SID, authToken: env.TWILIO_AUTH_TOKEN, from: env.TWILIO_FROM },
+          fetchImpl,
+        )
+      : undefined;
+  const postmark =
+    env.POSTMARK_SERVER_TOKEN && env.MAIL_FROM
+      ? createPostmarkSender({ serverToken: env.POSTMARK_SERVER_TOKEN, from: env.MAIL_FROM }, fetchImpl)
+      : undefined;
+
+  const keep = async (channel: Channel, to: string, subject: string | null, text: string) => {
+    await db.insert(outboxMessages).values({ channel, to, subject, text });
+  };
+
+  const outboxChannels: Channel[] = [];
+  if (!twilio) outboxChannels.push("sms");
+  if (!postmark) outboxChannels.push("email");
+
+  return {
+    outboxChannels,
+    async sendSms({ to, text }) {
+      if (twilio) await twilio.send(to, text);
+      else await keep("sms", to, null, text);
+    },
+    async sendEmail({ to, subject, text }) {
+      if (postmark) await postmark.send(to, subject, text);
+      else await keep("email", to, subject, text);
+    },
+    async listOutbox(limit = 200) {
+      const rows = await db
+        .select()
+        .from(outboxMessages)
+        .orderBy(desc(outboxMessages.createdAt), desc(outboxMessages.id))
+        .limit(limit);
+      return rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() }));
+    },
+  };
+}

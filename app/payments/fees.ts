@@ -1,0 +1,42 @@
+// The seller's fees at registration (spec section 9), in cents, in this one place. Nothing is
+// charged at registration: the card is saved and the subscription starts when staff approve.
+
+export const SELLER_TRIAL_DAYS = 7;
+
+export const SELLER_FEES = {
+  trial: 0,
+  yearlySubscription: 20_000,
+  processingFee: 700,
+  /** 5% GST on the subscription and the processing fee. */
+  gst: 1_035,
+} as const;
+
+export const SELLER_FEES_TOTAL =
+  SELLER_FEES.trial + SELLER_FEES.yearlySubscription + SELLER_FEES.processingFee + SELLER_FEES.gst;
+
+/** The fee table's rows, in the order the payment section shows them. */
+export const SELLER_FEE_LINES = [
+  { key: "trial", label: `${SELLER_TRIAL_DAYS}-day free trial`, cents: SELLER_FEES.trial },
+  {
+    key: "yearlySubscription",
+    label: "Yearly subscription (non-refundable, starts after the trial)",
+    cents: SELLER_FEES.yearlySubscription,
+  },
+  { key: "processingFee", label: "Processing fee", cents: SELLER_FEES.processingFee },
+  { key: "gst", label: "GST", cents: SELLER_FEES.gst },
+] as const;
+
+/** Card brands the payment section accepts (spec section 9). */
+export const ACCEPTED_CARD_BRANDS = ["Visa", "Mastercard", "American Express"] as const;
+
+const currency = new Intl.NumberFormat("en-CA", {
+  style: "currency",
+  currency: "CAD",
+  currencyDisplay: "narrowSymbol",
+});
+
+/** Cents as '$0,0.00' (spec section 9): 21735 → "$217.35", 123456789 → "$1,234,567.89". */
+export function formatCents(cents: number): string {
+  if (!Number.isSafeInteger(cents)) throw new RangeError(`not a whole number of cents: ${cents}`);
+  return currency.format(cents / 100);
+}

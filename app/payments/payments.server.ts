@@ -1,0 +1,25 @@
+import type { Environment } from "~/platform/env.server";
+import type { Payments } from "./payments";
+import { createStripePayments } from "./stripe.server";
+import { createTestCardProvider } from "./test-card-provider.server";
+
+export * from "./payments";
+
+/** Stripe when both keys are set (env validation makes them come together), the offline test provider otherwise. */
+export function createPayments(env: Environment, fetchImpl?: typeof fetch): Payments {
+  if (env.STRIPE_SECRET_KEY && env.STRIPE_PUBLISHABLE_KEY) {
+    return createStripePayments(
+      {
+        secretKey: env.STRIPE_SECRET_KEY,
+        publishableKey: env.STRIPE_PUBLISHABLE_KEY,
+        prices: {
+          yearlySubscription: env.STRIPE_SUBSCRIPTION_PRICE_ID,
+          processingFee: env.STRIPE_PROCESSING_FEE_PRICE_ID,
+          gstTaxRate: env.STRIPE_GST_TAX_RATE_ID,
+        },
+      },
+      fetchImpl,
+    );
+  }
+  return createTestCardProvider();
+}

@@ -1,0 +1,129 @@
+import { setupServer } from "msw/node";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { CapturedRequest } from "../../tests/mocks/providers";
+import { stripeHandlers } from "../../tests/mocks/stripe";
+import { CARD_NOT_SAVED, CardError, PaymentProviderError } from "./payments";
+import { createStripePayments, encodeStripeForm } from "./stripe.server";
+
+const captured: CapturedRequest[] = [];
+const server = setupServer(...stripeHandlers(captured));
+
+beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
+afterEach(() => {
+  captured.length = 0;
+  server.resetHandlers();
+});
+afterAll(() => server.close());
+
+const stripe = createStripePayments({ secretKey: "sk_test_abc", publishableKey: "pk_test_abc" });
+const holder = { name: "Foothills Energy Ltd.", email: "office@foothills.example", reference: "seller-registration" };
+const formOf = (index: number) => Object.fromEntries(new URLSearchParams(captured[index]?.body));
+
+describe("Stripe payments adapter", () => {
+  it("encodes nested parameters the way Stripe reads them", () => {
+    expect(encodeStripeForm({ a: 1, b: { c: "d" }, e: ["x", "y"], f: undefined, g: [{ h: 1 }] }).toString()).toBe(
+      "a=1&b%5Bc%5D=d&e%5B0%5D=x&e%5B1%5D=y&g%5B0%5D%5Bh%5D=1",
+    );
+  });
+
+  it("saves a card token as a new customer's card, with the secret key and an idempotency key", async () => {
+    const card = await stripe.saveCard({ token: "tok_visa", holder, idempotencyKey: "k1" });
+    expect(card).toEqual({ customerId: "cus_123", paymentMethodId: "card_123", brand: "Visa", last4: "4242" });
+    expect(captured).toHaveLength(1);
+    expect(captured[0]?.url).toBe("https://api.stripe.com/v1/customers");
+    expect(captured[0]?.headers.get("authorization")).toBe("Bearer sk_test_abc");
+    expect(captured[0]?.headers.get("content-type")).toBe("application/x-www-form-urlencoded");
+    expect(captured[0]?.headers.get("idempotency-key")).toBe("customer-k1");
+    expect(formOf(0)).toEqual({
+      name: "Foothills Energy Ltd.",
+      email: "office@foothills.example",
+      "metadata[registration]": "seller-registration",
+      source: "tok_visa",
+      "expand[0]": "default_source",
+    });
+  });
+
+  it("saves a PaymentMethod through a confirmed off-session SetupIntent and makes it the default", async () => {
+    const card = await stripe.saveCard({ token: "pm_card_visa", holder, idempotencyKey: "k2" });
+    expect(card).toEqual({ customerId: "cus_123", paymentMethodId: "pm_123", brand: "visa", last4: "4242" });
+    expect(captured.map((request) => request.url)).toEqual([
+      "https://api.stripe.com/v1/customers",
+      "https://api.stripe.com/v1/setup_intents",
+      "https://api.stripe.com/v1/customers/cus_123",
+    ]);
+    expect(formOf(1)).toMatchObject({
+      customer: "cus_123",
+      payment_method: "pm_card_visa",
+      "payment_method_types[0]": "card",
+      usage: "off_session",
+      confirm: "true",
+    });
+    expect(formOf(2)).toEqual({ "invoice_settings[default_payment_method]": "pm_123" });
+  });
+
+  it("maps card_declined to a CardError with Stripe's message", async () => {
+    const attempt = stripe.saveCard({ token: "tok_chargeDeclined", holder, idempotencyKey: "k3" });
+    await expect(attempt).rejects.toThrow(CardError);
+    await expect(stripe.saveCard({ token: "tok_chargeDeclined", holder, idempotencyKey: "k3" })).rejects.toMatchObject({
+      message: "Your card was declined.",
+      code: "card_declined",
+    });
+  });
+
+  it("removes the customer again when the SetupIntent is declined", async () => {
+    await expect(
+      stripe.saveCard({ token: "pm_card_chargeDeclined", holder, idempotencyKey: "k4" }),
+    ).rejects.toMatchObject({ name: "CardError", message: "Your card was declined." });
+    expect(captured.at(-1)?.url).toBe("https://api.stripe.com/v1/customers/cus_123");
+    expect(captured.at(-1)?.body).toBe("");
+  });
+
+  it("treats an unknown token as the applicant's problem and anything else as the provider's", async () => {
+    await expect(stripe.saveCard({ token: "tok_unknown", holder, idempotencyKey: "k5" })).rejects.toMatchObject({
+      name: "CardError",
+      message: CARD_NOT_SAVED,
+    });
+    await expect(stripe.saveCard({ token: "nonsense", holder, idempotencyKey: "k6" })).rejects.toThrow(CardError);
+    await expect(
+      stripe.saveCard({ token: "tok_visa", holder: { ...holder, email: "outage@example.com" }, idempotencyKey: "k7" }),
+    ).rejects.toThrow(PaymentProviderError);
+    const unreachable = createStripePayments({ secretKey: "sk_test_abc", publishableKey: "pk_test_abc" }, async () => {
+      throw new TypeError("fetch failed");
+    });
+    await expect(unreachable.saveCard({ token: "tok_visa", holder, idempotencyKey: "k8" })).rejects.toThrow(
+      PaymentProviderError,
+    );
+  });
+
+  it("creates a Checkout Session in setup mode for browsers without JavaScript and reads it on return", async () => {
+    const checkout = await stripe.createSetupCheckout({
+      holder,
+      successUrl: "https://market.example/signup/seller-registration-complete?session_id={CHECKOUT_SESSION_ID}",
+      cancelUrl: "https://market.example/signup/seller-registration/abc",
+      idempotencyKey: "k9",
+    });
+    expect(checkout).toEqual({
+      sessionId: "cs_test_123",
+      url: "https://checkout.stripe.com/c/pay/cs_test_123",
+      customerId: "cus_123",
+    });
+    expect(formOf(1)).toMatchObject({
+      mode: "setup",
+      customer: "cus_123",
+      "payment_method_types[0]": "card",
+      client_reference_id: "seller-registration",
+      success_url: "https://market.example/signup/seller-registration-complete?session_id={CHECKOUT_SESSION_ID}",
+    });
+
+    captured.length = 0;
+    expect(await stripe.readSetupCheckout("cs_test_complete")).toEqual({
+      status: "complete",
+      card: { customerId: "cus_123", paymentMethodId: "pm_456", brand: "mastercard", last4: "4444" },
+    });
+    expect(captured[0]?.url).toBe(
+      "https://api.stripe.com/v1/checkout/sessions/cs_test_complete?expand%5B0%5D=setup_intent.payment_method",
+    );
+    expect(await stripe.readSetupCheckout("cs_test_open")).toEqual({ status: "open" });
+    expect(await stripe.readSetupCheckout("cs_test_expired")).toEqual({ status: "expired" });
+  });
+});

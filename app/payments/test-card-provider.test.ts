@@ -1,0 +1,67 @@
+import { describe, expect, it } from "vitest";
+import { CardError } from "./payments";
+import { createTestCardProvider, tokenizeTestCard } from "./test-card-provider.server";
+
+const provider = createTestCardProvider();
+const holder = { name: "Foothills", email: "office@foothills.example", reference: "r1" };
+const card = (number: string, changes: Partial<{ expMonth: string; expYear: string; cvc: string }> = {}) => ({
+  number,
+  expMonth: "12",
+  expYear: String((new Date().getUTCFullYear() + 2) % 100),
+  cvc: "123",
+  ...changes,
+});
+
+async function save(number: string) {
+  const token = provider.tokenizeCard(card(number));
+  return provider.saveCard({ token, holder, idempotencyKey: `key-${number}` });
+}
+
+describe("test card provider (Stripe's test cards, offline)", () => {
+  it("saves 4242 4242 4242 4242 and keeps only ids, brand and last four", async () => {
+    const saved = await save("4242 4242 4242 4242");
+    expect(saved).toMatchObject({ brand: "visa", last4: "4242" });
+    expect(saved.customerId).toMatch(/^cus_test_/);
+    expect(JSON.stringify(saved)).not.toContain("4242424242424242");
+    // The same request again gives the same customer (idempotent like Stripe's idempotency keys).
+    expect(await save("4242 4242 4242 4242")).toEqual(saved);
+  });
+
+  it.each([
+    ["4000 0000 0000 0002", "Your card was declined.", "card_declined"],
+    ["4000 0000 0000 9995", "Your card has insufficient funds.", "card_declined"],
+    ["4000 0000 0000 0069", "Your card has expired.", "expired_card"],
+    ["4000 0000 0000 0127", "Your card's security code is incorrect.", "incorrect_cvc"],
+  ])("declines %s with %s", async (number, message, code) => {
+    await expect(save(number)).rejects.toMatchObject({ message, code });
+    await expect(save(number)).rejects.toBeInstanceOf(CardError);
+  });
+
+  it("accepts Stripe's test tokens and test PaymentMethod ids as sent by API clients", async () => {
+    await expect(provider.saveCard({ token: "tok_mastercard", holder, idempotencyKey: "a" })).resolves.toMatchObject({
+      brand: "mastercard",
+    });
+    await expect(provider.saveCard({ token: "pm_card_amex", holder, idempotencyKey: "b" })).resolves.toMatchObject({
+      brand: "amex",
+    });
+    await expect(provider.saveCard({ token: "tok_chargeDeclined", holder, idempotencyKey: "c" })).rejects.toThrow(
+      "Your card was declined.",
+    );
+    await expect(provider.saveCard({ token: "tok_made_up", holder, idempotencyKey: "d" })).rejects.toThrow(CardError);
+  });
+
+  it("checks the fields as Stripe.js does before making a token", () => {
+    expect(() => tokenizeTestCard(card("4242 4242 4242 4241"))).toThrow("Your card number is incorrect.");
+    expect(() => tokenizeTestCard(card("4242424242424242", { expMonth: "13" }))).toThrow(
+      "Your card's expiration month is invalid.",
+    );
+    expect(() => tokenizeTestCard(card("4242424242424242", { expYear: "19" }))).toThrow(
+      "Your card's expiration year is invalid.",
+    );
+    expect(() => tokenizeTestCard(card("4242424242424242", { cvc: "12" }))).toThrow(
+      "Your card's security code is invalid.",
+    );
+    expect(tokenizeTestCard(card("378282246310005", { cvc: "1234" }))).toBe("tok_amex");
+    expect(() => tokenizeTestCard(card("4012888888881881"))).toThrow(/test mode, but used a non test/);
+  });
+});

@@ -1,0 +1,32 @@
+import { describe, expect, it } from "vitest";
+import { createNonce, isHttpsRequest, securityHeaders } from "./security-headers";
+
+describe("securityHeaders", () => {
+  it("allows inline scripts only with this response's nonce and forbids framing", () => {
+    const headers = securityHeaders("abc123", false);
+    const csp = headers["Content-Security-Policy"];
+    expect(csp).toContain("script-src 'self' 'nonce-abc123'");
+    expect(csp).not.toContain("unsafe-inline");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(headers["X-Content-Type-Options"]).toBe("nosniff");
+    expect(headers["Referrer-Policy"]).toBe("strict-origin-when-cross-origin");
+  });
+
+  it("sends HSTS only over HTTPS", () => {
+    expect(securityHeaders("n", false)["Strict-Transport-Security"]).toBeUndefined();
+    expect(securityHeaders("n", true)["Strict-Transport-Security"]).toContain("max-age=31536000");
+  });
+
+  it("recognises HTTPS behind the proxy", () => {
+    expect(isHttpsRequest({ "x-forwarded-proto": "https" }, false)).toBe(true);
+    expect(isHttpsRequest({ "x-forwarded-proto": "https, http" }, false)).toBe(true);
+    expect(isHttpsRequest({ "x-forwarded-proto": "http" }, false)).toBe(false);
+    expect(isHttpsRequest({}, true)).toBe(true);
+  });
+
+  it("makes a new unguessable nonce each time", () => {
+    const nonces = new Set(Array.from({ length: 100 }, createNonce));
+    expect(nonces.size).toBe(100);
+    expect(createNonce()).toMatch(/^[A-Za-z0-9+/]{22}==$/);
+  });
+});

@@ -1,0 +1,170 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import path from "node:path";
+import { createRequestHandler as createExpressHandler } from "@react-router/express";
+import compression from "compression";
+import express from "express";
+import { createRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
+import { createSessionStore } from "~/accounts/session.server";
+import { ensureStaffUser } from "~/accounts/staff.server";
+import { createThrottles } from "~/accounts/throttle.server";
+import { createCatalogueReadCache, serveCachedJson } from "~/catalogue/catalogue-read-cache.server";
+import { createMessaging } from "~/messaging/messaging.server";
+import { createPayments } from "~/payments/payments.server";
+import { type DatabaseHandle, openDatabase } from "~db/database.server";
+import { seedDemoCatalogue, seedReferenceData } from "~db/seed";
+import { type AppServices, appServicesContext, clientAddressContext, cspNonceContext } from "./app-context";
+import { refuseCrossOriginWrites } from "./cross-origin";
+import { readEnvironment } from "./env.server";
+import { createNonce, isHttpsRequest, securityHeaders } from "./security-headers";
+import { SESSION_COOKIE_NAME } from "./session-cookie";
+import { createStaticPageCache } from "./static-page-cache.server";
+
+export { ConfigurationError } from "./env.server";
+
+export type ApplicationOptions = {
+  /** Dev server: loads the route build through Vite on each request. */
+  loadBuild?: () => Promise<ServerBuild>;
+  environment?: NodeJS.ProcessEnv;
+};
+
+export type Application = {
+  handle(req: IncomingMessage, res: ServerResponse): void;
+  /** What loaders get; exposed for integration tests and tools (never to the browser). */
+  services: AppServices;
+  port: number;
+  host: string;
+  close(): Promise<void>;
+};
+
+/** Migrations and reference data, under a lock so several machines starting together take turns. */
+async function prepareDatabase(database: DatabaseHandle): Promise<void> {
+  await database.withStartupLock(async () => {
+    await database.migrate();
+    await seedReferenceData(database.db);
+    await seedDemoCatalogue(database.db);
+  });
+}
+
+/** `node server.js --migrate-only` (Fly's release command): prepare the database, then exit. */
+export async function migrateOnly(environment: NodeJS.ProcessEnv = process.env): Promise<void> {
+  const env = readEnvironment(environment);
+  const database = await openDatabase({ databaseUrl: env.DATABASE_URL, pgliteDir: env.PGLITE_DIR });
+  try {
+    await prepareDatabase(database);
+    if (env.SEED_STAFF_EMAIL && env.SEED_STAFF_PASSWORD) {
+      await ensureStaffUser(database.db, env.SEED_STAFF_EMAIL, env.SEED_STAFF_PASSWORD);
+    }
+  } finally {
+    await database.close();
+  }
+}
+
+/** Opens the database, migrates, loads reference data, and returns the HTTP request listener. */
+export async function createApplication(options: ApplicationOptions = {}): Promise<Application> {
+  const env = readEnvironment(options.environment);
+  const development = Boolean(options.loadBuild);
+  const loadBuild = options.loadBuild ?? (() => import("virtual:react-router/server-build") as Promise<ServerBuild>);
+
+  const database = await openDatabase({ databaseUrl: env.DATABASE_URL, pgliteDir: env.PGLITE_DIR });
+  await prepareDatabase(database);
+  if (env.SEED_STAFF_EMAIL && env.SEED_STAFF_PASSWORD) {
+    await ensureStaffUser(database.db, env.SEED_STAFF_EMAIL, env.SEED_STAFF_PASSWORD);
+  }
+
+  const messaging = createMessaging(env, database.db);
+  for (const channel of messaging.outboxChannels) {
+    console.warn(
+      `warning: ${channel === "sms" ? "SMS (Twilio)" : "e-mail (Postmark)"} is not configured; ` +
+        `messages are kept in the dev outbox at ${env.APP_URL}/dev/outbox`,
+    );
+  }
+
+  const payments = createPayments(env);
+  if (payments.provider === "test") {
+    console.warn("warning: card payments (Stripe) are not configured; the built-in test card provider is used");
+  }
+
+  const services: AppServices = {
+    env,
+    db: database.db,
+    messaging,
+    payments,
+    sessions: createSessionStore(database.db, env),
+    throttles: createThrottles(database.query),
+    pingDatabase: () => database.ping(),
+  };
+  const mode = development ? "development" : "production";
+  const makeContext = (nonce: string, clientAddress = "unknown") => {
+    const context = new RouterContextProvider();
+    context.set(appServicesContext, services);
+    context.set(cspNonceContext, nonce);
+    context.set(clientAddressContext, clientAddress);
+    return context;
+  };
+
+  const app = express();
+  app.disable("x-powered-by");
+  // One proxy hop (Fly's edge): req.ip is the address it saw, not what a client claims.
+  app.set("trust proxy", 1);
+  app.use((req, res, next) => {
+    const nonce = createNonce();
+    res.locals.cspNonce = nonce;
+    res.set(securityHeaders(nonce, isHttpsRequest(req.headers, req.secure)));
+    next();
+  });
+  app.use(compression());
+  app.use(refuseCrossOriginWrites(env.APP_URL));
+
+  if (!development) {
+    const clientDir = path.resolve(process.cwd(), "build/client");
+    // Fingerprinted build output never changes under the same name.
+    app.use("/assets", express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y", index: false }));
+    app.use(express.static(clientDir, { maxAge: "1h", index: false, redirect: false }));
+  }
+
+  app.all(
+    "/{*splat}",
+    createExpressHandler({
+      build: loadBuild,
+      mode,
+      getLoadContext: (req, res) => makeContext(String(res.locals.cspNonce), req.ip ?? "unknown"),
+    }),
+  );
+
+  const staticPages = development
+    ? undefined
+    : createStaticPageCache(async (pagePath, nonce) => {
+        const handler = createRequestHandler(await loadBuild(), mode);
+        const response = await handler(new Request(`${env.APP_URL}${pagePath}`), makeContext(nonce));
+        return { status: response.status, html: await response.text() };
+      }, SESSION_COOKIE_NAME);
+  await staticPages?.warm();
+
+  const catalogueCache = createCatalogueReadCache(database.db);
+  const serveFast = async (req: IncomingMessage, res: ServerResponse): Promise<boolean> => {
+    if (req.method !== "GET" && req.method !== "HEAD") return false;
+    const pathname = (req.url ?? "").split("?")[0] ?? "";
+    if (catalogueCache.paths.has(pathname)) return serveCachedJson(catalogueCache, pathname, req, res);
+    return staticPages ? staticPages.tryServe(req, res) : false;
+  };
+
+  return {
+    services,
+    port: env.PORT,
+    host: env.HOST,
+    handle(req, res) {
+      serveFast(req, res).then(
+        (served) => {
+          if (!served) app(req, res);
+        },
+        (error) => {
+          console.error("fast path failed; handing the request to the app instead", error);
+          if (!res.headersSent) app(req, res);
+        },
+      );
+    },
+    async close() {
+      await database.close();
+    },
+  };
+}

@@ -1,0 +1,45 @@
+import { data, redirect } from "react-router";
+import { pageTitle } from "~/layout/page-title";
+import { appServicesContext } from "~/platform/app-context";
+import { lastUpdated, legalSections } from "~/public-pages/content/privacy-policy";
+import type { Route } from "./+types/accept-privacy-policy";
+import { InvalidAccessToken } from "./invalid-access-token";
+import { LegalAcceptance } from "./legal-acceptance";
+import { acceptPrivacyPolicy, findUsableAccessToken } from "./registration-flow.server";
+import { INVALID_ACCESS_TOKEN } from "./registration-texts";
+
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const state = await findUsableAccessToken(context.get(appServicesContext).db, params.accessToken);
+  if (!state) return data({ tokenValid: false }, { status: 404 });
+  return { tokenValid: true };
+}
+
+export async function action({ params, context }: Route.ActionArgs) {
+  if (!(await acceptPrivacyPolicy(context.get(appServicesContext).db, params.accessToken))) {
+    return data({ tokenValid: false, formErrors: [INVALID_ACCESS_TOKEN] }, { status: 404 });
+  }
+  return redirect(`/signup/accept-terms-and-conditions/${params.accessToken}`);
+}
+
+export function meta({ data: pageData }: Route.MetaArgs) {
+  return [{ title: pageTitle("Privacy Policy", { hasErrors: pageData?.tokenValid === false }) }];
+}
+
+export default function AcceptPrivacyPolicy({ loaderData, actionData }: Route.ComponentProps) {
+  const tokenValid = actionData ? actionData.tokenValid : loaderData.tokenValid;
+  return (
+    <div className="narrow">
+      <h1>Privacy Policy</h1>
+      {tokenValid ? (
+        <LegalAcceptance
+          id="accept-privacy-policy"
+          title="Privacy Policy"
+          sections={legalSections}
+          lastUpdated={lastUpdated}
+        />
+      ) : (
+        <InvalidAccessToken />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,15 @@
+import { apiErrors, readApiBody, zodErrors } from "~/api/api-responses.server";
+import { appServicesContext } from "~/platform/app-context";
+import { acceptPrivacyPolicy, LEGAL_VERSIONS } from "../registration-flow.server";
+import { INVALID_ACCESS_TOKEN } from "../registration-texts";
+import { accessTokenPayload } from "../schemas";
+import type { Route } from "./+types/accept-privacy-policy";
+
+/** POST /api/registration/accept_privacy_policy {accessToken}: records the version accepted and when. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const parsed = accessTokenPayload.safeParse(await readApiBody(request));
+  if (!parsed.success) return apiErrors(400, zodErrors(parsed.error));
+  const accepted = await acceptPrivacyPolicy(context.get(appServicesContext).db, parsed.data.accessToken);
+  if (!accepted) return apiErrors(404, { form: INVALID_ACCESS_TOKEN });
+  return Response.json({ accepted: true, version: LEGAL_VERSIONS.privacyPolicy });
+}

@@ -1,0 +1,21 @@
+import { apiErrors, readApiBody, zodErrors } from "~/api/api-responses.server";
+import type { AppServices } from "~/platform/app-context";
+import { registerBuyerOrConsultant } from "../register.server";
+import { buyerRegistrationSchema, INCOMPLETE_FORM } from "../registration-data";
+
+/** POST /api/registration/register_buyer and register_consultant: 201 once, 200 for a resubmission. */
+export async function handleRegistration(request: Request, services: AppServices, organizationType: 2 | 4) {
+  const parsed = buyerRegistrationSchema.safeParse(await readApiBody(request));
+  if (!parsed.success) return apiErrors(400, { ...zodErrors(parsed.error), form: INCOMPLETE_FORM });
+  const outcome = await registerBuyerOrConsultant(services, organizationType, parsed.data);
+  switch (outcome.kind) {
+    case "invalid-fields":
+      return apiErrors(400, { ...outcome.errors, form: INCOMPLETE_FORM });
+    case "refused":
+      return apiErrors(outcome.status, { registration: outcome.message });
+    case "already-submitted":
+      return Response.json({ registration: { id: outcome.registrationId, status: "submitted" } }, { status: 200 });
+    case "created":
+      return Response.json({ registration: { id: outcome.registrationId, status: "submitted" } }, { status: 201 });
+  }
+}

@@ -1,0 +1,25 @@
+import { apiErrors, readApiBody, zodErrors } from "~/api/api-responses.server";
+import { appServicesContext, clientAddressContext } from "~/platform/app-context";
+import { requestAccessCode } from "../registration-flow.server";
+import { SEND_CODE_FAILED } from "../registration-texts";
+import { requestCodePayload } from "../schemas";
+import type { Route } from "./+types/request-code";
+
+/** POST /api/registration/request_code {name, organizationName, organizationType, mobileNumber} → {mobileNumber}. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const parsed = requestCodePayload.safeParse(await readApiBody(request));
+  if (!parsed.success) {
+    const errors = zodErrors(parsed.error);
+    return apiErrors(400, errors.mobileNumber ? errors : { ...errors, form: SEND_CODE_FAILED });
+  }
+  const outcome = await requestAccessCode(
+    context.get(appServicesContext),
+    parsed.data,
+    context.get(clientAddressContext),
+  );
+  if (outcome.kind === "throttled") {
+    return apiErrors(429, { mobileNumber: outcome.message }, { "Retry-After": String(outcome.retryAfterSeconds) });
+  }
+  if (outcome.kind === "failed") return apiErrors(400, { form: SEND_CODE_FAILED });
+  return Response.json({ mobileNumber: outcome.mobileNumber });
+}

@@ -1,0 +1,16 @@
+import { apiErrors, readApiBody, zodErrors } from "~/api/api-responses.server";
+import { appServicesContext } from "~/platform/app-context";
+import { verifyAccessCode } from "../registration-flow.server";
+import { INVALID_ACCESS_CODE } from "../registration-texts";
+import { verifyCodePayload } from "../schemas";
+import type { Route } from "./+types/verify-code";
+
+/** POST /api/registration/verify_code {mobileNumber, verificationCode} → {accessToken}. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const parsed = verifyCodePayload.safeParse(await readApiBody(request));
+  if (!parsed.success) return apiErrors(400, zodErrors(parsed.error));
+  const { db } = context.get(appServicesContext);
+  const outcome = await verifyAccessCode(db, parsed.data.mobileNumber, parsed.data.verificationCode);
+  if (outcome.kind === "invalid") return apiErrors(400, { form: INVALID_ACCESS_CODE });
+  return Response.json({ accessToken: outcome.accessToken });
+}

@@ -1,0 +1,269 @@
+import { type FieldMetadata, getFormProps, type Submission, type SubmissionResult, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { type ReactNode, useEffect, useState } from "react";
+import { Form } from "react-router";
+import { firstCheckboxId } from "~/catalogue/pickers/checkbox-tree";
+import { type ServiceAreaCheckboxData, serviceAreaTree } from "~/catalogue/pickers/picker-selection";
+import { ServiceAreaPicker } from "~/catalogue/pickers/service-area-picker";
+import { ErrorSummary, type FieldErrorLink } from "~/forms/error-summary";
+import { RadioGroupField, radioId, SelectField, TextField } from "~/forms/field";
+import { summaryLinks } from "~/forms/form-errors";
+import { SubmitButton } from "~/forms/submit-button";
+import {
+  BILLING_PREFERENCES,
+  type BuyerRegistrationData,
+  buyerRegistrationFormSchema,
+  INCOMPLETE_FORM,
+  STATE_CONTROLS,
+  type StateControl,
+  stateControlFor,
+} from "./registration-data";
+import type { RegistrationFormOptions } from "./registration-form.server";
+
+type ContactValues = { first_name: string; last_name: string; phone: string; email: string };
+
+/** The form's fields as the browser sends them (the schema turns them into the API's data object). */
+type RegistrationFormValues = {
+  reg_access_token: string;
+  name: string;
+  address: string;
+  city: string;
+  country: string;
+  state: string;
+  stateCA: string;
+  stateUS: string;
+  stateOther: string;
+  postal_zip: string;
+  phone: string;
+  fax: string;
+  email: string;
+  primaryContact: ContactValues;
+  alternateContact: ContactValues;
+  accountingContact: ContactValues;
+  billing_preference: string;
+  primary_industry: string;
+  serviceAreas: string[];
+};
+
+const NO_AREAS: number[] = [];
+
+/**
+ * Step 5 for buyers and consultants (the two forms are identical). A plain form: without
+ * JavaScript the server validates and answers with the same page, values kept.
+ */
+export function BuyerRegistrationForm({
+  id,
+  accessToken,
+  options,
+  serviceAreas,
+  lastResult,
+  selectedServiceAreas = NO_AREAS,
+}: {
+  id: string;
+  accessToken: string;
+  options: RegistrationFormOptions;
+  serviceAreas: ServiceAreaCheckboxData;
+  lastResult?: SubmissionResult<string[]>;
+  selectedServiceAreas?: number[];
+}) {
+  const [form, fields] = useForm<RegistrationFormValues, BuyerRegistrationData>({
+    id,
+    lastResult,
+    constraint: getZodConstraint(buyerRegistrationFormSchema),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    // The schema's input is unknown (a preprocess picks the state control); the fields are these.
+    onValidate: ({ formData }) =>
+      parseWithZod(formData, { schema: buyerRegistrationFormSchema }) as Submission<
+        RegistrationFormValues,
+        string[],
+        BuyerRegistrationData
+      >,
+  });
+  // With JavaScript only the state control of the chosen country shows; the server renders all three.
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  // Each submission attempt (also those stopped in the browser) moves focus to the summary again.
+  const [attempts, setAttempts] = useState(0);
+
+  const primary = fields.primaryContact.getFieldset();
+  const alternate = fields.alternateContact.getFieldset();
+  const accounting = fields.accountingContact.getFieldset();
+  const activeState = stateControlFor(fields.country.value);
+  const stateFields: Record<StateControl, FieldMetadata<string>> = {
+    stateCA: fields.stateCA,
+    stateUS: fields.stateUS,
+    stateOther: fields.stateOther,
+  };
+  const stateErrors = fields.state.errors;
+
+  const contactFields = (contact: typeof primary) => [
+    contact.first_name,
+    contact.last_name,
+    contact.phone,
+    contact.email,
+  ];
+  const fieldLinks: FieldErrorLink[] = [
+    ...summaryLinks([fields.name, fields.address, fields.city, fields.country]),
+    ...(stateErrors ?? []).map((message) => ({ fieldId: stateFields[activeState].id, message })),
+    ...summaryLinks([
+      fields.postal_zip,
+      fields.phone,
+      fields.fax,
+      fields.email,
+      ...contactFields(primary),
+      ...contactFields(alternate),
+      ...contactFields(accounting),
+      fields.alternateContact,
+      fields.accountingContact,
+    ]),
+    ...(fields.billing_preference.errors ?? []).map((message) => ({
+      fieldId: radioId(fields.billing_preference, 0),
+      message,
+    })),
+    ...summaryLinks([fields.primary_industry]),
+    ...(fields.serviceAreas.errors ?? []).map((message) => ({
+      fieldId: firstCheckboxId("service-areas", serviceAreaTree(serviceAreas)),
+      message,
+    })),
+  ];
+  const formErrors = [...new Set([...(fieldLinks.length > 0 ? [INCOMPLETE_FORM] : []), ...(form.errors ?? [])])];
+
+  const formProps = getFormProps(form);
+  return (
+    <Form
+      method="post"
+      {...formProps}
+      onSubmit={(event) => {
+        setAttempts((count) => count + 1);
+        formProps.onSubmit(event);
+      }}
+      className="stack registration-form"
+    >
+      <ErrorSummary formErrors={formErrors} fieldErrors={fieldLinks} submissionKey={[lastResult, attempts]} />
+      <p>All fields are required unless marked optional.</p>
+      <input type="hidden" name="reg_access_token" value={accessToken} />
+
+      <section className="form-section" aria-labelledby={`${id}-general`}>
+        <h2 id={`${id}-general`}>1.0 General</h2>
+        <TextField field={fields.name} label="Organization Name" inputProps={{ autoComplete: "organization" }} />
+        <TextField field={fields.address} label="Address" inputProps={{ autoComplete: "address-line1" }} />
+        <TextField field={fields.city} label="City" inputProps={{ autoComplete: "address-level2" }} />
+        <SelectField field={fields.country} label="Country" options={options.countries} />
+        <StateControls hydrated={hydrated}>
+          <div hidden={hydrated && activeState !== STATE_CONTROLS.CA}>
+            <SelectField
+              field={fields.stateCA}
+              label={hydrated ? "Province" : "Province (Canada)"}
+              options={options.provinces}
+              errors={activeState === STATE_CONTROLS.CA ? stateErrors : undefined}
+            />
+          </div>
+          <div hidden={hydrated && activeState !== STATE_CONTROLS.US}>
+            <SelectField
+              field={fields.stateUS}
+              label={hydrated ? "State" : "State (United States)"}
+              options={options.usStates}
+              errors={activeState === STATE_CONTROLS.US ? stateErrors : undefined}
+            />
+          </div>
+          <div hidden={hydrated && activeState !== STATE_CONTROLS.other}>
+            <TextField
+              field={fields.stateOther}
+              label={hydrated ? "State / Province / Region" : "State / Province / Region (other countries)"}
+              errors={activeState === STATE_CONTROLS.other ? stateErrors : undefined}
+              inputProps={{ autoComplete: "address-level1" }}
+            />
+          </div>
+        </StateControls>
+        <TextField field={fields.postal_zip} label="Postal / Zip Code" inputProps={{ autoComplete: "postal-code" }} />
+        <TextField field={fields.phone} label="Phone" type="tel" inputProps={{ autoComplete: "tel" }} />
+        <TextField field={fields.fax} label="Fax (optional)" type="tel" />
+        <TextField field={fields.email} label="Email" type="email" inputProps={{ autoComplete: "email" }} />
+      </section>
+
+      <ContactFieldset
+        legend="2.0 Primary Contact"
+        fields={primary}
+        hint="Your account is created from the primary contact: once your registration is approved, we email them a link to set up the account."
+      />
+      <ContactFieldset
+        legend="3.0 Alternate Contact"
+        fields={alternate}
+        errors={fields.alternateContact.errors}
+        hint="Optional. Kept only when a first name is given."
+      />
+      <ContactFieldset legend="4.0 Accounting Contact" fields={accounting} errors={fields.accountingContact.errors} />
+
+      <RadioGroupField
+        field={fields.billing_preference}
+        legend={<h2>5.0 Billing Preference</h2>}
+        options={BILLING_PREFERENCES}
+      />
+
+      <section className="form-section" aria-labelledby={`${id}-industry`}>
+        <h2 id={`${id}-industry`}>6.0 Primary Industry</h2>
+        <SelectField field={fields.primary_industry} label="Primary Industry" options={options.industries} />
+      </section>
+
+      <ServiceAreaPicker
+        data={serviceAreas}
+        selected={selectedServiceAreas}
+        errors={fields.serviceAreas.errors}
+        legend={<h2>7.0 Service Areas</h2>}
+      />
+
+      <SubmitButton>Submit Registration</SubmitButton>
+    </Form>
+  );
+}
+
+/**
+ * The state controls in one group. Without JavaScript all three show, with a word on which one to
+ * use; with it, only the one for the chosen country (the group stays, so nothing typed is remounted).
+ */
+function StateControls({ hydrated, children }: { hydrated: boolean; children: ReactNode }) {
+  return (
+    <fieldset className="fieldset" aria-describedby={hydrated ? undefined : "state-controls-hint"}>
+      <legend className="fieldset__legend">State / Province</legend>
+      {hydrated ? null : (
+        <span className="field__hint" id="state-controls-hint">
+          Fill in the one that matches your country: the province for Canada, the state for the United States, or the
+          state, province or region for any other country.
+        </span>
+      )}
+      {children}
+    </fieldset>
+  );
+}
+
+function ContactFieldset({
+  legend,
+  fields,
+  hint,
+  errors,
+}: {
+  legend: string;
+  fields: ReturnType<FieldMetadata<ContactValues>["getFieldset"]>;
+  hint?: string;
+  errors?: string[];
+}) {
+  const hintId = `${fields.first_name.id}-group-hint`;
+  return (
+    <fieldset className="fieldset form-section" aria-describedby={hint ? hintId : undefined}>
+      <legend className="fieldset__legend">
+        <h2>{legend}</h2>
+      </legend>
+      {hint ? (
+        <p className="field__hint" id={hintId}>
+          {hint}
+        </p>
+      ) : null}
+      {errors?.length ? <p className="field__error">{errors.join(" ")}</p> : null}
+      <TextField field={fields.first_name} label="First Name" inputProps={{ autoComplete: "off" }} />
+      <TextField field={fields.last_name} label="Last Name" inputProps={{ autoComplete: "off" }} />
+      <TextField field={fields.phone} label="Phone" type="tel" />
+      <TextField field={fields.email} label="Email" type="email" />
+    </fieldset>
+  );
+}

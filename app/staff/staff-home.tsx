@@ -1,0 +1,29 @@
+import { Link } from "react-router";
+import { pageTitle } from "~/layout/page-title";
+
+export function meta() {
+  return [{ title: pageTitle("Staff area") }];
+}
+
+export default function StaffHome() {
+  return (
+    <div className="prose">
+      <h1>Staff area</h1>
+      <ul>
+        <li>
+          <Link to="/staff/services">Services</Link>: the service categories sellers choose from
+        </li>
+        <li>
+          <Link to="/staff/service-areas">Service areas</Link>: the cities and towns buyers and sellers work in
+        </li>
+        <li>
+          <Link to="/staff/api-tokens">API tokens</Link>: for scripts that maintain the catalogue through /api
+        </li>
+        <li>
+          <Link to="/staff/pickers">Picker preview</Link>: the service-area and service checkboxes of the registration
+          forms
+        </li>
+      </ul>
+    </div>
+  );
+}

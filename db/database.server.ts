@@ -1,0 +1,99 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
+import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
+import postgres from "postgres";
+import * as schema from "./schema";
+
+/** The Drizzle client every module receives; the same API over postgres.js and PGlite. */
+export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export type DatabaseHandle = {
+  db: Database;
+  kind: "postgres" | "pglite";
+  /** Runs `work` while holding a cluster-wide lock, so several machines starting together take turns. */
+  withStartupLock<T>(work: () => Promise<T>): Promise<T>;
+  migrate(): Promise<void>;
+  /** Parameterised SQL in node-postgres' result shape, for libraries that expect a pg Pool. */
+  query(text: string, values?: unknown[]): Promise<RawQueryResult>;
+  /** Cheap round trip for health checks. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+};
+
+export type RawQueryResult = { rows: Record<string, unknown>[]; rowCount: number };
+
+export type DatabaseOptions = { databaseUrl?: string; pgliteDir: string };
+
+const migrationsFolder = path.resolve(process.cwd(), "db/migrations");
+const STARTUP_LOCK_KEY = 7_340_021; // arbitrary, fixed: identifies our migrate/seed advisory lock
+
+export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
+  return options.databaseUrl ? openPostgres(options.databaseUrl) : openPglite(options.pgliteDir);
+}
+
+function openPostgres(url: string): DatabaseHandle {
+  const client = postgres(url, {
+    max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
+    onnotice: () => {},
+    connection: { application_name: "upstream-marketplace" },
+  });
+  const db = drizzlePostgres({ client, schema });
+  return {
+    db: db as unknown as Database,
+    kind: "postgres",
+    async withStartupLock(work) {
+      // A session-level advisory lock needs one connection for lock and unlock.
+      const lock = await client.reserve();
+      try {
+        await lock`select pg_advisory_lock(${STARTUP_LOCK_KEY})`;
+        return await work();
+      } finally {
+        await lock`select pg_advisory_unlock(${STARTUP_LOCK_KEY})`.catch(() => {});
+        lock.release();
+      }
+    },
+    async migrate() {
+      await migratePostgres(db, { migrationsFolder });
+    },
+    async query(text, values = []) {
+      const result = await client.unsafe(text, values as never[]);
+      return { rows: [...result], rowCount: result.count ?? result.length };
+    },
+    async ping() {
+      await client`select 1`;
+    },
+    async close() {
+      await client.end({ timeout: 5 });
+    },
+  };
+}
+
+async function openPglite(dir: string): Promise<DatabaseHandle> {
+  if (!dir.startsWith("memory://")) mkdirSync(dir, { recursive: true });
+  const client = await PGlite.create(dir);
+  const db = drizzlePglite({ client, schema });
+  return {
+    db: db as unknown as Database,
+    kind: "pglite",
+    // PGlite is single-process (one process may open a folder), so there is nobody to wait for.
+    withStartupLock: (work) => work(),
+    async migrate() {
+      await migratePglite(db, { migrationsFolder });
+    },
+    async query(text, values = []) {
+      const result = await client.query<Record<string, unknown>>(text, values);
+      return { rows: result.rows, rowCount: result.rows.length || (result.affectedRows ?? 0) };
+    },
+    async ping() {
+      await client.query("select 1");
+    },
+    async close() {
+      await client.close();
+    },
+  };
+}

@@ -1,0 +1,549 @@
+import { sql } from "drizzle-orm";
+import {
+  type AnyPgColumn,
+  bigint,
+  boolean,
+  check,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+  varchar,
+} from "drizzle-orm/pg-core";
+
+// Reference data (spec section 3). Loaded idempotently by db/seed.ts at every start.
+
+export const industries = pgTable("industries", {
+  id: serial("id").primaryKey(),
+  code: text("code").notNull().unique(),
+  name: text("name").notNull(),
+});
+
+export const countries = pgTable("countries", {
+  code: text("code").primaryKey(),
+  name: text("name").notNull(),
+});
+
+export const provinces = pgTable("provinces", {
+  id: serial("id").primaryKey(),
+  code: text("code").notNull().unique(),
+  name: text("name").notNull(),
+});
+
+export const usStates = pgTable("us_states", {
+  code: text("code").primaryKey(),
+  name: text("name").notNull(),
+});
+
+export const timezones = pgTable("timezones", {
+  name: text("name").primaryKey(),
+  offsetMinutes: integer("offset_minutes").notNull(),
+  label: text("label").notNull(),
+});
+
+export const certificationOptions = pgTable("certification_options", {
+  id: serial("id").primaryKey(),
+  name: text("name").notNull().unique(),
+  position: integer("position").notNull(),
+});
+
+// Messages kept instead of sent while a channel has no provider credentials (the dev outbox).
+export const outboxMessages = pgTable(
+  "outbox_messages",
+  {
+    id: serial("id").primaryKey(),
+    channel: text("channel", { enum: ["sms", "email"] }).notNull(),
+    to: text("to").notNull(),
+    subject: text("subject"),
+    text: text("text").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [check("outbox_messages_channel_check", sql`${table.channel} in ('sms', 'email')`)],
+);
+
+// Accounts (issue 4). Role codes: 1 staff, 2 buyer, 3 seller, 4 consultant.
+
+export const organizations = pgTable(
+  "organizations",
+  {
+    id: serial("id").primaryKey(),
+    name: text("name").notNull(),
+    /** 2 buyer, 3 seller (service company), 4 consultant (auctioneer). */
+    organizationType: smallint("organization_type").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [check("organizations_type_check", sql`${table.organizationType} in (2, 3, 4)`)],
+);
+
+export const users = pgTable(
+  "users",
+  {
+    id: serial("id").primaryKey(),
+    /** Stored lower-cased and trimmed, so look-ups are exact. */
+    email: text("email").notNull().unique(),
+    /** argon2id; null until the user has chosen a password (set-password / account setup). */
+    passwordHash: text("password_hash"),
+    role: smallint("role").notNull(),
+    organizationId: integer("organization_id").references(() => organizations.id, { onDelete: "restrict" }),
+    firstName: text("first_name"),
+    lastName: text("last_name"),
+    timezone: text("timezone").references(() => timezones.name),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    passwordChangedAt: timestamp("password_changed_at", { withTimezone: true }),
+  },
+  (table) => [
+    check("users_role_check", sql`${table.role} in (1, 2, 3, 4)`),
+    check("users_email_lowercase_check", sql`${table.email} = lower(${table.email})`),
+  ],
+);
+
+/** Server-side sessions; the cookie carries the signed id, the table only its SHA-256. */
+export const sessions = pgTable(
+  "sessions",
+  {
+    idHash: text("id_hash").primaryKey(),
+    userId: integer("user_id").references(() => users.id, { onDelete: "cascade" }),
+    data: jsonb("data").notNull().$type<Record<string, unknown>>(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("sessions_user_id_idx").on(table.userId), index("sessions_expires_at_idx").on(table.expiresAt)],
+);
+
+/** Single-use, expiring links sent by e-mail: password reset, set password, account setup. */
+export const accountTokens = pgTable(
+  "account_tokens",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    purpose: text("purpose", { enum: ["password_reset", "set_password", "account_setup"] }).notNull(),
+    tokenHash: text("token_hash").notNull().unique(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    check("account_tokens_purpose_check", sql`${table.purpose} in ('password_reset', 'set_password', 'account_setup')`),
+    index("account_tokens_user_id_idx").on(table.userId),
+  ],
+);
+
+/** Counters of rate-limiter-flexible (its Postgres store's layout), shared by every app machine. */
+export const rateLimits = pgTable("rate_limits", {
+  key: varchar("key", { length: 255 }).primaryKey(),
+  points: integer("points").notNull().default(0),
+  expire: bigint("expire", { mode: "number" }),
+});
+
+// Catalogue (issue 5): the service hierarchy and the service areas sellers and buyers choose from.
+
+/** Top group (depth 1) → sub-service (2) → sub-sub-service (3); never deeper. */
+export const services = pgTable(
+  "services",
+  {
+    id: serial("id").primaryKey(),
+    name: text("name").notNull(),
+    costAccountCode: text("cost_account_code"),
+    parentId: integer("parent_id").references((): AnyPgColumn => services.id, { onDelete: "restrict" }),
+    depth: smallint("depth").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    check("services_depth_check", sql`${table.depth} between 1 and 3`),
+    uniqueIndex("services_name_per_parent_idx").on(sql`coalesce(${table.parentId}, 0)`, sql`lower(${table.name})`),
+    index("services_parent_id_idx").on(table.parentId),
+  ],
+);
+
+export const serviceAreas = pgTable(
+  "service_areas",
+  {
+    id: serial("id").primaryKey(),
+    city: text("city").notNull(),
+    provinceId: integer("province_id")
+      .notNull()
+      .references(() => provinces.id, { onDelete: "restrict" }),
+    countryCode: text("country_code")
+      .notNull()
+      .references(() => countries.code),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [uniqueIndex("service_areas_city_per_province_idx").on(table.provinceId, sql`lower(${table.city})`)],
+);
+
+/** Bearer tokens for staff scripts: shown once, stored as a SHA-256, expiring, revocable. */
+export const apiTokens = pgTable(
+  "api_tokens",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    tokenHash: text("token_hash").notNull().unique(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("api_tokens_user_id_idx").on(table.userId)],
+);
+
+/** Bumped in every catalogue write transaction; app machines compare it to refresh their read caches. */
+export const catalogueRevision = pgTable("catalogue_revision", {
+  id: smallint("id").primaryKey(),
+  revision: bigint("revision", { mode: "number" }).notNull(),
+});
+
+// Registration (issue 6): SMS-verified sign-up → privacy policy → terms → the type's form → staff review.
+
+/** One request for an SMS access code (step 1). A new request for the same number supersedes the last. */
+export const registrationRequests = pgTable(
+  "registration_requests",
+  {
+    id: serial("id").primaryKey(),
+    name: text("name").notNull(),
+    organizationName: text("organization_name").notNull(),
+    /** 2 buyer, 3 seller (service company), 4 consultant (auctioneer). */
+    organizationType: smallint("organization_type").notNull(),
+    /** E.164, e.g. +17805551234. */
+    mobileNumber: text("mobile_number").notNull(),
+    /** SHA-256 of salt + the 6-digit code; the code itself exists only in the SMS. */
+    codeSalt: text("code_salt").notNull(),
+    codeHash: text("code_hash").notNull(),
+    codeExpiresAt: timestamp("code_expires_at", { withTimezone: true }).notNull(),
+    attemptsLeft: smallint("attempts_left").notNull().default(5),
+    /** Codes sent for this request (the first and every resend). */
+    codesSent: smallint("codes_sent").notNull().default(1),
+    lastCodeSentAt: timestamp("last_code_sent_at", { withTimezone: true }).notNull().defaultNow(),
+    verifiedAt: timestamp("verified_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    check("registration_requests_type_check", sql`${table.organizationType} in (2, 3, 4)`),
+    check("registration_requests_attempts_check", sql`${table.attemptsLeft} >= 0`),
+    index("registration_requests_mobile_idx").on(table.mobileNumber, table.id),
+  ],
+);
+
+/** Every access-code SMS, for the per-number and per-client send limits. */
+export const registrationCodeSends = pgTable(
+  "registration_code_sends",
+  {
+    id: serial("id").primaryKey(),
+    mobileNumber: text("mobile_number").notNull(),
+    clientAddress: text("client_address").notNull(),
+    sentAt: timestamp("sent_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index("registration_code_sends_mobile_idx").on(table.mobileNumber, table.sentAt),
+    index("registration_code_sends_client_idx").on(table.clientAddress, table.sentAt),
+  ],
+);
+
+/**
+ * Issued when the code is verified (step 2); carries the applicant through the later steps.
+ * Stored hashed, expiring, and spent by the registration it leads to.
+ */
+export const registrationAccessTokens = pgTable(
+  "registration_access_tokens",
+  {
+    id: serial("id").primaryKey(),
+    registrationRequestId: integer("registration_request_id")
+      .notNull()
+      .unique()
+      .references(() => registrationRequests.id, { onDelete: "cascade" }),
+    tokenHash: text("token_hash").notNull().unique(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    /** The legal texts' "last updated" dates, as versions. */
+    privacyPolicyVersion: text("privacy_policy_version"),
+    privacyPolicyAcceptedAt: timestamp("privacy_policy_accepted_at", { withTimezone: true }),
+    termsVersion: text("terms_version"),
+    termsAcceptedAt: timestamp("terms_accepted_at", { withTimezone: true }),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    check(
+      "registration_access_tokens_order_check",
+      sql`${table.termsAcceptedAt} is null or ${table.privacyPolicyAcceptedAt} is not null`,
+    ),
+  ],
+);
+
+/**
+ * A submitted application (step 5), awaiting staff review. The columns common to every type;
+ * the seller's own data goes in tables that reference this one.
+ */
+export const registrations = pgTable(
+  "registrations",
+  {
+    id: serial("id").primaryKey(),
+    /** Unique: one registration per access token, whatever the number of submissions. */
+    accessTokenId: integer("access_token_id")
+      .notNull()
+      .unique()
+      .references(() => registrationAccessTokens.id, { onDelete: "restrict" }),
+    organizationType: smallint("organization_type").notNull(),
+    status: text("status", { enum: ["submitted", "approved", "rejected"] })
+      .notNull()
+      .default("submitted"),
+    name: text("name").notNull(),
+    address: text("address").notNull(),
+    city: text("city").notNull(),
+    /** Province code (CA), state code (US) or free text. */
+    state: text("state").notNull(),
+    countryCode: text("country_code")
+      .notNull()
+      .references(() => countries.code),
+    postalZip: text("postal_zip").notNull(),
+    phone: text("phone").notNull(),
+    fax: text("fax"),
+    email: text("email").notNull(),
+    primaryIndustryId: integer("primary_industry_id")
+      .notNull()
+      .references(() => industries.id),
+    /** Buyers and consultants: Open Invoice, Cortex, Email Invoice or Mail Invoice. */
+    billingPreference: text("billing_preference", {
+      enum: ["Open Invoice", "Cortex", "Email Invoice", "Mail Invoice"],
+    }),
+    submittedAt: timestamp("submitted_at", { withTimezone: true }).notNull().defaultNow(),
+    reviewedAt: timestamp("reviewed_at", { withTimezone: true }),
+    reviewedByUserId: integer("reviewed_by_user_id").references(() => users.id, { onDelete: "set null" }),
+  },
+  (table) => [
+    check("registrations_type_check", sql`${table.organizationType} in (2, 3, 4)`),
+    check("registrations_status_check", sql`${table.status} in ('submitted', 'approved', 'rejected')`),
+    check(
+      "registrations_billing_preference_check",
+      sql`${table.billingPreference} is null or ${table.billingPreference} in ('Open Invoice', 'Cortex', 'Email Invoice', 'Mail Invoice')`,
+    ),
+    index("registrations_status_idx").on(table.status, table.submittedAt),
+  ],
+);
+
+/** The people of a registration: primary, alternate, accounting (buyer, consultant); sales, operations (seller). */
+export const registrationContacts = pgTable(
+  "registration_contacts",
+  {
+    id: serial("id").primaryKey(),
+    registrationId: integer("registration_id")
+      .notNull()
+      .references(() => registrations.id, { onDelete: "cascade" }),
+    role: text("role", { enum: ["primary", "alternate", "accounting", "sales", "operations"] }).notNull(),
+    firstName: text("first_name").notNull(),
+    lastName: text("last_name").notNull(),
+    phone: text("phone").notNull(),
+    email: text("email").notNull(),
+    /** Seller key personnel (sales, operations): experience and skills summaries. */
+    experience: text("experience"),
+    skills: text("skills"),
+  },
+  (table) => [
+    check(
+      "registration_contacts_role_check",
+      sql`${table.role} in ('primary', 'alternate', 'accounting', 'sales', 'operations')`,
+    ),
+    uniqueIndex("registration_contacts_role_idx").on(table.registrationId, table.role),
+  ],
+);
+
+export const registrationServiceAreas = pgTable(
+  "registration_service_areas",
+  {
+    registrationId: integer("registration_id")
+      .notNull()
+      .references(() => registrations.id, { onDelete: "cascade" }),
+    serviceAreaId: integer("service_area_id")
+      .notNull()
+      .references(() => serviceAreas.id, { onDelete: "restrict" }),
+  },
+  (table) => [
+    primaryKey({ columns: [table.registrationId, table.serviceAreaId] }),
+    index("registration_service_areas_area_idx").on(table.serviceAreaId),
+  ],
+);
+
+// Seller registration (issue 7): the seller additions of spec section 3, hanging off registrations.
+
+/** The coverage tiers of spec section 5; optional insurance also takes 'No'. */
+const COVERAGE_TIERS_SQL = sql.raw(
+  ["$500,000 - $1,000,000", "$1,000,000 minimum", "$2,000,000 minimum", "$5,000,000 minimum", "more than $5 million"]
+    .map((tier) => `'${tier}'`)
+    .join(", "),
+);
+
+/** Safety program, certifications, insurance, WCB coverage, feedback and the saved card of one seller registration. */
+export const sellerRegistrations = pgTable(
+  "seller_registrations",
+  {
+    registrationId: integer("registration_id")
+      .primaryKey()
+      .references(() => registrations.id, { onDelete: "cascade" }),
+    /** Yes/no answers; null when not answered (the section is recommended, not required). */
+    saWrittenSafetyProgram: boolean("sa_written_safety_program"),
+    saConductHazardAssessments: boolean("sa_conduct_hazard_assessments"),
+    saSafeWorkProcedures: boolean("sa_safe_work_procedures"),
+    saOneManOp: boolean("sa_one_man_op"),
+    saThirdPartySub: boolean("sa_third_party_sub"),
+    /** Null when the certification is not held. */
+    scComplyWorksExpiry: date("sc_comply_works_expiry", { mode: "string" }),
+    scIsnetWorldExpiry: date("sc_isnet_world_expiry", { mode: "string" }),
+    scSecorExpiry: date("sc_secor_expiry", { mode: "string" }),
+    inCommercialGeneral: text("in_commercial_general").notNull(),
+    inCommercialGeneralExpiry: date("in_commercial_general_expiry", { mode: "string" }).notNull(),
+    inThirdPartyAutomobile: text("in_third_party_automobile").notNull(),
+    inThirdPartyAutomobileExpiry: date("in_third_party_automobile_expiry", { mode: "string" }).notNull(),
+    inAircraft: text("in_aircraft").notNull().default("No"),
+    inAircraftExpiry: date("in_aircraft_expiry", { mode: "string" }),
+    inPollution: text("in_pollution").notNull().default("No"),
+    inPollutionExpiry: date("in_pollution_expiry", { mode: "string" }),
+    inFire: text("in_fire").notNull().default("No"),
+    inFireExpiry: date("in_fire_expiry", { mode: "string" }),
+    inErrorsOmissions: text("in_errors_omissions").notNull().default("No"),
+    inErrorsOmissionsExpiry: date("in_errors_omissions_expiry", { mode: "string" }),
+    inWcbCoverageNumber: text("in_wcb_coverage_number"),
+    inWcbExpiry: date("in_wcb_expiry", { mode: "string" }),
+    feedback: text("feedback"),
+    /** card_saved: the provider holds the card (nothing charged); awaiting_payment: sent to Stripe Checkout. */
+    paymentStatus: text("payment_status", { enum: ["card_saved", "awaiting_payment"] }).notNull(),
+    paymentProvider: text("payment_provider", { enum: ["stripe", "test"] }).notNull(),
+    /** The provider's ids, brand and last four digits only: never the card number. */
+    paymentCustomerId: text("payment_customer_id"),
+    paymentMethodId: text("payment_method_id"),
+    cardBrand: text("card_brand"),
+    cardLast4: text("card_last4"),
+    checkoutSessionId: text("checkout_session_id").unique(),
+    cardSavedAt: timestamp("card_saved_at", { withTimezone: true }),
+  },
+  (table) => [
+    check(
+      "seller_registrations_required_insurance_check",
+      sql`${table.inCommercialGeneral} in (${COVERAGE_TIERS_SQL}) and ${table.inThirdPartyAutomobile} in (${COVERAGE_TIERS_SQL})`,
+    ),
+    check(
+      "seller_registrations_optional_insurance_check",
+      sql`${table.inAircraft} in ('No', ${COVERAGE_TIERS_SQL}) and ${table.inPollution} in ('No', ${COVERAGE_TIERS_SQL})
+        and ${table.inFire} in ('No', ${COVERAGE_TIERS_SQL}) and ${table.inErrorsOmissions} in ('No', ${COVERAGE_TIERS_SQL})`,
+    ),
+    check(
+      "seller_registrations_optional_expiry_check",
+      sql`(${table.inAircraft} = 'No' or ${table.inAircraftExpiry} is not null)
+        and (${table.inPollution} = 'No' or ${table.inPollutionExpiry} is not null)
+        and (${table.inFire} = 'No' or ${table.inFireExpiry} is not null)
+        and (${table.inErrorsOmissions} = 'No' or ${table.inErrorsOmissionsExpiry} is not null)`,
+    ),
+    check(
+      "seller_registrations_payment_check",
+      sql`(${table.paymentStatus} = 'awaiting_payment' and ${table.checkoutSessionId} is not null)
+        or (${table.paymentStatus} = 'card_saved' and ${table.paymentCustomerId} is not null and ${table.paymentMethodId} is not null)`,
+    ),
+  ],
+);
+
+/** WCB accounts by state/province; only complete entries are kept. */
+export const registrationWcbs = pgTable(
+  "registration_wcbs",
+  {
+    id: serial("id").primaryKey(),
+    registrationId: integer("registration_id")
+      .notNull()
+      .references(() => registrations.id, { onDelete: "cascade" }),
+    sortOrder: smallint("sort_order").notNull(),
+    state: text("state").notNull(),
+    number: text("number").notNull(),
+    expiresOn: date("expires_on", { mode: "string" }).notNull(),
+  },
+  (table) => [index("registration_wcbs_registration_idx").on(table.registrationId)],
+);
+
+/** The service categories a seller offers (at least one). */
+export const registrationServices = pgTable(
+  "registration_services",
+  {
+    registrationId: integer("registration_id")
+      .notNull()
+      .references(() => registrations.id, { onDelete: "cascade" }),
+    serviceId: integer("service_id")
+      .notNull()
+      .references(() => services.id, { onDelete: "restrict" }),
+  },
+  (table) => [
+    primaryKey({ columns: [table.registrationId, table.serviceId] }),
+    index("registration_services_service_idx").on(table.serviceId),
+  ],
+);
+
+const yearCheck = (name: string, column: AnyPgColumn) =>
+  check(name, sql`${column} is null or ${column} between 1950 and 2200`);
+
+/** A seller key person's work experience (the person is a registration_contacts row, role sales or operations). */
+export const keyPersonWorkExperiences = pgTable(
+  "key_person_work_experiences",
+  {
+    id: serial("id").primaryKey(),
+    contactId: integer("contact_id")
+      .notNull()
+      .references(() => registrationContacts.id, { onDelete: "cascade" }),
+    sortOrder: smallint("sort_order").notNull(),
+    companyName: text("company_name").notNull(),
+    position: text("position"),
+    startYear: smallint("start_year"),
+    endYear: smallint("end_year"),
+    responsibilities: text("responsibilities"),
+  },
+  (table) => [
+    index("key_person_work_experiences_contact_idx").on(table.contactId),
+    yearCheck("key_person_work_experiences_start_year_check", table.startYear),
+    yearCheck("key_person_work_experiences_end_year_check", table.endYear),
+  ],
+);
+
+/** A seller key person's certification: one of the certification_options, with its expiry. */
+export const keyPersonCertifications = pgTable(
+  "key_person_certifications",
+  {
+    id: serial("id").primaryKey(),
+    contactId: integer("contact_id")
+      .notNull()
+      .references(() => registrationContacts.id, { onDelete: "cascade" }),
+    sortOrder: smallint("sort_order").notNull(),
+    certificationOptionId: integer("certification_option_id")
+      .notNull()
+      .references(() => certificationOptions.id, { onDelete: "restrict" }),
+    expiresOn: date("expires_on", { mode: "string" }),
+  },
+  (table) => [index("key_person_certifications_contact_idx").on(table.contactId)],
+);
+
+/** A seller key person's technical training or education. */
+export const keyPersonEducation = pgTable(
+  "key_person_education",
+  {
+    id: serial("id").primaryKey(),
+    contactId: integer("contact_id")
+      .notNull()
+      .references(() => registrationContacts.id, { onDelete: "cascade" }),
+    sortOrder: smallint("sort_order").notNull(),
+    programName: text("program_name").notNull(),
+    certDegree: text("cert_degree"),
+    startYear: smallint("start_year"),
+    endYear: smallint("end_year"),
+  },
+  (table) => [
+    index("key_person_education_contact_idx").on(table.contactId),
+    yearCheck("key_person_education_start_year_check", table.startYear),
+    yearCheck("key_person_education_end_year_check", table.endYear),
+  ],
+);

@@ -1,0 +1,76 @@
+// Production entry: `node server.js` serves the built app (`npm run build` first; `npm start` does both).
+// `node server.js --dev` serves the sources through Vite instead, for local development.
+// `node server.js --migrate-only` applies migrations and reference data, then exits (release command).
+import { existsSync } from "node:fs";
+import http from "node:http";
+
+// Local configuration file, if any; variables already set in the environment win.
+if (existsSync(".env")) process.loadEnvFile(".env");
+
+const development = process.argv.includes("--dev");
+
+async function loadApplication() {
+  if (!development) {
+    const { createApplication } = await import("./build/server/index.js");
+    return createApplication();
+  }
+  const vite = await import("vite").then((module) =>
+    module.createServer({ server: { middlewareMode: true }, appType: "custom" }),
+  );
+  const runner = vite.environments.ssr.runner;
+  const { createApplication } = await runner.import("./app/platform/server-app.ts");
+  const application = await createApplication({
+    loadBuild: () => runner.import("virtual:react-router/server-build"),
+  });
+  return {
+    ...application,
+    handle: (req, res) => vite.middlewares(req, res, () => application.handle(req, res)),
+    close: async () => {
+      await application.close();
+      await vite.close();
+    },
+  };
+}
+
+const migrateOnly = process.argv.includes("--migrate-only");
+
+let application;
+try {
+  if (migrateOnly) {
+    const { migrateOnly: prepare } = await import("./build/server/index.js");
+    await prepare();
+    console.log("Database migrated and reference data loaded.");
+    process.exit(0);
+  }
+  application = await loadApplication();
+} catch (error) {
+  // A configuration problem is one clear line, not a stack trace.
+  if (error?.name === "ConfigurationError") {
+    console.error(error.message);
+    process.exit(1);
+  }
+  throw error;
+}
+
+const server = http.createServer(application.handle);
+server.keepAliveTimeout = 65_000; // longer than the load balancer's idle timeout
+server.listen(application.port, application.host, () => {
+  const shownHost = application.host === "0.0.0.0" ? "localhost" : application.host;
+  console.log(`Upstream Marketplace listening on http://${shownHost}:${application.port}`);
+});
+
+let stopping = false;
+async function stop(signal) {
+  if (stopping) return;
+  stopping = true;
+  console.log(`${signal} received: finishing open requests, then closing the database`);
+  server.close();
+  server.closeIdleConnections();
+  const forced = setTimeout(() => server.closeAllConnections(), 10_000);
+  forced.unref();
+  await new Promise((resolve) => server.on("close", resolve));
+  await application.close();
+  process.exit(0);
+}
+process.on("SIGTERM", () => stop("SIGTERM"));
+process.on("SIGINT", () => stop("SIGINT"));

@@ -1,0 +1,101 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import AxeBuilder from "@axe-core/playwright";
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { expect, inject } from "vitest";
+
+export const baseURL = () => inject("baseURL");
+
+const vnuJar = path.resolve("node_modules/vnu-jar/build/dist/vnu.jar");
+
+/** Debian's Chromium, with the flags this closed network needs (never a downloaded browser). */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+}
+
+export type JavaScriptMode = "js" | "no-js";
+export const javaScriptModes: JavaScriptMode[] = ["js", "no-js"];
+
+/** A fresh context (own cookies) and page; with "no-js" JavaScript is switched off entirely. */
+export async function openPage(
+  browser: Browser,
+  mode: JavaScriptMode,
+  options: { width?: number } = {},
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({
+    baseURL: baseURL(),
+    javaScriptEnabled: mode === "js",
+    viewport: { width: options.width ?? 1200, height: 900 },
+  });
+  const page = await context.newPage();
+  return { context, page };
+}
+
+/** Waits until React has hydrated, so a click is handled by the app, not by the browser's default. */
+export async function waitForHydration(page: Page): Promise<void> {
+  await page.waitForFunction(
+    () => (window as unknown as { __reactRouterRouteModules?: unknown }).__reactRouterRouteModules !== undefined,
+  );
+  await page.waitForLoadState("networkidle");
+}
+
+/**
+ * axe with WCAG 2.2 AA rules. For the no-JavaScript state, axe still needs JavaScript, so the app's
+ * own scripts are blocked instead (axe hangs with JavaScript disabled).
+ */
+export async function expectNoAxeViolations(page: Page): Promise<void> {
+  const results = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"])
+    .analyze();
+  const summary = results.violations.map(
+    (violation) =>
+      `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join(", ")})`,
+  );
+  expect(summary).toEqual([]);
+}
+
+/** A page in "no-js" state for axe: JavaScript on, but none of the app's scripts may load. */
+export async function openPageWithoutAppScripts(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ baseURL: baseURL(), viewport: { width: 1200, height: 900 } });
+  await context.route("**/assets/*.js", (route) => route.abort());
+  const page = await context.newPage();
+  return { context, page };
+}
+
+type VnuMessage = { type: string; url: string; lastLine?: number; message: string; extract?: string };
+
+/** Validates HTML documents with the W3C Nu validator in one Java run; answers the errors found. */
+export async function validateHtml(documents: Record<string, string>): Promise<string[]> {
+  const folder = mkdtempSync(path.join(tmpdir(), "vnu-"));
+  try {
+    const files = Object.entries(documents).map(([name, html]) => {
+      const file = path.join(folder, `${name.replace(/[^a-z0-9]+/gi, "_") || "index"}.html`);
+      writeFileSync(file, html);
+      return file;
+    });
+    const result = await promisify(execFile)("java", ["-jar", vnuJar, "--errors-only", "--format", "json", ...files], {
+      maxBuffer: 10 * 1024 * 1024,
+    }).catch((error: { stdout?: string; stderr?: string }) => error);
+    const report = JSON.parse(result.stderr || result.stdout || '{"messages":[]}') as { messages: VnuMessage[] };
+    return report.messages
+      .filter((message) => message.type === "error")
+      .map((message) => `${path.basename(message.url)}:${message.lastLine ?? "?"} ${message.message}`);
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,101 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { TestProject } from "vitest/node";
+import { openDatabase } from "~db/database.server";
+import { createPostgresDatabase } from "../support/test-database";
+import { type AccountFixtures, prepareAccountFixtures, STAFF } from "./account-fixtures";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    baseURL: string;
+    accountFixtures: AccountFixtures;
+  }
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      probe.close(() =>
+        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
+      );
+    });
+  });
+}
+
+async function waitForHealth(url: string, server: ChildProcess, output: () => string): Promise<void> {
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null) throw new Error(`server exited early (${server.exitCode}):\n${output()}`);
+    try {
+      const response = await fetch(`${url}/healthz`);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`server did not become healthy in time:\n${output()}`);
+}
+
+/** Starts the production build (`node server.js`) on a fresh database for the browser tests. */
+export default async function setup(project: TestProject) {
+  if (!existsSync("build/server/index.js")) {
+    throw new Error("No production build: run `npm run build` before the e2e tests (`npm test` does).");
+  }
+  const port = await freePort();
+  const baseURL = `http://127.0.0.1:${port}`;
+  const postgresDatabase = process.env.DATABASE_URL ? await createPostgresDatabase() : undefined;
+  // PGlite in a folder rather than in memory, so the accounts the tests need can be written before the
+  // server opens it (one process at a time may open a PGlite folder).
+  const pgliteDir = postgresDatabase ? undefined : mkdtempSync(path.join(tmpdir(), "e2e-pglite-"));
+  const database = await openDatabase({ databaseUrl: postgresDatabase?.url, pgliteDir: pgliteDir ?? "" });
+  let accountFixtures: AccountFixtures;
+  try {
+    await database.migrate();
+    accountFixtures = await prepareAccountFixtures(database, baseURL);
+  } finally {
+    await database.close();
+  }
+
+  const environment: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    NODE_ENV: "production",
+    SESSION_SECRET: randomBytes(32).toString("hex"),
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    APP_URL: baseURL,
+    ...(postgresDatabase ? { DATABASE_URL: postgresDatabase.url } : { PGLITE_DIR: pgliteDir }),
+    SEED_STAFF_EMAIL: STAFF.email,
+    SEED_STAFF_PASSWORD: STAFF.password,
+  };
+  let log = "";
+  const server = spawn(process.execPath, ["server.js"], { env: environment, stdio: ["ignore", "pipe", "pipe"] });
+  server.stdout?.on("data", (chunk) => {
+    log += chunk;
+  });
+  server.stderr?.on("data", (chunk) => {
+    log += chunk;
+  });
+  await waitForHealth(baseURL, server, () => log);
+  project.provide("baseURL", baseURL);
+  project.provide("accountFixtures", accountFixtures);
+
+  return async () => {
+    if (server.exitCode === null) {
+      const exited = new Promise((resolve) => server.once("exit", resolve));
+      server.kill("SIGTERM");
+      await exited;
+    }
+    await postgresDatabase?.drop();
+    if (pgliteDir) rmSync(pgliteDir, { recursive: true, force: true });
+    if (process.env.E2E_SERVER_LOG) console.log(log);
+  };
+}

@@ -1,0 +1,99 @@
+import { existsSync } from "node:fs";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import type { AppServices } from "~/platform/app-context";
+import { createPostgresDatabase, type DatabaseKind } from "./test-database";
+
+// The production build, run in-process so tests can reach its services (to issue tokens through the
+// same module the product uses). `npm test` builds before it runs the tests.
+export const buildEntry = path.resolve("build/server/index.js");
+export const hasBuild = existsSync(buildEntry);
+
+type BuiltApplication = {
+  handle(req: IncomingMessage, res: ServerResponse): void;
+  services: AppServices;
+  close(): Promise<void>;
+};
+
+export type TestApp = {
+  baseURL: string;
+  services: AppServices;
+  /** Closes only the database (to test what happens when it is gone). */
+  closeDatabase(): Promise<void>;
+  stop(): Promise<void>;
+};
+
+/** Starts the built app on a fresh database of the given kind, on a random local port. */
+export async function startTestApp(kind: DatabaseKind, environment: NodeJS.ProcessEnv = {}): Promise<TestApp> {
+  const { createApplication } = (await import(/* @vite-ignore */ buildEntry)) as {
+    createApplication(options: { environment: NodeJS.ProcessEnv }): Promise<BuiltApplication>;
+  };
+  const database = kind === "postgres" ? await createPostgresDatabase() : undefined;
+  // Listen first, so the app knows its own address for the links it puts in e-mails.
+  let application: BuiltApplication | undefined;
+  const server: Server = createServer((req, res) => {
+    if (application) application.handle(req, res);
+    else res.writeHead(503).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const started = await createApplication({
+    environment: {
+      ...(database ? { DATABASE_URL: database.url } : { PGLITE_DIR: "memory://" }),
+      APP_URL: baseURL,
+      ...environment,
+    },
+  });
+  application = started;
+  let databaseClosed = false;
+  return {
+    baseURL,
+    services: started.services,
+    async closeDatabase() {
+      databaseClosed = true;
+      await started.close();
+    },
+    async stop() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      if (!databaseClosed) await started.close();
+      await database?.drop();
+    },
+  };
+}
+
+/** A tiny HTTP client with a cookie jar, for request-level tests. */
+export function createClient(baseURL: string) {
+  const cookies = new Map<string, string>();
+  async function request(
+    pathname: string,
+    init: { method?: string; form?: Record<string, string>; json?: unknown; headers?: Record<string, string> } = {},
+  ): Promise<Response> {
+    const headers: Record<string, string> = { ...init.headers };
+    if (cookies.size) headers.cookie = [...cookies].map(([name, value]) => `${name}=${value}`).join("; ");
+    let body: string | undefined;
+    if (init.form) {
+      headers["content-type"] = "application/x-www-form-urlencoded";
+      body = new URLSearchParams(init.form).toString();
+    } else if (init.json !== undefined) {
+      headers["content-type"] = "application/json";
+      body = typeof init.json === "string" ? init.json : JSON.stringify(init.json);
+    }
+    const response = await fetch(`${baseURL}${pathname}`, {
+      method: init.method ?? (body === undefined ? "GET" : "POST"),
+      headers,
+      body,
+      redirect: "manual",
+    });
+    for (const header of response.headers.getSetCookie()) {
+      const [pair = "", ...attributes] = header.split(";");
+      const [name = "", value = ""] = pair.split("=");
+      const expired = attributes.some((attribute) => /max-age=0|expires=thu, 01 jan 1970/i.test(attribute.trim()));
+      if (expired || value === "") cookies.delete(name.trim());
+      else cookies.set(name.trim(), value);
+    }
+    return response;
+  }
+  return { request, cookies };
+}

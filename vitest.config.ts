@@ -1,0 +1,48 @@
+import { defineConfig } from "vitest/config";
+
+const integration = "**/*.integration.test.ts";
+const e2e = "tests/e2e/**/*.e2e.test.ts";
+
+export default defineConfig({
+  resolve: { tsconfigPaths: true },
+  test: {
+    reporters: ["default", "./tests/support/summary-reporter.ts"],
+    exclude: ["**/node_modules/**", "build/**", ".react-router/**"],
+    // The production build is loaded by Node itself, so it shares react-router with its dependencies.
+    server: { deps: { external: [/\/build\/server\//] } },
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          include: ["app/**/*.test.ts", "db/**/*.test.ts", "tests/unit/**/*.test.ts"],
+          exclude: ["**/node_modules/**", integration, e2e],
+        },
+      },
+      {
+        // Real databases: PGlite always, PostgreSQL too when DATABASE_URL is set.
+        extends: true,
+        test: {
+          name: "integration",
+          include: [integration],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        // Chromium against the production build served by `node server.js`.
+        extends: true,
+        test: {
+          name: "e2e",
+          include: [e2e],
+          globalSetup: ["tests/e2e/global-setup.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          maxWorkers: 2,
+          // Runs after the unit and integration projects, so the browser has both cores.
+          sequence: { groupOrder: 1 },
+        },
+      },
+    ],
+  },
+});
