@@ -34,8 +34,11 @@ export default [
   route("signup/verify-access-code/:mobileNumber", "registration/verify-access-code.tsx"),
   route("signup/accept-privacy-policy/:accessToken", "registration/accept-privacy-policy.tsx"),
   route("signup/accept-terms-and-conditions/:accessToken", "registration/accept-terms-and-conditions.tsx"),
+  route("signup/seller-registration/:accessToken", "registration/seller-registration.tsx"),
+  route("signup/seller-registration-checkout", "registration/seller-checkout-return.tsx"),
   route("signup/buyer-registration/:accessToken", "registration/buyer-registration.tsx"),
   route("signup/consultant-registration/:accessToken", "registration/consultant-registration.tsx"),
+  route("signup/seller-registration-complete", "registration/registration-complete.tsx", { id: "seller-complete" }),
   route("signup/buyer-registration-complete", "registration/registration-complete.tsx", { id: "buyer-complete" }),
   route("signup/consultant-registration-complete", "registration/registration-complete.tsx", {
     id: "consultant-complete",

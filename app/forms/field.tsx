@@ -1,4 +1,4 @@
-import { type FieldMetadata, getInputProps, getSelectProps } from "@conform-to/react";
+import { type FieldMetadata, getInputProps, getSelectProps, getTextareaProps } from "@conform-to/react";
 import type { InputHTMLAttributes, ReactNode } from "react";
 import { describedBy, FieldError, TextInput, type TextInputType } from "./text-input";
 
@@ -129,5 +129,79 @@ export function RadioGroupField({
         </div>
       ))}
     </fieldset>
+  );
+}
+
+/** A labelled multi-line text box, wired like TextField. */
+export function TextAreaField({
+  field,
+  label,
+  hint,
+  rows = 4,
+}: {
+  field: FieldMetadata<string | undefined>;
+  label: string;
+  hint?: ReactNode;
+  rows?: number;
+}) {
+  const invalid = Boolean(field.errors?.length);
+  const { key, ...props } = getTextareaProps(field, { ariaAttributes: false });
+  return (
+    <div className={invalid ? "field field--error" : "field"}>
+      <label className="field__label" htmlFor={field.id}>
+        {label}
+      </label>
+      {hint ? (
+        <span className="field__hint" id={`${field.id}-hint`}>
+          {hint}
+        </span>
+      ) : null}
+      <FieldError id={field.errorId} errors={field.errors} />
+      <textarea
+        key={key}
+        {...props}
+        rows={rows}
+        className={invalid ? "textarea input--error" : "textarea"}
+        aria-invalid={invalid || undefined}
+        aria-describedby={describedBy(field.id, field.errorId, hint, field.errors)}
+      />
+    </div>
+  );
+}
+
+/** One checkbox with its label beside it; ticked it sends "yes". */
+export function CheckboxField({
+  field,
+  label,
+  hint,
+}: {
+  field: FieldMetadata<string | boolean | undefined>;
+  label: string;
+  hint?: ReactNode;
+}) {
+  const invalid = Boolean(field.errors?.length);
+  const { key, ...props } = getInputProps(field as FieldMetadata<string>, {
+    type: "checkbox",
+    value: "yes",
+    ariaAttributes: false,
+  });
+  return (
+    <div className="checkbox" key={key}>
+      <input
+        {...props}
+        className="checkbox__input"
+        aria-invalid={invalid || undefined}
+        aria-describedby={describedBy(field.id, field.errorId, hint, field.errors)}
+      />
+      <label className="checkbox__label" htmlFor={field.id}>
+        {label}
+      </label>
+      {hint ? (
+        <span className="field__hint" id={`${field.id}-hint`}>
+          {hint}
+        </span>
+      ) : null}
+      <FieldError id={field.errorId} errors={field.errors} />
+    </div>
   );
 }

@@ -55,8 +55,11 @@ export function TextInput({ id, name, label, type = "text", hint, errors, errorI
         type={type}
         {...inputProps}
         className={invalid ? "input input--error" : "input"}
-        aria-invalid={invalid || undefined}
-        aria-describedby={describedBy(id, errorElementId, hint, errors)}
+        aria-invalid={invalid || inputProps?.["aria-invalid"] || undefined}
+        aria-describedby={
+          [describedBy(id, errorElementId, hint, errors), inputProps?.["aria-describedby"]].filter(Boolean).join(" ") ||
+          undefined
+        }
       />
     </div>
   );

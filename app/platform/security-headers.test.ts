@@ -12,6 +12,17 @@ describe("securityHeaders", () => {
     expect(headers["Referrer-Policy"]).toBe("strict-origin-when-cross-origin");
   });
 
+  it("lets in Stripe.js, its card frames, its API and Checkout only when Stripe is configured", () => {
+    const without = securityHeaders("n", false, false)["Content-Security-Policy"];
+    expect(without).not.toContain("stripe.com");
+    expect(without).toContain("form-action 'self';");
+    const csp = securityHeaders("n", false, true)["Content-Security-Policy"];
+    expect(csp).toContain("script-src 'self' 'nonce-n' https://js.stripe.com");
+    expect(csp).toContain("frame-src https://js.stripe.com https://hooks.stripe.com");
+    expect(csp).toContain("connect-src 'self' https://api.stripe.com");
+    expect(csp).toContain("form-action 'self' https://checkout.stripe.com");
+  });
+
   it("sends HSTS only over HTTPS", () => {
     expect(securityHeaders("n", false)["Strict-Transport-Security"]).toBeUndefined();
     expect(securityHeaders("n", true)["Strict-Transport-Security"]).toContain("max-age=31536000");

@@ -14,17 +14,25 @@ export function isHttpsRequest(headers: Record<string, string | string[] | undef
 
 /**
  * Headers sent with every response. Scripts run only from our origin or inline with this
- * request's nonce; nothing may frame us.
+ * request's nonce; nothing may frame us. With Stripe configured, Stripe.js, its card frames and API,
+ * and the redirect to Stripe Checkout are allowed too (on every page: the seller form is often
+ * reached by client-side navigation, which keeps the first page's policy).
  */
-export function securityHeaders(nonce: string, https: boolean): Record<string, string> {
+export function securityHeaders(
+  nonce: string,
+  https: boolean,
+  stripe = Boolean(process.env.STRIPE_PUBLISHABLE_KEY),
+): Record<string, string> {
+  const stripeSources = (...sources: string[]) => (stripe ? ` ${sources.join(" ")}` : "");
   const csp = [
     "default-src 'self'",
-    `script-src 'self' 'nonce-${nonce}'`,
+    `script-src 'self' 'nonce-${nonce}'${stripeSources("https://js.stripe.com")}`,
     "style-src 'self'",
-    "img-src 'self' data:",
+    `img-src 'self' data:${stripeSources("https://*.stripe.com")}`,
     "font-src 'self'",
-    "connect-src 'self'",
-    "form-action 'self'",
+    `connect-src 'self'${stripeSources("https://api.stripe.com")}`,
+    ...(stripe ? ["frame-src https://js.stripe.com https://hooks.stripe.com"] : []),
+    `form-action 'self'${stripeSources("https://checkout.stripe.com")}`,
     "frame-ancestors 'none'",
     "base-uri 'none'",
     "object-src 'none'",

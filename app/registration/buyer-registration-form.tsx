@@ -1,6 +1,6 @@
 import { type FieldMetadata, getFormProps, type Submission, type SubmissionResult, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { type ReactNode, useEffect, useState } from "react";
+import { useState } from "react";
 import { Form } from "react-router";
 import { firstCheckboxId } from "~/catalogue/pickers/checkbox-tree";
 import { type ServiceAreaCheckboxData, serviceAreaTree } from "~/catalogue/pickers/picker-selection";
@@ -9,14 +9,12 @@ import { ErrorSummary, type FieldErrorLink } from "~/forms/error-summary";
 import { RadioGroupField, radioId, SelectField, TextField } from "~/forms/field";
 import { summaryLinks } from "~/forms/form-errors";
 import { SubmitButton } from "~/forms/submit-button";
+import { GeneralInformationSection, generalInformationSummaryLinks } from "./general-information-section";
 import {
   BILLING_PREFERENCES,
   type BuyerRegistrationData,
   buyerRegistrationFormSchema,
   INCOMPLETE_FORM,
-  STATE_CONTROLS,
-  type StateControl,
-  stateControlFor,
 } from "./registration-data";
 import type { RegistrationFormOptions } from "./registration-form.server";
 
@@ -80,22 +78,12 @@ export function BuyerRegistrationForm({
         BuyerRegistrationData
       >,
   });
-  // With JavaScript only the state control of the chosen country shows; the server renders all three.
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
   // Each submission attempt (also those stopped in the browser) moves focus to the summary again.
   const [attempts, setAttempts] = useState(0);
 
   const primary = fields.primaryContact.getFieldset();
   const alternate = fields.alternateContact.getFieldset();
   const accounting = fields.accountingContact.getFieldset();
-  const activeState = stateControlFor(fields.country.value);
-  const stateFields: Record<StateControl, FieldMetadata<string>> = {
-    stateCA: fields.stateCA,
-    stateUS: fields.stateUS,
-    stateOther: fields.stateOther,
-  };
-  const stateErrors = fields.state.errors;
 
   const contactFields = (contact: typeof primary) => [
     contact.first_name,
@@ -104,13 +92,8 @@ export function BuyerRegistrationForm({
     contact.email,
   ];
   const fieldLinks: FieldErrorLink[] = [
-    ...summaryLinks([fields.name, fields.address, fields.city, fields.country]),
-    ...(stateErrors ?? []).map((message) => ({ fieldId: stateFields[activeState].id, message })),
+    ...generalInformationSummaryLinks(fields),
     ...summaryLinks([
-      fields.postal_zip,
-      fields.phone,
-      fields.fax,
-      fields.email,
       ...contactFields(primary),
       ...contactFields(alternate),
       ...contactFields(accounting),
@@ -144,43 +127,7 @@ export function BuyerRegistrationForm({
       <p>All fields are required unless marked optional.</p>
       <input type="hidden" name="reg_access_token" value={accessToken} />
 
-      <section className="form-section" aria-labelledby={`${id}-general`}>
-        <h2 id={`${id}-general`}>1.0 General</h2>
-        <TextField field={fields.name} label="Organization Name" inputProps={{ autoComplete: "organization" }} />
-        <TextField field={fields.address} label="Address" inputProps={{ autoComplete: "address-line1" }} />
-        <TextField field={fields.city} label="City" inputProps={{ autoComplete: "address-level2" }} />
-        <SelectField field={fields.country} label="Country" options={options.countries} />
-        <StateControls hydrated={hydrated}>
-          <div hidden={hydrated && activeState !== STATE_CONTROLS.CA}>
-            <SelectField
-              field={fields.stateCA}
-              label={hydrated ? "Province" : "Province (Canada)"}
-              options={options.provinces}
-              errors={activeState === STATE_CONTROLS.CA ? stateErrors : undefined}
-            />
-          </div>
-          <div hidden={hydrated && activeState !== STATE_CONTROLS.US}>
-            <SelectField
-              field={fields.stateUS}
-              label={hydrated ? "State" : "State (United States)"}
-              options={options.usStates}
-              errors={activeState === STATE_CONTROLS.US ? stateErrors : undefined}
-            />
-          </div>
-          <div hidden={hydrated && activeState !== STATE_CONTROLS.other}>
-            <TextField
-              field={fields.stateOther}
-              label={hydrated ? "State / Province / Region" : "State / Province / Region (other countries)"}
-              errors={activeState === STATE_CONTROLS.other ? stateErrors : undefined}
-              inputProps={{ autoComplete: "address-level1" }}
-            />
-          </div>
-        </StateControls>
-        <TextField field={fields.postal_zip} label="Postal / Zip Code" inputProps={{ autoComplete: "postal-code" }} />
-        <TextField field={fields.phone} label="Phone" type="tel" inputProps={{ autoComplete: "tel" }} />
-        <TextField field={fields.fax} label="Fax (optional)" type="tel" />
-        <TextField field={fields.email} label="Email" type="email" inputProps={{ autoComplete: "email" }} />
-      </section>
+      <GeneralInformationSection id={id} fields={fields} options={options} />
 
       <ContactFieldset
         legend="2.0 Primary Contact"
@@ -215,25 +162,6 @@ export function BuyerRegistrationForm({
 
       <SubmitButton>Submit Registration</SubmitButton>
     </Form>
-  );
-}
-
-/**
- * The state controls in one group. Without JavaScript all three show, with a word on which one to
- * use; with it, only the one for the chosen country (the group stays, so nothing typed is remounted).
- */
-function StateControls({ hydrated, children }: { hydrated: boolean; children: ReactNode }) {
-  return (
-    <fieldset className="fieldset" aria-describedby={hydrated ? undefined : "state-controls-hint"}>
-      <legend className="fieldset__legend">State / Province</legend>
-      {hydrated ? null : (
-        <span className="field__hint" id="state-controls-hint">
-          Fill in the one that matches your country: the province for Canada, the state for the United States, or the
-          state, province or region for any other country.
-        </span>
-      )}
-      {children}
-    </fieldset>
   );
 }
 

@@ -132,7 +132,7 @@ export function stateControlFor(country: unknown): StateControl {
 }
 
 /** Form values in, API data object out: `state` taken from the control matching the country. */
-function stateFromMatchingControl(value: unknown): unknown {
+export function stateFromMatchingControl(value: unknown): unknown {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return value;
   const values = value as Record<string, unknown>;
   return { ...values, state: values[stateControlFor(values.country)] };

@@ -22,7 +22,7 @@ export type RegistrationFormOptions = {
   industries: SelectOption[];
 };
 
-async function loadOptions(db: Database): Promise<RegistrationFormOptions> {
+export async function loadRegistrationFormOptions(db: Database): Promise<RegistrationFormOptions> {
   const [countryRows, provinceRows, stateRows, industryRows] = await Promise.all([
     db.select().from(countries).orderBy(asc(countries.name)),
     db.select().from(provinces).orderBy(asc(provinces.name)),
@@ -38,7 +38,7 @@ async function loadOptions(db: Database): Promise<RegistrationFormOptions> {
 }
 
 /** Usable for this form: known, unspent, unexpired, of this form's type; or where to go first. */
-async function checkAccessToken(db: Database, organizationType: 2 | 4, token: string) {
+export async function checkFormAccessToken(db: Database, organizationType: 2 | 3 | 4, token: string) {
   const state = await findUsableAccessToken(db, token);
   if (!state || state.organizationType !== organizationType) return { kind: "invalid" as const };
   if (!state.privacyPolicyAccepted) {
@@ -50,14 +50,14 @@ async function checkAccessToken(db: Database, organizationType: 2 | 4, token: st
   return { kind: "usable" as const };
 }
 
-const invalidToken = () => data({ tokenValid: false as const }, { status: 404 });
+export const invalidToken = () => data({ tokenValid: false as const }, { status: 404 });
 
 export async function loadRegistrationForm(services: AppServices, organizationType: 2 | 4, token: string) {
   const { db } = services;
-  const check = await checkAccessToken(db, organizationType, token);
+  const check = await checkFormAccessToken(db, organizationType, token);
   if (check.kind === "invalid") return invalidToken();
   if (check.kind === "redirect") throw redirect(check.to);
-  const [options, serviceAreas] = await Promise.all([loadOptions(db), loadServiceAreaPickerData(db)]);
+  const [options, serviceAreas] = await Promise.all([loadRegistrationFormOptions(db), loadServiceAreaPickerData(db)]);
   return { tokenValid: true as const, options, serviceAreas };
 }
 
@@ -83,7 +83,7 @@ export async function submitRegistrationForm(
 
   const submission = parseWithZod(formData, { schema: buyerRegistrationFormSchema });
   if (submission.status !== "success") {
-    const check = await checkAccessToken(db, organizationType, token);
+    const check = await checkFormAccessToken(db, organizationType, token);
     if (check.kind !== "usable") return invalidToken();
     return data(
       {

@@ -143,15 +143,15 @@ describe("seller registration schema and payload builder", () => {
       ),
     ).toEqual({
       in_commercial_general: "Please select the commercial general liability coverage",
-      in_third_party_automobile_expiry: "Please enter the expiry date",
+      in_third_party_automobile_expiry: "Please enter the third party automobile liability expiry date",
       in_fire: "Please select a coverage level",
-      in_aircraft_expiry: "Please enter the expiry date",
+      in_aircraft_expiry: "Please enter the aircraft liability expiry date",
     });
   });
 
   it("requires a certification's expiry when it is ticked, and drops it when unticked", () => {
     expect(errorsOf(sellerBody({ sc_secor: "on", sc_secor_expiry: "" }))).toEqual({
-      sc_secor_expiry: "Please enter the expiry date",
+      sc_secor_expiry: "Please enter the SECOR expiry date",
     });
     const data = schema.parse(sellerBody({ sc_comply_works: false }));
     expect(sellerProfileValues(data).scComplyWorksExpiry).toBeNull();
@@ -160,7 +160,7 @@ describe("seller registration schema and payload builder", () => {
   it("requires a number and an expiry for a WCB entry with a state, and keeps only complete ones", () => {
     expect(errorsOf(sellerBody({ wcbs: [{ state: "BC", number: "", expire_at: "" }] }))).toEqual({
       "wcbs.0.number": "Please enter the WCB number",
-      "wcbs.0.expire_at": "Please enter the expiry date",
+      "wcbs.0.expire_at": "Please enter the WCB expiry date",
     });
     expect(
       schema.parse(sellerBody({ wcbs: [{ state: "", number: "99", expire_at: `${NEXT_YEAR}-01-01` }] })).wcbs,

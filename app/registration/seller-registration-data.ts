@@ -1,6 +1,11 @@
 import { z } from "zod";
 import { certificationOptions } from "~db/reference-data";
-import { checkPostalCode, contactSchema, generalRegistrationFields } from "./registration-data";
+import {
+  checkPostalCode,
+  contactSchema,
+  generalRegistrationFields,
+  stateFromMatchingControl,
+} from "./registration-data";
 
 // The seller registration data object of spec section 3 (snake_case, as register_seller takes it) and
 // the rules of spec section 5. A factory, because "not before today" depends on the day; the seller
@@ -48,6 +53,17 @@ export const FIRST_YEAR = 1950;
 export const MAX_ITEMS = 20;
 
 const DATE_REQUIRED = "Please enter the expiry date";
+/** Each required date names its subject, so the error summary's links are told apart. */
+export const expiryRequired = (subject: string) => `Please enter the ${subject} expiry date`;
+/** The insurance coverages by field name, as the form labels them. */
+export const INSURANCE_LABELS = {
+  in_commercial_general: "Commercial General Liability",
+  in_third_party_automobile: "Third Party Automobile Liability",
+  in_aircraft: "Aircraft Liability",
+  in_pollution: "Pollution Liability",
+  in_fire: "Forest Fire Fighting Expense",
+  in_errors_omissions: "Errors and Omissions",
+} as const;
 const DATE_INVALID = "Please enter a valid date";
 const DATE_IN_PAST = "Please choose a date from today onward";
 
@@ -138,7 +154,27 @@ const endNotBeforeStart = (
   }
 };
 
-type SchemaOptions = { today?: string; currentYear?: number };
+type SchemaOptions = {
+  today?: string;
+  currentYear?: number;
+  /** The form's own card fields (offline test provider only; Stripe's fields never reach us). */
+  cardFields?: boolean;
+};
+
+/** Spec section 5: card number, month (MM), year (YY) and CVC are required. */
+export const CARD_FIELD_MESSAGES = {
+  card_number: "Please enter the card number",
+  card_exp_month: "Please enter the expiry month (MM)",
+  card_exp_year: "Please enter the expiry year (YY)",
+  card_cvc: "Please enter the CVC",
+} as const;
+
+const cardFieldsSchema = {
+  card_number: text(CARD_FIELD_MESSAGES.card_number, 30),
+  card_exp_month: text(CARD_FIELD_MESSAGES.card_exp_month, 2),
+  card_exp_year: text(CARD_FIELD_MESSAGES.card_exp_year, 4),
+  card_cvc: text(CARD_FIELD_MESSAGES.card_cvc, 4),
+};
 
 export function createSellerRegistrationSchema(options: SchemaOptions = {}) {
   const today = options.today ?? earliestToday();
@@ -216,7 +252,7 @@ export function createSellerRegistrationSchema(options: SchemaOptions = {}) {
   const wcb = z.object({
     state: text("Please select a state or province", 100),
     number: text("Please enter the WCB number", 100),
-    expire_at: dateFrom(today),
+    expire_at: dateFrom(today, expiryRequired("WCB")),
   });
 
   const requiredCoverage = (message: string) =>
@@ -241,9 +277,15 @@ export function createSellerRegistrationSchema(options: SchemaOptions = {}) {
       sc_secor: yesNo,
       sc_secor_expiry: optionalDateFrom(today),
       in_commercial_general: requiredCoverage("Please select the commercial general liability coverage"),
-      in_commercial_general_expiry: z.preprocess(blankToUndefined, dateFrom(today)),
+      in_commercial_general_expiry: z.preprocess(
+        blankToUndefined,
+        dateFrom(today, expiryRequired(INSURANCE_LABELS.in_commercial_general.toLowerCase())),
+      ),
       in_third_party_automobile: requiredCoverage("Please select the third party automobile liability coverage"),
-      in_third_party_automobile_expiry: z.preprocess(blankToUndefined, dateFrom(today)),
+      in_third_party_automobile_expiry: z.preprocess(
+        blankToUndefined,
+        dateFrom(today, expiryRequired(INSURANCE_LABELS.in_third_party_automobile.toLowerCase())),
+      ),
       in_aircraft: optionalCoverage,
       in_aircraft_expiry: optionalDateFrom(today),
       in_pollution: optionalCoverage,
@@ -269,25 +311,62 @@ export function createSellerRegistrationSchema(options: SchemaOptions = {}) {
       feedback: optionalText(5000),
       /** What the provider's browser library made of the card; never the card number. */
       stripe_payment_token: optionalText(255),
+      ...(options.cardFields ? cardFieldsSchema : {}),
     })
     .superRefine((data, context) => {
       if (typeof data !== "object" || data === null) return;
       if (typeof data.country === "string" && typeof data.postal_zip === "string") checkPostalCode(data, context);
       for (const certification of SAFETY_CERTIFICATIONS) {
         if (data[certification.checkbox] === true && data[certification.expiry] === undefined) {
-          context.addIssue({ code: "custom", path: [certification.expiry], message: DATE_REQUIRED });
+          context.addIssue({
+            code: "custom",
+            path: [certification.expiry],
+            message: expiryRequired(certification.label),
+          });
         }
       }
       for (const insurance of OPTIONAL_INSURANCE) {
         const tier = data[insurance] as string;
         if (isCoverageTier(tier) && data[`${insurance}_expiry`] === undefined) {
-          context.addIssue({ code: "custom", path: [`${insurance}_expiry`], message: DATE_REQUIRED });
+          context.addIssue({
+            code: "custom",
+            path: [`${insurance}_expiry`],
+            message: expiryRequired(INSURANCE_LABELS[insurance].toLowerCase()),
+          });
         }
       }
     }, ALWAYS);
 }
 
 export type SellerRegistrationData = z.infer<ReturnType<typeof createSellerRegistrationSchema>>;
+
+/** The form's "Add Operations Contact" flag: without it the operations contact's fields are not kept. */
+export const OPERATIONS_CONTACT_ADDED = "operations_contact_added";
+
+/**
+ * Form values → the API's data object: the state from the control matching the country, unticked
+ * certifications and coverages of 'No' without their expiry, and no operations contact unless added.
+ */
+function sellerFormToData(value: unknown): unknown {
+  const values = stateFromMatchingControl(value);
+  if (typeof values !== "object" || values === null || Array.isArray(values)) return values;
+  const data: Record<string, unknown> = { ...values };
+  for (const certification of SAFETY_CERTIFICATIONS) {
+    if (blankToUndefined(data[certification.checkbox]) === undefined) {
+      data[certification.checkbox] = false;
+      delete data[certification.expiry];
+    }
+  }
+  for (const insurance of OPTIONAL_INSURANCE) {
+    if (!isCoverageTier(data[insurance])) delete data[`${insurance}_expiry`];
+  }
+  if (data[OPERATIONS_CONTACT_ADDED] !== "yes") delete data.operationsContact;
+  return data;
+}
+
+/** The seller form's schema, in the browser and in the action. */
+export const createSellerRegistrationFormSchema = (options: SchemaOptions = {}) =>
+  z.preprocess(sellerFormToData, createSellerRegistrationSchema(options));
 export type SellerKeyPerson = SellerRegistrationData["salesContact"];
 
 /** The seller's own row (seller_registrations) from the validated data: unticked certifications are null. */
