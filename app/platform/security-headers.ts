@@ -18,11 +18,7 @@ export function isHttpsRequest(headers: Record<string, string | string[] | undef
  * and the redirect to Stripe Checkout are allowed too (on every page: the seller form is often
  * reached by client-side navigation, which keeps the first page's policy).
  */
-export function securityHeaders(
-  nonce: string,
-  https: boolean,
-  stripe = Boolean(process.env.STRIPE_PUBLISHABLE_KEY),
-): Record<string, string> {
+export function securityHeaders(nonce: string, https: boolean, stripe = false): Record<string, string> {
   const stripeSources = (...sources: string[]) => (stripe ? ` ${sources.join(" ")}` : "");
   const csp = [
     "default-src 'self'",

@@ -102,6 +102,8 @@ export async function createApplication(options: ApplicationOptions = {}): Promi
     return context;
   };
 
+  // Stripe.js and Checkout are let in by the Content-Security-Policy only when Stripe is configured.
+  const stripeConfigured = Boolean(env.STRIPE_PUBLISHABLE_KEY);
   const app = express();
   app.disable("x-powered-by");
   // One proxy hop (Fly's edge): req.ip is the address it saw, not what a client claims.
@@ -109,7 +111,7 @@ export async function createApplication(options: ApplicationOptions = {}): Promi
   app.use((req, res, next) => {
     const nonce = createNonce();
     res.locals.cspNonce = nonce;
-    res.set(securityHeaders(nonce, isHttpsRequest(req.headers, req.secure)));
+    res.set(securityHeaders(nonce, isHttpsRequest(req.headers, req.secure), stripeConfigured));
     next();
   });
   app.use(compression());
@@ -133,11 +135,15 @@ export async function createApplication(options: ApplicationOptions = {}): Promi
 
   const staticPages = development
     ? undefined
-    : createStaticPageCache(async (pagePath, nonce) => {
-        const handler = createRequestHandler(await loadBuild(), mode);
-        const response = await handler(new Request(`${env.APP_URL}${pagePath}`), makeContext(nonce));
-        return { status: response.status, html: await response.text() };
-      }, SESSION_COOKIE_NAME);
+    : createStaticPageCache(
+        async (pagePath, nonce) => {
+          const handler = createRequestHandler(await loadBuild(), mode);
+          const response = await handler(new Request(`${env.APP_URL}${pagePath}`), makeContext(nonce));
+          return { status: response.status, html: await response.text() };
+        },
+        SESSION_COOKIE_NAME,
+        { stripe: stripeConfigured },
+      );
   await staticPages?.warm();
 
   const catalogueCache = createCatalogueReadCache(database.db);

@@ -22,9 +22,9 @@ const NONCE_SLOT = "nonce-slot";
  * The response headers with a slot for the nonce, computed once per protocol: the Content-Security-Policy
  * value is the only one that changes per request.
  */
-function headerTemplate(https: boolean) {
+function headerTemplate(https: boolean, stripe: boolean) {
   const headers: Record<string, string> = {
-    ...securityHeaders(NONCE_SLOT, https),
+    ...securityHeaders(NONCE_SLOT, https, stripe),
     "Content-Type": "text/html; charset=utf-8",
     "Cache-Control": "no-cache",
     Vary: "Accept-Encoding, Cookie",
@@ -32,7 +32,6 @@ function headerTemplate(https: boolean) {
   const [cspBefore = "", cspAfter = ""] = (headers["Content-Security-Policy"] ?? "").split(NONCE_SLOT);
   return { headers, cspBefore, cspAfter };
 }
-const headerTemplates = { http: headerTemplate(false), https: headerTemplate(true) };
 
 /**
  * gzip without compressing per request: every part of the page is deflated once, each ending on a
@@ -76,7 +75,15 @@ function joinParts(parts: Buffer[], nonce: Buffer): Buffer {
  * Serves the static pages without the framework in the path. Each response still carries a fresh
  * CSP nonce: the page is rendered once with a placeholder nonce that is replaced per request.
  */
-export function createStaticPageCache(renderPage: RenderPage, sessionCookieName: string) {
+export function createStaticPageCache(
+  renderPage: RenderPage,
+  sessionCookieName: string,
+  options: { stripe?: boolean } = {},
+) {
+  const headerTemplates = {
+    http: headerTemplate(false, Boolean(options.stripe)),
+    https: headerTemplate(true, Boolean(options.stripe)),
+  };
   const pages = new Map<string, CachedPage>();
   const pending = new Map<string, Promise<CachedPage | undefined>>();
   const paths = new Set<string>(STATIC_PAGE_PATHS);

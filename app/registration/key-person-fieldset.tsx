@@ -212,9 +212,7 @@ export function RepeatableGroup<Item extends Record<string, unknown>>({
       {hint ? <p className="field__hint">{hint}</p> : null}
       {items.map((item, index) => (
         <fieldset className="fieldset repeatable__block" key={item.key}>
-          <legend className="fieldset__legend">
-            {heading} {index + 1}
-          </legend>
+          <legend className="fieldset__legend">{`${heading} ${index + 1}`}</legend>
           {render(item, index)}
           <button
             {...form.remove.getButtonProps({ name: list.name, index })}
@@ -223,12 +221,12 @@ export function RepeatableGroup<Item extends Record<string, unknown>>({
               if (removeConfirmation && !window.confirm(removeConfirmation)) event.preventDefault();
             }}
           >
-            Remove {noun} {index + 1}
+            {`Remove ${noun} ${index + 1}`}
           </button>
         </fieldset>
       ))}
       <button {...form.insert.getButtonProps({ name: list.name })} className="link-button">
-        + Add {noun}
+        {`+ Add ${noun}`}
       </button>
     </div>
   );

@@ -1,0 +1,395 @@
+import { eq } from "drizzle-orm";
+import { setupServer } from "msw/node";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  keyPersonWorkExperiences,
+  outboxMessages,
+  registrationContacts,
+  registrations,
+  registrationWcbs,
+  sellerRegistrations,
+} from "~db/schema";
+import type { CapturedRequest } from "../../tests/mocks/providers";
+import { stripeHandlers } from "../../tests/mocks/stripe";
+import { NEXT_YEAR } from "../../tests/support/seller-registration-body";
+import { createClient, hasBuild, startTestApp, type TestApp } from "../../tests/support/test-app";
+import { databaseKinds } from "../../tests/support/test-database";
+
+// Step 5 for sellers in the browser's shape, without JavaScript: form posts to the seller page,
+// intent buttons included, with the offline test card provider and with Stripe (faked at the edge).
+
+const INCOMPLETE = "Please ensure all required fields are filled in.";
+const NO_SERVICE = "Please select at least one service category.";
+let nextNumber = 700;
+
+function expectIn(html: string, text: string) {
+  expect(html.includes(text), `page contains ${text}`).toBe(true);
+}
+function expectNotIn(html: string, text: string) {
+  expect(html.includes(text), `page does not contain ${text}`).toBe(false);
+}
+
+type Checkboxes = { services: { id: number; children?: { id: number }[] }[] };
+
+async function startedApp(kind: (typeof databaseKinds)[number], environment: NodeJS.ProcessEnv = {}) {
+  const app = await startTestApp(kind, environment);
+  const client = createClient(app.baseURL);
+  const post = (path: string, json: unknown) => client.request(path, { json });
+
+  /** An access token through steps 1-4 by the API, as the browser pages would get it. */
+  async function sellerToken() {
+    nextNumber += 1;
+    const mobileNumber = `+1403556${String(nextNumber).padStart(4, "0")}`;
+    const requested = await client.request("/api/registration/request_code", {
+      json: { name: "Sam", organizationName: "Roughneck", organizationType: 3, mobileNumber },
+      headers: { "x-forwarded-for": `10.4.0.${nextNumber % 250}` },
+    });
+    expect(requested.status).toBe(200);
+    const [sms] = await app.services.db.select().from(outboxMessages).where(eq(outboxMessages.to, mobileNumber));
+    const verificationCode = /\d{6}/.exec(sms?.text ?? "")?.[0];
+    const verified = await post("/api/registration/verify_code", { mobileNumber, verificationCode });
+    const { accessToken } = (await verified.json()) as { accessToken: string };
+    await post("/api/registration/accept_privacy_policy", { accessToken });
+    await post("/api/registration/accept_terms_and_conditions", { accessToken });
+    return accessToken;
+  }
+  const checkboxes = (await (await fetch(`${app.baseURL}/api/service_checkboxes`)).json()) as Checkboxes;
+  const leafService = checkboxes.services.flatMap((group) => group.children ?? [])[0]?.id;
+  expect(leafService).toBeDefined();
+
+  /** What a browser without JavaScript sends for a complete form. */
+  function completeForm(changes: Record<string, string | null> = {}): URLSearchParams {
+    const fields: Record<string, string | null> = {
+      name: "Roughneck Services Ltd.",
+      address: "10 Industrial Way",
+      city: "Nisku",
+      country: "CA",
+      stateCA: "AB",
+      stateUS: "",
+      stateOther: "",
+      postal_zip: "T9E 7N5",
+      phone: "780-555-0100",
+      fax: "",
+      email: "office@roughneck.example",
+      sa_written_safety_program: "Yes",
+      sc_comply_works: "yes",
+      sc_comply_works_expiry: `${NEXT_YEAR}-01-31`,
+      // Unticked: the expiry typed is not kept.
+      sc_secor_expiry: `${NEXT_YEAR}-02-01`,
+      in_commercial_general: "$2,000,000 minimum",
+      in_commercial_general_expiry: `${NEXT_YEAR}-06-30`,
+      in_third_party_automobile: "$1,000,000 minimum",
+      in_third_party_automobile_expiry: `${NEXT_YEAR}-06-30`,
+      in_aircraft: "",
+      in_aircraft_expiry: `${NEXT_YEAR}-06-30`,
+      "wcbs[0].state": "AB",
+      "wcbs[0].number": "1234567",
+      "wcbs[0].expire_at": `${NEXT_YEAR}-03-01`,
+      "wcbs[1].state": "",
+      "wcbs[1].number": "",
+      "wcbs[1].expire_at": "",
+      primary_industry: "1",
+      services: String(leafService),
+      "salesContact.first_name": "Sam",
+      "salesContact.last_name": "Driller",
+      "salesContact.phone": "780-555-0101",
+      "salesContact.email": "sam@roughneck.example",
+      "salesContact.confirm_email": "sam@roughneck.example",
+      "salesContact.experience": "20 years on rigs",
+      "salesContact.skills": "Well control",
+      "salesContact.workExperiences[0].company_name": "Big Rig Co",
+      "salesContact.workExperiences[0].start_year": "2001",
+      "salesContact.workExperiences[1].company_name": "",
+      "salesContact.workExperiences[1].position": "dropped: no company name",
+      // Typed, but the operations contact was not added: not kept.
+      "operationsContact.first_name": "Olga",
+      operations_contact_added: "",
+      feedback: "Found you at a trade show",
+      card_number: "4242 4242 4242 4242",
+      card_exp_month: "12",
+      card_exp_year: String(NEXT_YEAR).slice(-2),
+      card_cvc: "123",
+      stripe_payment_token: "",
+      ...changes,
+    };
+    const form = new URLSearchParams();
+    for (const [name, value] of Object.entries(fields)) if (value !== null) form.append(name, value);
+    return form;
+  }
+
+  const submit = (token: string, form: URLSearchParams) =>
+    fetch(`${app.baseURL}/signup/seller-registration/${token}`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: form.toString(),
+      redirect: "manual",
+    });
+
+  async function registrationCount() {
+    return (await app.services.db.select({ id: registrations.id }).from(registrations)).length;
+  }
+
+  return { app, sellerToken, completeForm, submit, registrationCount };
+}
+
+describe.runIf(hasBuild).each(databaseKinds)("the seller registration form on %s", (kind) => {
+  let context: Awaited<ReturnType<typeof startedApp>>;
+  beforeAll(async () => {
+    context = await startedApp(kind);
+  });
+  afterAll(async () => {
+    await context?.app.stop();
+  });
+
+  it("shows the ten sections, the notes, the fee table and the test card fields", async () => {
+    const token = await context.sellerToken();
+    const response = await fetch(`${context.app.baseURL}/signup/seller-registration/${token}`);
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    for (const heading of [
+      "1.0 General",
+      "2.0 Safety Program Information",
+      "3.0 Safety / Certifications",
+      "4.0 Insurance &amp; WCB",
+      "5.0 Primary Industry",
+      "6.0 Service Areas",
+      "7.0 Service Categories",
+      "8.0 Key Personnel",
+      "9.0 Feedback",
+      "10.0 Payment",
+    ]) {
+      expectIn(html, heading);
+    }
+    expect(html.match(/preference may be given to sellers with complete information/g)).toHaveLength(3);
+    expectIn(html, "additional insured");
+    for (const amount of ["$0.00", "$200.00", "$7.00", "$10.35", "$217.35"]) expectIn(html, amount);
+    expectIn(html, "Visa, Mastercard and American Express");
+    expectIn(html, "No charge is taken today.");
+    expectIn(html, "+ Add WCB");
+    expectIn(html, "+ Add Operations Contact");
+    expectIn(html, `<option value="${new Date().getUTCFullYear()}">`);
+    expectIn(html, '<option value="1950">1950</option>');
+    expectNotIn(html, '<option value="1949">');
+  });
+
+  it("adds and removes blocks without JavaScript, keeping what was typed and writing nothing", async () => {
+    const token = await context.sellerToken();
+    const before = await context.registrationCount();
+    const added = await context.submit(
+      token,
+      context.completeForm({
+        __intent__: JSON.stringify({ type: "insert", payload: { name: "salesContact.certifications" } }),
+        "salesContact.certifications[0].certification_name": "WHMIS",
+      }),
+    );
+    expect(added.status).toBe(200);
+    const html = await added.text();
+    expectIn(html, "Certifications 2");
+    expectIn(html, 'value="Roughneck Services Ltd."');
+    expectIn(html, "Big Rig Co");
+    // The card number is never sent back.
+    expectNotIn(html, `value="4242 4242 4242 4242"`);
+    expectNotIn(html, "Error!");
+
+    const shown = await context.submit(
+      token,
+      context.completeForm({
+        __intent__: JSON.stringify({
+          type: "update",
+          payload: { name: "operations_contact_added", value: "yes" },
+        }),
+      }),
+    );
+    expect(shown.status).toBe(200);
+    expectIn(await shown.text(), "Remove Operations Contact");
+
+    const removed = await context.submit(
+      token,
+      context.completeForm({ __intent__: JSON.stringify({ type: "remove", payload: { name: "wcbs", index: 0 } }) }),
+    );
+    expect(removed.status).toBe(200);
+    const afterRemove = await removed.text();
+    expectNotIn(afterRemove, 'value="1234567"');
+    expect(await context.registrationCount()).toBe(before);
+  });
+
+  it("answers an empty form with 400, every message and nothing written", async () => {
+    const token = await context.sellerToken();
+    const before = await context.registrationCount();
+    const response = await context.submit(token, new URLSearchParams({ stripe_payment_token: "" }));
+    expect(response.status).toBe(400);
+    const html = await response.text();
+    for (const message of [
+      "Error!",
+      INCOMPLETE,
+      NO_SERVICE,
+      "Please enter the organization name",
+      "Please select the commercial general liability coverage",
+      "Please enter the commercial general liability expiry date",
+      "Please enter an experience summary",
+      "Please enter the card number",
+      "Please enter the expiry month (MM)",
+      "Please enter the expiry year (YY)",
+      "Please enter the CVC",
+    ]) {
+      expectIn(html, message);
+    }
+    expect(await context.registrationCount()).toBe(before);
+  });
+
+  it("applies the seller rules at the server", async () => {
+    const token = await context.sellerToken();
+    const yesterday = new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10);
+    const response = await context.submit(
+      token,
+      context.completeForm({
+        services: null,
+        "salesContact.confirm_email": "someone@else.example",
+        sc_isnet_world: "yes",
+        in_pollution: "$5,000,000 minimum",
+        in_commercial_general_expiry: yesterday,
+        "wcbs[1].state": "BC",
+      }),
+    );
+    expect(response.status).toBe(400);
+    const html = await response.text();
+    for (const message of [
+      NO_SERVICE,
+      "Emails don&#x27;t match.",
+      "Please enter the ISNetworld expiry date",
+      "Please enter the pollution liability expiry date",
+      "Please choose a date from today onward",
+      "Please enter the WCB number",
+      "Please enter the WCB expiry date",
+    ]) {
+      expectIn(html, message);
+    }
+  });
+
+  it("names the service rule alone when it is the only problem", async () => {
+    const token = await context.sellerToken();
+    const response = await context.submit(token, context.completeForm({ services: null }));
+    expect(response.status).toBe(400);
+    const html = await response.text();
+    expectIn(html, NO_SERVICE);
+    expectNotIn(html, INCOMPLETE);
+  });
+
+  it("shows a declined card in the payment area with focus on the card number, writing nothing", async () => {
+    const token = await context.sellerToken();
+    const before = await context.registrationCount();
+    const declined = await context.submit(token, context.completeForm({ card_number: "4000 0000 0000 0002" }));
+    expect(declined.status).toBe(400);
+    const html = await declined.text();
+    expectIn(html, "Your card was declined.");
+    expect(html).toMatch(
+      /<input[^>]*autofocus=""[^>]*name="card_number"|<input[^>]*name="card_number"[^>]*autofocus=""/,
+    );
+    expectNotIn(html, `value="4000 0000 0000 0002"`);
+    expect(await context.registrationCount()).toBe(before);
+
+    // The token is still good: the right card completes the registration.
+    const accepted = await context.submit(token, context.completeForm());
+    expect(accepted.status).toBe(302);
+    expect(accepted.headers.get("location")).toBe("/signup/seller-registration-complete");
+  });
+
+  it("writes the registration in one go: card saved, only complete WCB entries and items, no un-added contact", async () => {
+    const token = await context.sellerToken();
+    const form = context.completeForm({ email: "one-go@roughneck.example" });
+    const response = await context.submit(token, form);
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe("/signup/seller-registration-complete");
+    const { db } = context.app.services;
+    const [registration] = await db
+      .select()
+      .from(registrations)
+      .where(eq(registrations.email, "one-go@roughneck.example"))
+      .orderBy(registrations.id);
+    expect(registration).toBeDefined();
+    const registrationId = registration?.id ?? 0;
+    const [seller] = await db
+      .select()
+      .from(sellerRegistrations)
+      .where(eq(sellerRegistrations.registrationId, registrationId));
+    expect(seller?.paymentStatus).toBe("card_saved");
+    expect(seller?.cardLast4).toBe("4242");
+    expect(seller?.scComplyWorksExpiry).toBe(`${NEXT_YEAR}-01-31`);
+    expect(seller?.scSecorExpiry).toBeNull();
+    expect(seller?.inAircraft).toBe("No");
+    expect(seller?.inAircraftExpiry).toBeNull();
+    const wcbs = await db.select().from(registrationWcbs).where(eq(registrationWcbs.registrationId, registrationId));
+    expect(wcbs.map((wcb) => wcb.number)).toEqual(["1234567"]);
+    const contacts = await db
+      .select()
+      .from(registrationContacts)
+      .where(eq(registrationContacts.registrationId, registrationId));
+    expect(contacts.map((contact) => contact.role)).toEqual(["sales"]);
+    const work = await db
+      .select()
+      .from(keyPersonWorkExperiences)
+      .where(eq(keyPersonWorkExperiences.contactId, contacts[0]?.id ?? 0));
+    expect(work.map((item) => item.companyName)).toEqual(["Big Rig Co"]);
+
+    // Sent again (a double click): the same completion, nothing more written.
+    const again = await context.submit(token, form);
+    expect([302, 404]).toContain(again.status);
+    const count = await db.select().from(registrations).where(eq(registrations.email, "one-go@roughneck.example"));
+    expect(count).toHaveLength(1);
+  });
+});
+
+describe.runIf(hasBuild)("the seller registration form with Stripe configured", () => {
+  const captured: CapturedRequest[] = [];
+  const stripe = setupServer(...stripeHandlers(captured));
+  let context: Awaited<ReturnType<typeof startedApp>>;
+  beforeAll(async () => {
+    stripe.listen({ onUnhandledRequest: "bypass" });
+    context = await startedApp("pglite", { STRIPE_SECRET_KEY: "sk_test_abc", STRIPE_PUBLISHABLE_KEY: "pk_test_abc" });
+  });
+  afterAll(async () => {
+    await context?.app.stop();
+    stripe.close();
+  });
+
+  it("has no card fields of its own: Stripe.js's fields, or Stripe Checkout without JavaScript", async () => {
+    const token = await context.sellerToken();
+    const html = await (await fetch(`${context.app.baseURL}/signup/seller-registration/${token}`)).text();
+    expectNotIn(html, 'name="card_number"');
+    expectIn(html, "Stripe&#x27;s secure payment page");
+  });
+
+  it("sends a browser without JavaScript to Stripe Checkout, keeping the registration as awaiting payment", async () => {
+    const token = await context.sellerToken();
+    const form = context.completeForm({ card_number: null, card_exp_month: null, card_exp_year: null, card_cvc: null });
+    const response = await context.submit(token, form);
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toMatch(/^https:\/\/checkout\.stripe\.com\//);
+    const [seller] = await context.app.services.db
+      .select({ paymentStatus: sellerRegistrations.paymentStatus })
+      .from(sellerRegistrations)
+      .orderBy(sellerRegistrations.registrationId);
+    expect(seller?.paymentStatus).toBe("awaiting_payment");
+    const checkout = captured.find((request) => request.url.endsWith("/v1/checkout/sessions"));
+    expect(checkout?.body).toContain("mode=setup");
+  });
+
+  it("saves the card from a Stripe.js token and completes", async () => {
+    const token = await context.sellerToken();
+    const form = context.completeForm({
+      card_number: null,
+      card_exp_month: null,
+      card_exp_year: null,
+      card_cvc: null,
+      stripe_payment_token: "tok_visa",
+    });
+    const response = await context.submit(token, form);
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe("/signup/seller-registration-complete");
+  });
+
+  it("sends its Content-Security-Policy with Stripe's sources", async () => {
+    const response = await fetch(`${context.app.baseURL}/signup`);
+    expect(response.headers.get("content-security-policy")).toContain("https://js.stripe.com");
+  });
+});
