@@ -5,6 +5,7 @@ import { Form } from "react-router";
 import { firstCheckboxId } from "~/catalogue/pickers/checkbox-tree";
 import { type ServiceAreaCheckboxData, serviceAreaTree } from "~/catalogue/pickers/picker-selection";
 import { ServiceAreaPicker } from "~/catalogue/pickers/service-area-picker";
+import { withOptionalFields } from "~/forms/constraints";
 import { ErrorSummary, type FieldErrorLink } from "~/forms/error-summary";
 import { RadioGroupField, radioId, SelectField, TextField } from "~/forms/field";
 import { summaryLinks } from "~/forms/form-errors";
@@ -67,7 +68,10 @@ export function BuyerRegistrationForm({
   const [form, fields] = useForm<RegistrationFormValues, BuyerRegistrationData>({
     id,
     lastResult,
-    constraint: getZodConstraint(buyerRegistrationFormSchema),
+    // The alternate contact is optional as a whole (kept only when a first name is given).
+    constraint: withOptionalFields(getZodConstraint(buyerRegistrationFormSchema), (name) =>
+      name.startsWith("alternateContact."),
+    ),
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
     // The schema's input is unknown (a preprocess picks the state control); the fields are these.

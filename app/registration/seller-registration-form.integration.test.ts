@@ -3,7 +3,6 @@ import { setupServer } from "msw/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   keyPersonWorkExperiences,
-  outboxMessages,
   registrationContacts,
   registrations,
   registrationWcbs,
@@ -11,8 +10,9 @@ import {
 } from "~db/schema";
 import type { CapturedRequest } from "../../tests/mocks/providers";
 import { stripeHandlers } from "../../tests/mocks/stripe";
+import { startSellerFormApp } from "../../tests/support/seller-form-app";
 import { NEXT_YEAR } from "../../tests/support/seller-registration-body";
-import { createClient, hasBuild, startTestApp, type TestApp } from "../../tests/support/test-app";
+import { hasBuild } from "../../tests/support/test-app";
 import { databaseKinds } from "../../tests/support/test-database";
 
 // Step 5 for sellers in the browser's shape, without JavaScript: form posts to the seller page,
@@ -20,7 +20,6 @@ import { databaseKinds } from "../../tests/support/test-database";
 
 const INCOMPLETE = "Please ensure all required fields are filled in.";
 const NO_SERVICE = "Please select at least one service category.";
-let nextNumber = 700;
 
 function expectIn(html: string, text: string) {
   expect(html.includes(text), `page contains ${text}`).toBe(true);
@@ -29,113 +28,10 @@ function expectNotIn(html: string, text: string) {
   expect(html.includes(text), `page does not contain ${text}`).toBe(false);
 }
 
-type Checkboxes = { services: { id: number; children?: { id: number }[] }[] };
-
-async function startedApp(kind: (typeof databaseKinds)[number], environment: NodeJS.ProcessEnv = {}) {
-  const app = await startTestApp(kind, environment);
-  const client = createClient(app.baseURL);
-  const post = (path: string, json: unknown) => client.request(path, { json });
-
-  /** An access token through steps 1-4 by the API, as the browser pages would get it. */
-  async function sellerToken() {
-    nextNumber += 1;
-    const mobileNumber = `+1403556${String(nextNumber).padStart(4, "0")}`;
-    const requested = await client.request("/api/registration/request_code", {
-      json: { name: "Sam", organizationName: "Roughneck", organizationType: 3, mobileNumber },
-      headers: { "x-forwarded-for": `10.4.0.${nextNumber % 250}` },
-    });
-    expect(requested.status).toBe(200);
-    const [sms] = await app.services.db.select().from(outboxMessages).where(eq(outboxMessages.to, mobileNumber));
-    const verificationCode = /\d{6}/.exec(sms?.text ?? "")?.[0];
-    const verified = await post("/api/registration/verify_code", { mobileNumber, verificationCode });
-    const { accessToken } = (await verified.json()) as { accessToken: string };
-    await post("/api/registration/accept_privacy_policy", { accessToken });
-    await post("/api/registration/accept_terms_and_conditions", { accessToken });
-    return accessToken;
-  }
-  const checkboxes = (await (await fetch(`${app.baseURL}/api/service_checkboxes`)).json()) as Checkboxes;
-  const leafService = checkboxes.services.flatMap((group) => group.children ?? [])[0]?.id;
-  expect(leafService).toBeDefined();
-
-  /** What a browser without JavaScript sends for a complete form. */
-  function completeForm(changes: Record<string, string | null> = {}): URLSearchParams {
-    const fields: Record<string, string | null> = {
-      name: "Roughneck Services Ltd.",
-      address: "10 Industrial Way",
-      city: "Nisku",
-      country: "CA",
-      stateCA: "AB",
-      stateUS: "",
-      stateOther: "",
-      postal_zip: "T9E 7N5",
-      phone: "780-555-0100",
-      fax: "",
-      email: "office@roughneck.example",
-      sa_written_safety_program: "Yes",
-      sc_comply_works: "yes",
-      sc_comply_works_expiry: `${NEXT_YEAR}-01-31`,
-      // Unticked: the expiry typed is not kept.
-      sc_secor_expiry: `${NEXT_YEAR}-02-01`,
-      in_commercial_general: "$2,000,000 minimum",
-      in_commercial_general_expiry: `${NEXT_YEAR}-06-30`,
-      in_third_party_automobile: "$1,000,000 minimum",
-      in_third_party_automobile_expiry: `${NEXT_YEAR}-06-30`,
-      in_aircraft: "",
-      in_aircraft_expiry: `${NEXT_YEAR}-06-30`,
-      "wcbs[0].state": "AB",
-      "wcbs[0].number": "1234567",
-      "wcbs[0].expire_at": `${NEXT_YEAR}-03-01`,
-      "wcbs[1].state": "",
-      "wcbs[1].number": "",
-      "wcbs[1].expire_at": "",
-      primary_industry: "1",
-      services: String(leafService),
-      "salesContact.first_name": "Sam",
-      "salesContact.last_name": "Driller",
-      "salesContact.phone": "780-555-0101",
-      "salesContact.email": "sam@roughneck.example",
-      "salesContact.confirm_email": "sam@roughneck.example",
-      "salesContact.experience": "20 years on rigs",
-      "salesContact.skills": "Well control",
-      "salesContact.workExperiences[0].company_name": "Big Rig Co",
-      "salesContact.workExperiences[0].start_year": "2001",
-      "salesContact.workExperiences[1].company_name": "",
-      "salesContact.workExperiences[1].position": "dropped: no company name",
-      // Typed, but the operations contact was not added: not kept.
-      "operationsContact.first_name": "Olga",
-      operations_contact_added: "",
-      feedback: "Found you at a trade show",
-      card_number: "4242 4242 4242 4242",
-      card_exp_month: "12",
-      card_exp_year: String(NEXT_YEAR).slice(-2),
-      card_cvc: "123",
-      stripe_payment_token: "",
-      ...changes,
-    };
-    const form = new URLSearchParams();
-    for (const [name, value] of Object.entries(fields)) if (value !== null) form.append(name, value);
-    return form;
-  }
-
-  const submit = (token: string, form: URLSearchParams) =>
-    fetch(`${app.baseURL}/signup/seller-registration/${token}`, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: form.toString(),
-      redirect: "manual",
-    });
-
-  async function registrationCount() {
-    return (await app.services.db.select({ id: registrations.id }).from(registrations)).length;
-  }
-
-  return { app, sellerToken, completeForm, submit, registrationCount };
-}
-
 describe.runIf(hasBuild).each(databaseKinds)("the seller registration form on %s", (kind) => {
-  let context: Awaited<ReturnType<typeof startedApp>>;
+  let context: Awaited<ReturnType<typeof startSellerFormApp>>;
   beforeAll(async () => {
-    context = await startedApp(kind);
+    context = await startSellerFormApp(kind);
   });
   afterAll(async () => {
     await context?.app.stop();
@@ -342,10 +238,13 @@ describe.runIf(hasBuild).each(databaseKinds)("the seller registration form on %s
 describe.runIf(hasBuild)("the seller registration form with Stripe configured", () => {
   const captured: CapturedRequest[] = [];
   const stripe = setupServer(...stripeHandlers(captured));
-  let context: Awaited<ReturnType<typeof startedApp>>;
+  let context: Awaited<ReturnType<typeof startSellerFormApp>>;
   beforeAll(async () => {
     stripe.listen({ onUnhandledRequest: "bypass" });
-    context = await startedApp("pglite", { STRIPE_SECRET_KEY: "sk_test_abc", STRIPE_PUBLISHABLE_KEY: "pk_test_abc" });
+    context = await startSellerFormApp("pglite", {
+      STRIPE_SECRET_KEY: "sk_test_abc",
+      STRIPE_PUBLISHABLE_KEY: "pk_test_abc",
+    });
   });
   afterAll(async () => {
     await context?.app.stop();

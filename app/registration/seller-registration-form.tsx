@@ -1,7 +1,7 @@
 import { type FieldMetadata, getFormProps, type Submission, type SubmissionResult, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { type FormEvent, useMemo, useRef, useState } from "react";
-import { Form } from "react-router";
+import { Form, useSubmit } from "react-router";
 import { firstCheckboxId } from "~/catalogue/pickers/checkbox-tree";
 import {
   type ServiceAreaCheckboxData,
@@ -11,6 +11,7 @@ import {
 } from "~/catalogue/pickers/picker-selection";
 import { ServiceAreaPicker } from "~/catalogue/pickers/service-area-picker";
 import { ServicePicker } from "~/catalogue/pickers/service-picker";
+import { withOptionalFields } from "~/forms/constraints";
 import { ErrorSummary, type FieldErrorLink } from "~/forms/error-summary";
 import { CheckboxField, RadioGroupField, radioId, SelectField, TextAreaField, TextField } from "~/forms/field";
 import { summaryLinks } from "~/forms/form-errors";
@@ -136,6 +137,10 @@ export type SellerFormProps = {
 
 const NONE: number[] = [];
 
+/** Optional coverages default to 'No' (their empty choice); repeatable blocks are optional as a whole. */
+const isOptionalInForm = (name: string) =>
+  (OPTIONAL_INSURANCE as readonly string[]).includes(name) || name.includes("[]");
+
 /**
  * Step 5 for sellers: the ten sections of spec section 2. A plain form: without JavaScript the server
  * validates and answers with the same page, values kept (card fields excepted); repeatable blocks
@@ -159,6 +164,7 @@ export function SellerRegistrationForm({
     () => createSellerRegistrationFormSchema({ today, currentYear, cardFields: payment.provider === "test" }),
     [today, currentYear, payment.provider],
   );
+  const constraint = useMemo(() => withOptionalFields(getZodConstraint(schema), isOptionalInForm), [schema]);
   const [form, fields] = useForm<SellerFormValues, SellerRegistrationData>({
     id,
     lastResult,
@@ -167,7 +173,7 @@ export function SellerRegistrationForm({
       salesContact: NEW_KEY_PERSON,
       operationsContact: NEW_KEY_PERSON,
     } as unknown as Partial<SellerFormValues>,
-    constraint: getZodConstraint(schema),
+    constraint,
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) =>
@@ -175,6 +181,7 @@ export function SellerRegistrationForm({
   });
   const [attempts, setAttempts] = useState(0);
   const stripeCard = useRef<StripeCardHandle | null>(null);
+  const submit = useSubmit();
   const [browserCardError, setBrowserCardError] = useState<{ message: string; attempt: number }>();
   const cardError = browserCardError?.message ?? serverCardError;
 
@@ -231,7 +238,8 @@ export function SellerRegistrationForm({
     setBrowserCardError(undefined);
     const tokenInput = formElement.elements.namedItem("stripe_payment_token");
     if (tokenInput instanceof HTMLInputElement) tokenInput.value = result.token;
-    formElement.requestSubmit();
+    // Straight to the router: the form was checked a moment ago, and the token must not be asked for twice.
+    submit(formElement, { method: "post" });
   }
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
