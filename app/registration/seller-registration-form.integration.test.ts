@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import { HttpResponse, http } from "msw";
 import { setupServer } from "msw/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -271,6 +272,41 @@ describe.runIf(hasBuild)("the seller registration form with Stripe configured", 
     expect(seller?.paymentStatus).toBe("awaiting_payment");
     const checkout = captured.find((request) => request.url.endsWith("/v1/checkout/sessions"));
     expect(checkout?.body).toContain("mode=setup");
+  });
+
+  it("completes the registration when the applicant comes back from Checkout with the card saved", async () => {
+    const returnPage = (query: string) =>
+      fetch(`${context.app.baseURL}/signup/seller-registration-checkout${query}`, { redirect: "manual" });
+    const open = await returnPage("?session_id=cs_test_123");
+    expect(open.status).toBe(200);
+    expectIn(await open.text(), "Your card has not been saved yet.");
+    expectIn(await (await returnPage("?cancelled=1")).text(), "You left the payment page");
+    expectIn(await (await returnPage("?session_id=cs_nobody")).text(), "We could not find this payment.");
+
+    stripe.use(
+      http.get("https://api.stripe.com/v1/checkout/sessions/:id", () =>
+        HttpResponse.json({
+          id: "cs_test_123",
+          object: "checkout.session",
+          status: "complete",
+          customer: "cus_123",
+          setup_intent: {
+            id: "seti_123",
+            status: "succeeded",
+            payment_method: { id: "pm_456", card: { brand: "visa", last4: "4242" } },
+          },
+        }),
+      ),
+    );
+    const complete = await returnPage("?session_id=cs_test_123");
+    expect(complete.status).toBe(302);
+    expect(complete.headers.get("location")).toBe("/signup/seller-registration-complete");
+    const [seller] = await context.app.services.db
+      .select({ paymentStatus: sellerRegistrations.paymentStatus })
+      .from(sellerRegistrations)
+      .where(eq(sellerRegistrations.checkoutSessionId, "cs_test_123"));
+    expect(seller?.paymentStatus).toBe("card_saved");
+    stripe.resetHandlers();
   });
 
   it("saves the card from a Stripe.js token and completes", async () => {
