@@ -110,8 +110,9 @@ export function KeyPersonFieldset({
       <legend className="fieldset__legend">
         <h3>{legend}</h3>
       </legend>
+      {required ? null : <p className="field__hint">Optional. Kept only when a first name is given.</p>}
       {person.errors?.length ? <p className="field__error">{person.errors.join(" ")}</p> : null}
-      <TextField field={fields.first_name} label={`First Name${required ? "" : " (required to keep this contact)"}`} />
+      <TextField field={fields.first_name} label="First Name" />
       <TextField field={fields.last_name} label="Last Name" />
       <TextField field={fields.phone} label="Phone" type="tel" />
       <TextField field={fields.email} label="Email" type="email" />

@@ -118,6 +118,7 @@ const TIER_OPTIONS = COVERAGE_TIERS.map((tier) => ({ value: tier, label: tier })
 
 const RECOMMENDED =
   "We recommend completing this section: preference may be given to sellers with complete information.";
+const CARD_CHECK_FAILED = "Your card could not be checked. Please try again.";
 const WCB_REMOVE_CONFIRMATION = "Are you sure you want to remove this WCB?";
 
 export type SellerFormProps = {
@@ -182,6 +183,7 @@ export function SellerRegistrationForm({
   const [attempts, setAttempts] = useState(0);
   const stripeCard = useRef<StripeCardHandle | null>(null);
   const submit = useSubmit();
+  const [requestingToken, setRequestingToken] = useState(false);
   const [browserCardError, setBrowserCardError] = useState<{ message: string; attempt: number }>();
   const cardError = browserCardError?.message ?? serverCardError;
 
@@ -229,7 +231,11 @@ export function SellerRegistrationForm({
    * token, then send the registration; a refused card stops here with focus on the card number.
    */
   async function submitWithCardToken(formElement: HTMLFormElement, card: StripeCardHandle, attempt: number) {
-    const result = await card.createToken();
+    setRequestingToken(true);
+    const result = await card
+      .createToken()
+      .catch(() => ({ error: CARD_CHECK_FAILED }))
+      .finally(() => setRequestingToken(false));
     if ("error" in result) {
       setBrowserCardError({ message: result.error, attempt });
       card.focusCardNumber();
@@ -419,7 +425,7 @@ export function SellerRegistrationForm({
         stripeCard={stripeCard}
       />
 
-      <SubmitButton>Submit Registration</SubmitButton>
+      <SubmitButton busy={requestingToken}>Submit Registration</SubmitButton>
     </Form>
   );
 }
