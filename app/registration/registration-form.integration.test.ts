@@ -1,13 +1,10 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hashToken } from "~/accounts/account-tokens.server";
+import { outboxMessages, registrationContacts, registrationServiceAreas } from "~db/schema";
 import {
-  outboxMessages,
-  registrationAccessTokens,
-  registrationContacts,
-  registrationServiceAreas,
-  registrations,
-} from "~db/schema";
+  accessTokenThroughSteps,
+  registrationsOf as registrationsOfToken,
+} from "../../tests/support/registration-steps";
 import { createClient, hasBuild, startTestApp, type TestApp } from "../../tests/support/test-app";
 import { databaseKinds } from "../../tests/support/test-database";
 
@@ -38,7 +35,7 @@ describe.runIf(hasBuild).each(databaseKinds)("buyer and consultant registration 
     await app?.stop();
   });
 
-  const post = (path: string, json: unknown) => createClient(app.baseURL).request(path, { json });
+  const _post = (path: string, json: unknown) => createClient(app.baseURL).request(path, { json });
   const formPath = (type: "buyer" | "consultant", token: string) => `/signup/${type}-registration/${token}`;
   const submit = (type: "buyer" | "consultant", token: string, form: Record<string, string> | URLSearchParams) =>
     fetch(`${app.baseURL}${formPath(type, token)}`, {
@@ -48,23 +45,16 @@ describe.runIf(hasBuild).each(databaseKinds)("buyer and consultant registration 
       redirect: "manual",
     });
 
-  async function tokenFor(organizationType: 2 | 3 | 4, steps: { privacy?: boolean; terms?: boolean } = {}) {
+  function tokenFor(organizationType: 2 | 3 | 4, steps: { privacy?: boolean; terms?: boolean } = {}) {
     nextNumber += 1;
-    const mobileNumber = `+1403555${String(nextNumber).padStart(4, "0")}`;
-    const requested = await createClient(app.baseURL).request("/api/registration/request_code", {
-      json: { name: "Dana", organizationName: "Foothills", organizationType, mobileNumber },
-      headers: { "x-forwarded-for": `10.3.0.${nextNumber % 250}` },
+    return accessTokenThroughSteps(app, {
+      organizationType,
+      mobileNumber: `+1403555${String(nextNumber).padStart(4, "0")}`,
+      clientAddress: `10.3.0.${nextNumber % 250}`,
+      name: "Dana",
+      organizationName: "Foothills",
+      ...steps,
     });
-    expect(requested.status).toBe(200);
-    const [sms] = await app.services.db.select().from(outboxMessages).where(eq(outboxMessages.to, mobileNumber));
-    const verificationCode = /\d{6}/.exec(sms?.text ?? "")?.[0];
-    const verified = await post("/api/registration/verify_code", { mobileNumber, verificationCode });
-    const { accessToken } = (await verified.json()) as { accessToken: string };
-    if (steps.privacy !== false) await post("/api/registration/accept_privacy_policy", { accessToken });
-    if (steps.privacy !== false && steps.terms !== false) {
-      await post("/api/registration/accept_terms_and_conditions", { accessToken });
-    }
-    return accessToken;
   }
 
   /** What a browser without JavaScript sends for a complete form (all three state controls included). */
@@ -101,17 +91,7 @@ describe.runIf(hasBuild).each(databaseKinds)("buyer and consultant registration 
     return form;
   }
 
-  async function registrationsOf(token: string) {
-    const [tokenRow] = await app.services.db
-      .select()
-      .from(registrationAccessTokens)
-      .where(eq(registrationAccessTokens.tokenHash, hashToken(token)));
-    const rows = await app.services.db
-      .select()
-      .from(registrations)
-      .where(eq(registrations.accessTokenId, tokenRow?.id ?? 0));
-    return { token: tokenRow, rows };
-  }
+  const registrationsOf = (token: string) => registrationsOfToken(app, token);
 
   it("shows the form with its seven sections and all three state controls", async () => {
     const token = await tokenFor(2);

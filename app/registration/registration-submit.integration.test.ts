@@ -1,14 +1,10 @@
 import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hashToken } from "~/accounts/account-tokens.server";
+import { industries, outboxMessages, registrationContacts, registrationServiceAreas } from "~db/schema";
 import {
-  industries,
-  outboxMessages,
-  registrationAccessTokens,
-  registrationContacts,
-  registrationServiceAreas,
-  registrations,
-} from "~db/schema";
+  accessTokenThroughSteps,
+  registrationsOf as registrationsOfToken,
+} from "../../tests/support/registration-steps";
 import { createClient, hasBuild, startTestApp, type TestApp } from "../../tests/support/test-app";
 import { databaseKinds } from "../../tests/support/test-database";
 
@@ -39,23 +35,16 @@ describe.runIf(hasBuild).each(databaseKinds)("buyer and consultant registration 
   const post = (path: string, json: unknown) => createClient(app.baseURL).request(path, { json });
 
   /** Steps 1-2 (and 3-4 unless told otherwise) for a new number: a token ready for the form. */
-  async function tokenFor(organizationType: 2 | 3 | 4, steps: { privacy?: boolean; terms?: boolean } = {}) {
+  function tokenFor(organizationType: 2 | 3 | 4, steps: { privacy?: boolean; terms?: boolean } = {}) {
     nextNumber += 1;
-    const mobileNumber = `+1403555${String(nextNumber).padStart(4, "0")}`;
-    const requested = await createClient(app.baseURL).request("/api/registration/request_code", {
-      json: { name: "Dana", organizationName: "Foothills", organizationType, mobileNumber },
-      headers: { "x-forwarded-for": `10.2.0.${nextNumber % 250}` },
+    return accessTokenThroughSteps(app, {
+      organizationType,
+      mobileNumber: `+1403555${String(nextNumber).padStart(4, "0")}`,
+      clientAddress: `10.2.0.${nextNumber % 250}`,
+      name: "Dana",
+      organizationName: "Foothills",
+      ...steps,
     });
-    expect(requested.status).toBe(200);
-    const [sms] = await app.services.db.select().from(outboxMessages).where(eq(outboxMessages.to, mobileNumber));
-    const verificationCode = /\d{6}/.exec(sms?.text ?? "")?.[0];
-    const verified = await post("/api/registration/verify_code", { mobileNumber, verificationCode });
-    const { accessToken } = (await verified.json()) as { accessToken: string };
-    if (steps.privacy !== false) await post("/api/registration/accept_privacy_policy", { accessToken });
-    if (steps.privacy !== false && steps.terms !== false) {
-      await post("/api/registration/accept_terms_and_conditions", { accessToken });
-    }
-    return accessToken;
   }
 
   const contact = (firstName: string) => ({
@@ -87,17 +76,7 @@ describe.runIf(hasBuild).each(databaseKinds)("buyer and consultant registration 
     };
   }
 
-  async function registrationsOf(token: string) {
-    const [tokenRow] = await app.services.db
-      .select()
-      .from(registrationAccessTokens)
-      .where(eq(registrationAccessTokens.tokenHash, hashToken(token)));
-    const rows = await app.services.db
-      .select()
-      .from(registrations)
-      .where(eq(registrations.accessTokenId, tokenRow?.id ?? 0));
-    return { token: tokenRow, rows };
-  }
+  const registrationsOf = (token: string) => registrationsOfToken(app, token);
 
   it("writes a buyer registration with its contacts and service areas, spends the token and tells staff", async () => {
     const token = await tokenFor(2);

@@ -1,13 +1,7 @@
 import { createHash } from "node:crypto";
 import { and, eq, inArray } from "drizzle-orm";
 import { hashToken } from "~/accounts/account-tokens.server";
-import {
-  CardError,
-  type CardHolder,
-  PAYMENT_UNAVAILABLE,
-  PaymentProviderError,
-  type SavedCard,
-} from "~/payments/payments";
+import { CardError, type CardHolder, PAYMENT_UNAVAILABLE, PaymentProviderError } from "~/payments/payments";
 import type { AppServices } from "~/platform/app-context";
 import type { Database } from "~db/database.server";
 import {
@@ -113,6 +107,23 @@ const idempotencyKeyFor = (accessToken: string, paymentToken: string) =>
     .update(`${hashToken(accessToken)}:${paymentToken}`)
     .digest("hex");
 
+/** A call to the card provider: its answer, or why not as an outcome (a refused card, an outage). */
+async function askProvider<Answer>(
+  what: string,
+  call: () => Promise<Answer>,
+): Promise<{ kind: "answer"; answer: Answer } | Extract<SellerRegisterOutcome, { message: string }>> {
+  try {
+    return { kind: "answer", answer: await call() };
+  } catch (error) {
+    if (error instanceof CardError) return { kind: "card-refused", message: error.message };
+    if (error instanceof PaymentProviderError) {
+      console.error(`${what} failed:`, error.message);
+      return { kind: "payment-unavailable", message: PAYMENT_UNAVAILABLE };
+    }
+    throw error;
+  }
+}
+
 /**
  * Step 5 for sellers (spec sections 3 to 5): checks, then the card is saved to a new customer at the
  * provider (no charge), then one transaction spends the token and writes the registration, the
@@ -136,21 +147,15 @@ export async function registerSeller(
     email: data.email.toLowerCase(),
     reference: `registration-token-${token.tokenId}`,
   };
-  let card: SavedCard;
-  try {
-    card = await payments.saveCard({
+  const saved = await askProvider("saving a seller's card", () =>
+    payments.saveCard({
       token: paymentToken,
       holder,
       idempotencyKey: idempotencyKeyFor(data.reg_access_token, paymentToken),
-    });
-  } catch (error) {
-    if (error instanceof CardError) return { kind: "card-refused", message: error.message };
-    if (error instanceof PaymentProviderError) {
-      console.error("saving a seller's card failed:", error.message);
-      return { kind: "payment-unavailable", message: PAYMENT_UNAVAILABLE };
-    }
-    throw error;
-  }
+    }),
+  );
+  if (saved.kind !== "answer") return saved;
+  const card = saved.answer;
 
   const outcome = await writeRegistration(services, {
     organizationType: SELLER,
@@ -188,21 +193,15 @@ export async function registerSellerAwaitingPayment(
   const token = await checkAccessTokenUsable(db, data.reg_access_token, SELLER);
   if ("kind" in token) return token;
 
-  let checkout: Awaited<ReturnType<typeof payments.createSetupCheckout>>;
-  try {
-    checkout = await payments.createSetupCheckout({
+  const started = await askProvider("starting Stripe Checkout", () =>
+    payments.createSetupCheckout({
       holder: { name: data.name, email: data.email.toLowerCase(), reference: `registration-token-${token.tokenId}` },
       ...urls,
       idempotencyKey: idempotencyKeyFor(data.reg_access_token, "checkout"),
-    });
-  } catch (error) {
-    if (error instanceof CardError) return { kind: "card-refused", message: error.message };
-    if (error instanceof PaymentProviderError) {
-      console.error("starting Stripe Checkout failed:", error.message);
-      return { kind: "payment-unavailable", message: PAYMENT_UNAVAILABLE };
-    }
-    throw error;
-  }
+    }),
+  );
+  if (started.kind !== "answer") return started;
+  const checkout = started.answer;
   const outcome = await writeRegistration(services, {
     organizationType: SELLER,
     data,

@@ -1,6 +1,5 @@
 import { asc, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hashToken } from "~/accounts/account-tokens.server";
 import {
   certificationOptions,
   industries,
@@ -8,14 +7,16 @@ import {
   keyPersonEducation,
   keyPersonWorkExperiences,
   outboxMessages,
-  registrationAccessTokens,
   registrationContacts,
   registrationServiceAreas,
   registrationServices,
-  registrations,
   registrationWcbs,
   sellerRegistrations,
 } from "~db/schema";
+import {
+  accessTokenThroughSteps,
+  registrationsOf as registrationsOfToken,
+} from "../../tests/support/registration-steps";
 import { NEXT_YEAR, sellerBody } from "../../tests/support/seller-registration-body";
 import { createClient, hasBuild, startTestApp, type TestApp } from "../../tests/support/test-app";
 import { databaseKinds } from "../../tests/support/test-database";
@@ -55,21 +56,15 @@ describe.runIf(hasBuild).each(databaseKinds)("seller registration on %s", (kind)
 
   const post = (path: string, json: unknown) => createClient(app.baseURL).request(path, { json });
 
-  async function sellerToken(organizationType: 2 | 3 = 3) {
+  function sellerToken(organizationType: 2 | 3 = 3) {
     nextNumber += 1;
-    const mobileNumber = `+1780555${String(nextNumber).padStart(4, "0")}`;
-    const requested = await createClient(app.baseURL).request("/api/registration/request_code", {
-      json: { name: "Sam", organizationName: "Roughneck", organizationType, mobileNumber },
-      headers: { "x-forwarded-for": `10.3.0.${nextNumber % 250}` },
+    return accessTokenThroughSteps(app, {
+      organizationType,
+      mobileNumber: `+1780555${String(nextNumber).padStart(4, "0")}`,
+      clientAddress: `10.3.0.${nextNumber % 250}`,
+      name: "Sam",
+      organizationName: "Roughneck",
     });
-    expect(requested.status).toBe(200);
-    const [sms] = await app.services.db.select().from(outboxMessages).where(eq(outboxMessages.to, mobileNumber));
-    const verificationCode = /\d{6}/.exec(sms?.text ?? "")?.[0];
-    const verified = await post("/api/registration/verify_code", { mobileNumber, verificationCode });
-    const { accessToken } = (await verified.json()) as { accessToken: string };
-    await post("/api/registration/accept_privacy_policy", { accessToken });
-    await post("/api/registration/accept_terms_and_conditions", { accessToken });
-    return accessToken;
   }
 
   const body = (token: string, changes: Record<string, unknown> = {}) =>
@@ -81,17 +76,7 @@ describe.runIf(hasBuild).each(databaseKinds)("seller registration on %s", (kind)
       ...changes,
     });
 
-  async function registrationsOf(token: string) {
-    const [tokenRow] = await app.services.db
-      .select()
-      .from(registrationAccessTokens)
-      .where(eq(registrationAccessTokens.tokenHash, hashToken(token)));
-    const rows = await app.services.db
-      .select()
-      .from(registrations)
-      .where(eq(registrations.accessTokenId, tokenRow?.id ?? 0));
-    return { token: tokenRow, rows };
-  }
+  const registrationsOf = (token: string) => registrationsOfToken(app, token);
 
   it("saves the card, writes the whole registration in one go, spends the token and tells staff", async () => {
     const token = await sellerToken();

@@ -1,10 +1,10 @@
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import type { BrowserContext, Page } from "playwright-core";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { errorAlert, fixtures, signIn } from "./account-helpers";
 import {
   baseURL,
+  browserForFile,
   expectNoAxeViolations,
-  launchBrowser,
   openPage,
   openPageWithoutAppScripts,
   validateHtml,
@@ -13,18 +13,12 @@ import {
 // axe (WCAG 2.2 AA) on every account screen and state (empty, with errors, done, bad link) with
 // JavaScript on and in the no-JavaScript state, and their server HTML through the W3C Nu validator.
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const { browser } = browserForFile();
 
 type State = "js" | "no-app-scripts";
 
 async function open(state: State): Promise<{ context: BrowserContext; page: Page }> {
-  const opened = state === "js" ? await openPage(browser, "js") : await openPageWithoutAppScripts(browser);
+  const opened = state === "js" ? await openPage(browser(), "js") : await openPageWithoutAppScripts(browser());
   onTestFinished(() => opened.context.close());
   opened.context.setDefaultTimeout(15_000);
   return opened;

@@ -1,5 +1,5 @@
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, it, onTestFinished } from "vitest";
 import {
   errorAlert,
   errorAlertText,
@@ -13,7 +13,7 @@ import {
   submit,
   visit,
 } from "./account-helpers";
-import { baseURL, type JavaScriptMode, javaScriptModes, launchBrowser, openPage } from "./browser";
+import { baseURL, browserForFile, type JavaScriptMode, javaScriptModes, openPage } from "./browser";
 
 // Forgot password, the whole reset loop from the dev outbox's e-mail link, set-password, account
 // setup and bad links (issue 4, spec sections 2, 4, 5 and 8), with JavaScript on and off.
@@ -22,20 +22,7 @@ const LINK_PROBLEM = "Please check the link and try again.";
 const SET_PASSWORD_PROBLEM = "Problem setting your password, please try again.";
 const RESET_PROBLEM = "Problem sending password reset email, please check your email and try again.";
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-
-async function open(mode: JavaScriptMode): Promise<Page> {
-  const { context, page } = await openPage(browser, mode);
-  onTestFinished(() => context.close());
-  context.setDefaultTimeout(15_000);
-  return page;
-}
+const { browser, open } = browserForFile({ timeout: 15_000 });
 
 const main = (page: Page) => page.getByRole("main");
 const newPassword = (page: Page) => main(page).getByLabel("New Password", { exact: true });
@@ -192,7 +179,7 @@ describe.each(javaScriptModes)("password recovery, JavaScript %s", (mode) => {
     await expectPasswordRules(page, mode);
 
     // A second tab on the same link: the first one to submit wins; the other hears it failed.
-    const { context: otherContext, page: other } = await openPage(browser, mode);
+    const { context: otherContext, page: other } = await openPage(browser(), mode);
     onTestFinished(() => otherContext.close());
     await visit(other, mode, path);
 

@@ -1,5 +1,5 @@
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import {
   errorAlert,
   errorAlertText,
@@ -12,30 +12,20 @@ import {
   submit,
   visit,
 } from "./account-helpers";
-import { baseURL, type JavaScriptMode, javaScriptModes, launchBrowser, openPage } from "./browser";
+import { baseURL, browserForFile, javaScriptModes } from "./browser";
 
 // Sign-in on /login and Home, the signed-in navigation, sign-out, /account per role and the
 // redirect after sign-in (issue 4, spec sections 2, 5 and 8), with JavaScript on and off.
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-
-async function open(mode: JavaScriptMode): Promise<Page> {
-  const { context, page } = await openPage(browser, mode);
-  onTestFinished(() => context.close());
-  context.setDefaultTimeout(15_000);
+const { open } = browserForFile({
+  timeout: 15_000,
   // Nothing may ever leave for another origin (no open redirect).
-  await context.route(
-    (url) => url.hostname.endsWith("evil.example"),
-    (route) => route.abort(),
-  );
-  return page;
-}
+  setUp: (context) =>
+    context.route(
+      (url) => url.hostname.endsWith("evil.example"),
+      (route) => route.abort(),
+    ),
+});
 
 const navigation = (page: Page) => page.getByRole("navigation", { name: "Main" });
 

@@ -5,7 +5,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import AxeBuilder from "@axe-core/playwright";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
-import { expect, inject } from "vitest";
+import { afterAll, beforeAll, expect, inject, onTestFinished } from "vitest";
 
 export const baseURL = () => inject("baseURL");
 
@@ -44,6 +44,34 @@ export async function openPage(
   });
   const page = await context.newPage();
   return { context, page };
+}
+
+/**
+ * One Chromium for the test file (started before its tests, closed after them) and `open`, which
+ * gives each test a fresh context and page, closed when the test ends.
+ */
+export function browserForFile(
+  options: { timeout?: number; setUp?: (context: BrowserContext) => Promise<unknown> } = {},
+) {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  const current = (): Browser => {
+    if (!browser) throw new Error("the browser has not started");
+    return browser;
+  };
+  async function open(mode: JavaScriptMode): Promise<Page> {
+    const { context, page } = await openPage(current(), mode);
+    onTestFinished(() => context.close());
+    if (options.timeout) context.setDefaultTimeout(options.timeout);
+    await options.setUp?.(context);
+    return page;
+  }
+  return { browser: current, open };
 }
 
 /** Waits until React has hydrated, so a click is handled by the app, not by the browser's default. */

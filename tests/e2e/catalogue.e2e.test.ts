@@ -1,12 +1,11 @@
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, it, onTestFinished } from "vitest";
 import {
   baseURL,
+  browserForFile,
   expectNoAxeViolations,
   type JavaScriptMode,
   javaScriptModes,
-  launchBrowser,
-  openPage,
   openPageWithoutAppScripts,
   validateHtml,
   waitForHydration,
@@ -15,19 +14,7 @@ import { STAFF } from "./staff-account";
 
 // Issue 5 in Chromium: the staff catalogue pages and the checkbox pickers, with JavaScript on and off.
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-
-async function open(mode: JavaScriptMode): Promise<Page> {
-  const { context, page } = await openPage(browser, mode);
-  onTestFinished(() => context.close());
-  return page;
-}
+const { browser, open } = browserForFile();
 
 /** Signs in through the HTML form (it works without JavaScript) and lands on `path`. */
 async function signInAsStaff(page: Page, path: string): Promise<void> {
@@ -287,7 +274,7 @@ describe("axe on the staff pages", () => {
   });
 
   async function openWithoutAppScripts(path: string): Promise<Page> {
-    const { context, page } = await openPageWithoutAppScripts(browser);
+    const { context, page } = await openPageWithoutAppScripts(browser());
     onTestFinished(() => context.close());
     await signInAsStaff(page, path);
     return page;

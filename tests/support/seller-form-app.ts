@@ -1,6 +1,6 @@
-import { eq } from "drizzle-orm";
 import { expect } from "vitest";
-import { outboxMessages, registrations } from "~db/schema";
+import { registrations } from "~db/schema";
+import { accessTokenThroughSteps } from "./registration-steps";
 import { NEXT_YEAR } from "./seller-registration-body";
 import { createClient, startTestApp } from "./test-app";
 import type { DatabaseKind } from "./test-database";
@@ -16,24 +16,18 @@ type Checkboxes = { services: { id: number; children?: { id: number }[] }[] };
 export async function startSellerFormApp(kind: DatabaseKind, environment: NodeJS.ProcessEnv = {}) {
   const app = await startTestApp(kind, environment);
   const client = createClient(app.baseURL);
-  const post = (path: string, json: unknown) => client.request(path, { json });
+  const _post = (path: string, json: unknown) => client.request(path, { json });
 
   /** An access token through steps 1-4 by the API, as the browser pages would get it. */
-  async function sellerToken() {
+  function sellerToken() {
     nextNumber += 1;
-    const mobileNumber = `+1403556${String(nextNumber).padStart(4, "0")}`;
-    const requested = await client.request("/api/registration/request_code", {
-      json: { name: "Sam", organizationName: "Roughneck", organizationType: 3, mobileNumber },
-      headers: { "x-forwarded-for": `10.4.0.${nextNumber % 250}` },
+    return accessTokenThroughSteps(app, {
+      organizationType: 3,
+      mobileNumber: `+1403556${String(nextNumber).padStart(4, "0")}`,
+      clientAddress: `10.4.0.${nextNumber % 250}`,
+      name: "Sam",
+      organizationName: "Roughneck",
     });
-    expect(requested.status).toBe(200);
-    const [sms] = await app.services.db.select().from(outboxMessages).where(eq(outboxMessages.to, mobileNumber));
-    const verificationCode = /\d{6}/.exec(sms?.text ?? "")?.[0];
-    const verified = await post("/api/registration/verify_code", { mobileNumber, verificationCode });
-    const { accessToken } = (await verified.json()) as { accessToken: string };
-    await post("/api/registration/accept_privacy_policy", { accessToken });
-    await post("/api/registration/accept_terms_and_conditions", { accessToken });
-    return accessToken;
   }
   const checkboxes = (await (await fetch(`${app.baseURL}/api/service_checkboxes`)).json()) as Checkboxes;
   const leafService = checkboxes.services.flatMap((group) => group.children ?? [])[0]?.id;

@@ -1,6 +1,4 @@
-import type { ReactNode } from "react";
-import { Alert } from "~/forms/alert";
-import { CheckboxTreePicker } from "./checkbox-tree";
+import { CataloguePicker, type CataloguePickerProps } from "./catalogue-picker";
 import { SERVICE_AREA_FIELDS, type ServiceAreaCheckboxData, serviceAreaTree } from "./picker-selection";
 
 export const SERVICE_AREAS_UNAVAILABLE = "Service areas unavailable.";
@@ -10,34 +8,19 @@ export const SERVICE_AREAS_UNAVAILABLE = "Service areas unavailable.";
  * 'check all' per province. `data` is null when the list could not be loaded.
  */
 export function ServiceAreaPicker({
-  data,
-  selected,
-  errors,
   legend = "Service Areas",
   id = "service-areas",
-}: {
-  data: ServiceAreaCheckboxData | null;
-  selected: readonly number[];
-  errors?: string[];
-  legend?: ReactNode;
-  id?: string;
-}) {
-  if (!data) {
-    return (
-      <Alert title="Error!">
-        <p>{SERVICE_AREAS_UNAVAILABLE}</p>
-      </Alert>
-    );
-  }
+  ...props
+}: CataloguePickerProps<ServiceAreaCheckboxData>) {
   return (
-    <CheckboxTreePicker
-      id={id}
+    <CataloguePicker
+      {...props}
       legend={legend}
+      id={id}
+      unavailable={SERVICE_AREAS_UNAVAILABLE}
+      toTree={serviceAreaTree}
       hint="Tick the cities you work in. 'Check all' selects every city of a province."
-      tree={serviceAreaTree(data)}
       names={SERVICE_AREA_FIELDS}
-      selected={selected}
-      errors={errors}
       leafNoun="cities"
     />
   );
