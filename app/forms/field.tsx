@@ -1,6 +1,6 @@
 import { type FieldMetadata, getInputProps, getSelectProps, getTextareaProps } from "@conform-to/react";
 import type { InputHTMLAttributes, ReactNode } from "react";
-import { describedBy, FieldError, TextInput, type TextInputType } from "./text-input";
+import { describedBy, FieldError, FieldFrame, TextInput, type TextInputType } from "./text-input";
 
 /** Every text input of a Conform form goes through this, so nobody wires ARIA by hand. */
 export function TextField({
@@ -56,16 +56,7 @@ export function SelectField({
   const invalid = Boolean(errors?.length);
   const { key, ...props } = getSelectProps(field, { ariaAttributes: false });
   return (
-    <div className={invalid ? "field field--error" : "field"}>
-      <label className="field__label" htmlFor={field.id}>
-        {label}
-      </label>
-      {hint ? (
-        <span className="field__hint" id={`${field.id}-hint`}>
-          {hint}
-        </span>
-      ) : null}
-      <FieldError id={field.errorId} errors={errors} />
+    <FieldFrame id={field.id} errorId={field.errorId} label={label} hint={hint} errors={errors}>
       <select
         key={key}
         {...props}
@@ -80,7 +71,7 @@ export function SelectField({
           </option>
         ))}
       </select>
-    </div>
+    </FieldFrame>
   );
 }
 
@@ -147,16 +138,7 @@ export function TextAreaField({
   const invalid = Boolean(field.errors?.length);
   const { key, ...props } = getTextareaProps(field, { ariaAttributes: false });
   return (
-    <div className={invalid ? "field field--error" : "field"}>
-      <label className="field__label" htmlFor={field.id}>
-        {label}
-      </label>
-      {hint ? (
-        <span className="field__hint" id={`${field.id}-hint`}>
-          {hint}
-        </span>
-      ) : null}
-      <FieldError id={field.errorId} errors={field.errors} />
+    <FieldFrame id={field.id} errorId={field.errorId} label={label} hint={hint} errors={field.errors}>
       <textarea
         key={key}
         {...props}
@@ -165,7 +147,7 @@ export function TextAreaField({
         aria-invalid={invalid || undefined}
         aria-describedby={describedBy(field.id, field.errorId, hint, field.errors)}
       />
-    </div>
+    </FieldFrame>
   );
 }
 

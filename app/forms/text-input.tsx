@@ -18,6 +18,38 @@ export function describedBy(id: string, errorId: string, hint: ReactNode, errors
   return ids.length ? ids.join(" ") : undefined;
 }
 
+/** What every single-control field has around its control: label, hint and inline error. */
+export function FieldFrame({
+  id,
+  errorId,
+  label,
+  hint,
+  errors,
+  children,
+}: {
+  id: string;
+  errorId: string;
+  label: ReactNode;
+  hint?: ReactNode;
+  errors?: string[];
+  children: ReactNode;
+}) {
+  return (
+    <div className={errors?.length ? "field field--error" : "field"}>
+      <label className="field__label" htmlFor={id}>
+        {label}
+      </label>
+      {hint ? (
+        <span className="field__hint" id={`${id}-hint`}>
+          {hint}
+        </span>
+      ) : null}
+      <FieldError id={errorId} errors={errors} />
+      {children}
+    </div>
+  );
+}
+
 export type TextInputProps = {
   id: string;
   name: string;
@@ -39,16 +71,7 @@ export function TextInput({ id, name, label, type = "text", hint, errors, errorI
   const invalid = Boolean(errors?.length);
   const errorElementId = errorId ?? `${id}-error`;
   return (
-    <div className={invalid ? "field field--error" : "field"}>
-      <label className="field__label" htmlFor={id}>
-        {label}
-      </label>
-      {hint ? (
-        <span className="field__hint" id={`${id}-hint`}>
-          {hint}
-        </span>
-      ) : null}
-      <FieldError id={errorElementId} errors={errors} />
+    <FieldFrame id={id} errorId={errorElementId} label={label} hint={hint} errors={errors}>
       <input
         id={id}
         name={name}
@@ -61,6 +84,6 @@ export function TextInput({ id, name, label, type = "text", hint, errors, errorI
           undefined
         }
       />
-    </div>
+    </FieldFrame>
   );
 }

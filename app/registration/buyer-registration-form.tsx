@@ -4,13 +4,17 @@ import { useState } from "react";
 import { Form } from "react-router";
 import { firstCheckboxId } from "~/catalogue/pickers/checkbox-tree";
 import { type ServiceAreaCheckboxData, serviceAreaTree } from "~/catalogue/pickers/picker-selection";
-import { ServiceAreaPicker } from "~/catalogue/pickers/service-area-picker";
 import { withOptionalFields } from "~/forms/constraints";
 import { ErrorSummary, type FieldErrorLink } from "~/forms/error-summary";
-import { RadioGroupField, radioId, SelectField, TextField } from "~/forms/field";
+import { RadioGroupField, radioId, TextField } from "~/forms/field";
 import { summaryLinks } from "~/forms/form-errors";
 import { SubmitButton } from "~/forms/submit-button";
-import { GeneralInformationSection, generalInformationSummaryLinks } from "./general-information-section";
+import {
+  type CommonRegistrationValues,
+  GeneralInformationSection,
+  generalInformationSummaryLinks,
+  IndustryAndServiceAreaSections,
+} from "./general-information-section";
 import {
   BILLING_PREFERENCES,
   type BuyerRegistrationData,
@@ -22,26 +26,11 @@ import type { RegistrationFormOptions } from "./registration-form.server";
 type ContactValues = { first_name: string; last_name: string; phone: string; email: string };
 
 /** The form's fields as the browser sends them (the schema turns them into the API's data object). */
-type RegistrationFormValues = {
-  reg_access_token: string;
-  name: string;
-  address: string;
-  city: string;
-  country: string;
-  state: string;
-  stateCA: string;
-  stateUS: string;
-  stateOther: string;
-  postal_zip: string;
-  phone: string;
-  fax: string;
-  email: string;
+type RegistrationFormValues = CommonRegistrationValues & {
   primaryContact: ContactValues;
   alternateContact: ContactValues;
   accountingContact: ContactValues;
   billing_preference: string;
-  primary_industry: string;
-  serviceAreas: string[];
 };
 
 const NO_AREAS: number[] = [];
@@ -152,16 +141,14 @@ export function BuyerRegistrationForm({
         options={BILLING_PREFERENCES}
       />
 
-      <section className="form-section" aria-labelledby={`${id}-industry`}>
-        <h2 id={`${id}-industry`}>6.0 Primary Industry</h2>
-        <SelectField field={fields.primary_industry} label="Primary Industry" options={options.industries} />
-      </section>
-
-      <ServiceAreaPicker
-        data={serviceAreas}
-        selected={selectedServiceAreas}
-        errors={fields.serviceAreas.errors}
-        legend={<h2>7.0 Service Areas</h2>}
+      <IndustryAndServiceAreaSections
+        id={id}
+        numbers={["6.0", "7.0"]}
+        industry={fields.primary_industry}
+        serviceAreas={fields.serviceAreas}
+        options={options}
+        serviceAreaData={serviceAreas}
+        selectedServiceAreas={selectedServiceAreas}
       />
 
       <SubmitButton>Submit Registration</SubmitButton>

@@ -1,5 +1,7 @@
 import type { FieldMetadata } from "@conform-to/react";
 import { type ReactNode, useEffect, useState } from "react";
+import type { ServiceAreaCheckboxData } from "~/catalogue/pickers/picker-selection";
+import { ServiceAreaPicker } from "~/catalogue/pickers/service-area-picker";
 import type { FieldErrorLink } from "~/forms/error-summary";
 import { SelectField, TextField } from "~/forms/field";
 import { summaryLinks } from "~/forms/form-errors";
@@ -9,7 +11,7 @@ import type { RegistrationFormOptions } from "./registration-form.server";
 type Field = FieldMetadata<string | undefined>;
 
 /** The company general information fields every registration form has (spec section 5). */
-export type GeneralInformationFields = Record<
+export type GeneralInformationFieldName =
   | "name"
   | "address"
   | "city"
@@ -21,9 +23,14 @@ export type GeneralInformationFields = Record<
   | "postal_zip"
   | "phone"
   | "fax"
-  | "email",
-  Field
->;
+  | "email";
+export type GeneralInformationFields = Record<GeneralInformationFieldName, Field>;
+
+/** The form values every registration form shares, as the browser sends them. */
+export type CommonRegistrationValues = Record<
+  GeneralInformationFieldName | "reg_access_token" | "primary_industry",
+  string
+> & { serviceAreas: string[] };
 
 /** True once React runs in the browser: the server render shows what works without JavaScript. */
 export function useHydrated(): boolean {
@@ -113,5 +120,39 @@ function StateControls({ hydrated, children }: { hydrated: boolean; children: Re
       )}
       {children}
     </fieldset>
+  );
+}
+
+/** The primary industry and service area sections, numbered as the form has them. */
+export function IndustryAndServiceAreaSections({
+  id,
+  numbers,
+  industry,
+  serviceAreas,
+  options,
+  serviceAreaData,
+  selectedServiceAreas,
+}: {
+  id: string;
+  numbers: [industry: string, serviceAreas: string];
+  industry: Field;
+  serviceAreas: FieldMetadata<string[] | undefined>;
+  options: RegistrationFormOptions;
+  serviceAreaData: ServiceAreaCheckboxData;
+  selectedServiceAreas: readonly number[];
+}) {
+  return (
+    <>
+      <section className="form-section" aria-labelledby={`${id}-industry`}>
+        <h2 id={`${id}-industry`}>{`${numbers[0]} Primary Industry`}</h2>
+        <SelectField field={industry} label="Primary Industry" options={options.industries} />
+      </section>
+      <ServiceAreaPicker
+        data={serviceAreaData}
+        selected={selectedServiceAreas}
+        errors={serviceAreas.errors}
+        legend={<h2>{`${numbers[1]} Service Areas`}</h2>}
+      />
+    </>
   );
 }

@@ -9,7 +9,6 @@ import {
   serviceAreaTree,
   serviceTreeNodes,
 } from "~/catalogue/pickers/picker-selection";
-import { ServiceAreaPicker } from "~/catalogue/pickers/service-area-picker";
 import { ServicePicker } from "~/catalogue/pickers/service-picker";
 import { withOptionalFields } from "~/forms/constraints";
 import { ErrorSummary, type FieldErrorLink } from "~/forms/error-summary";
@@ -17,7 +16,12 @@ import { CheckboxField, RadioGroupField, radioId, SelectField, TextAreaField, Te
 import { summaryLinks } from "~/forms/form-errors";
 import { SubmitButton } from "~/forms/submit-button";
 import type { StripeCardHandle } from "~/payments/stripe-card-fields";
-import { GeneralInformationSection, generalInformationSummaryLinks } from "./general-information-section";
+import {
+  type CommonRegistrationValues,
+  GeneralInformationSection,
+  generalInformationSummaryLinks,
+  IndustryAndServiceAreaSections,
+} from "./general-information-section";
 import {
   KeyPersonFieldset,
   type KeyPersonValues,
@@ -45,61 +49,47 @@ import type { SellerPaymentSetup } from "./seller-registration-form.server";
 type WcbValues = { state: string; number: string; expire_at: string };
 
 /** The form's fields as the browser sends them (the schema turns them into the API's data object). */
-type SellerFormValues = Record<
-  | "reg_access_token"
-  | "name"
-  | "address"
-  | "city"
-  | "country"
-  | "state"
-  | "stateCA"
-  | "stateUS"
-  | "stateOther"
-  | "postal_zip"
-  | "phone"
-  | "fax"
-  | "email"
-  | "primary_industry"
-  | "sa_written_safety_program"
-  | "sa_conduct_hazard_assessments"
-  | "sa_safe_work_procedures"
-  | "sa_one_man_op"
-  | "sa_third_party_sub"
-  | "sc_comply_works"
-  | "sc_comply_works_expiry"
-  | "sc_isnet_world"
-  | "sc_isnet_world_expiry"
-  | "sc_secor"
-  | "sc_secor_expiry"
-  | "in_commercial_general"
-  | "in_commercial_general_expiry"
-  | "in_third_party_automobile"
-  | "in_third_party_automobile_expiry"
-  | "in_aircraft"
-  | "in_aircraft_expiry"
-  | "in_pollution"
-  | "in_pollution_expiry"
-  | "in_fire"
-  | "in_fire_expiry"
-  | "in_errors_omissions"
-  | "in_errors_omissions_expiry"
-  | "in_wcb_coverage_number"
-  | "in_wcb_expiry"
-  | "feedback"
-  | "operations_contact_added"
-  | "stripe_payment_token"
-  | "card_number"
-  | "card_exp_month"
-  | "card_exp_year"
-  | "card_cvc",
-  string
-> & {
-  serviceAreas: string[];
-  services: string[];
-  wcbs: WcbValues[];
-  salesContact: KeyPersonValues;
-  operationsContact: KeyPersonValues;
-};
+type SellerFormValues = CommonRegistrationValues &
+  Record<
+    | "sa_written_safety_program"
+    | "sa_conduct_hazard_assessments"
+    | "sa_safe_work_procedures"
+    | "sa_one_man_op"
+    | "sa_third_party_sub"
+    | "sc_comply_works"
+    | "sc_comply_works_expiry"
+    | "sc_isnet_world"
+    | "sc_isnet_world_expiry"
+    | "sc_secor"
+    | "sc_secor_expiry"
+    | "in_commercial_general"
+    | "in_commercial_general_expiry"
+    | "in_third_party_automobile"
+    | "in_third_party_automobile_expiry"
+    | "in_aircraft"
+    | "in_aircraft_expiry"
+    | "in_pollution"
+    | "in_pollution_expiry"
+    | "in_fire"
+    | "in_fire_expiry"
+    | "in_errors_omissions"
+    | "in_errors_omissions_expiry"
+    | "in_wcb_coverage_number"
+    | "in_wcb_expiry"
+    | "feedback"
+    | "operations_contact_added"
+    | "stripe_payment_token"
+    | "card_number"
+    | "card_exp_month"
+    | "card_exp_year"
+    | "card_cvc",
+    string
+  > & {
+    services: string[];
+    wcbs: WcbValues[];
+    salesContact: KeyPersonValues;
+    operationsContact: KeyPersonValues;
+  };
 
 const SAFETY_QUESTIONS = [
   { name: "sa_written_safety_program", question: "Do you have a written safety program?" },
@@ -351,16 +341,14 @@ export function SellerRegistrationForm({
         />
       </section>
 
-      <section className="form-section" aria-labelledby={`${id}-industry`}>
-        <h2 id={`${id}-industry`}>5.0 Primary Industry</h2>
-        <SelectField field={fields.primary_industry} label="Primary Industry" options={options.industries} />
-      </section>
-
-      <ServiceAreaPicker
-        data={serviceAreas}
-        selected={selectedServiceAreas}
-        errors={fields.serviceAreas.errors}
-        legend={<h2>6.0 Service Areas</h2>}
+      <IndustryAndServiceAreaSections
+        id={id}
+        numbers={["5.0", "6.0"]}
+        industry={fields.primary_industry}
+        serviceAreas={fields.serviceAreas}
+        options={options}
+        serviceAreaData={serviceAreas}
+        selectedServiceAreas={selectedServiceAreas}
       />
 
       <ServicePicker

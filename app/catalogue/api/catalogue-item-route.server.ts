@@ -1,0 +1,48 @@
+import type { RouterContextProvider } from "react-router";
+import type { z } from "zod";
+import { requireStaffApi } from "~/accounts/auth.server";
+import { apiErrors, readApiBody, zodErrors } from "~/api/api-responses.server";
+import { appServicesContext } from "~/platform/app-context";
+import type { Database } from "~db/database.server";
+import { type CatalogueResult, NOT_FOUND } from "../catalogue-result";
+import { parseId } from "../catalogue-schemas";
+
+type RouteArgs = { request: Request; params: { id: string }; context: Readonly<RouterContextProvider> };
+
+/**
+ * GET, PUT and DELETE of one catalogue item (a service or a service area), answered under `key`:
+ * anyone may read; writing is for staff (spec section 7's catalogue calls).
+ */
+export function catalogueItemRoute<Payload extends z.ZodType, View>(item: {
+  key: string;
+  payload: Payload;
+  get(db: Database, id: number): Promise<View | undefined>;
+  update(db: Database, id: number, value: z.infer<Payload>): Promise<CatalogueResult<View>>;
+  remove(db: Database, id: number): Promise<CatalogueResult<null>>;
+}) {
+  async function loader({ params, context }: Omit<RouteArgs, "request">) {
+    const id = parseId(params.id);
+    const found = id ? await item.get(context.get(appServicesContext).db, id) : undefined;
+    return found ? Response.json({ [item.key]: found }) : apiErrors(404, NOT_FOUND);
+  }
+
+  async function action({ request, params, context }: RouteArgs) {
+    if (request.method !== "PUT" && request.method !== "DELETE") {
+      return apiErrors(405, { form: "Use GET, PUT or DELETE here." }, { Allow: "GET, PUT, DELETE" });
+    }
+    requireStaffApi(context);
+    const { db } = context.get(appServicesContext);
+    const id = parseId(params.id);
+    if (!id) return apiErrors(404, NOT_FOUND);
+    if (request.method === "DELETE") {
+      const result = await item.remove(db, id);
+      return result.ok ? new Response(null, { status: 204 }) : apiErrors(result.status, result.errors);
+    }
+    const parsed = item.payload.safeParse(await readApiBody(request));
+    if (!parsed.success) return apiErrors(400, zodErrors(parsed.error));
+    const result = await item.update(db, id, parsed.data);
+    return result.ok ? Response.json({ [item.key]: result.value }) : apiErrors(result.status, result.errors);
+  }
+
+  return { loader, action };
+}
