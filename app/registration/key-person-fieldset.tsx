@@ -196,6 +196,7 @@ export function RepeatableGroup<Item extends Record<string, unknown>>({
   hint,
   render,
   removeConfirmation,
+  headingLevel = 4,
 }: {
   form: AnyForm;
   list: FieldMetadata<Item[]>;
@@ -205,11 +206,14 @@ export function RepeatableGroup<Item extends Record<string, unknown>>({
   render: (item: FieldMetadata<Item>, index: number) => ReactNode;
   /** Asked before removing, with JavaScript (without it the button removes at once). */
   removeConfirmation?: string;
+  /** The heading's level: one below the section's or fieldset's. */
+  headingLevel?: 3 | 4;
 }) {
   const items = list.getFieldList();
+  const Heading = headingLevel === 3 ? "h3" : "h4";
   return (
     <div className="repeatable">
-      <h4 className="repeatable__heading">{heading}</h4>
+      <Heading className="repeatable__heading">{heading}</Heading>
       {hint ? <p className="field__hint">{hint}</p> : null}
       {items.map((item, index) => (
         <fieldset className="fieldset repeatable__block" key={item.key}>

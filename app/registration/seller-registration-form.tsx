@@ -337,6 +337,7 @@ export function SellerRegistrationForm({
           noun="WCB"
           hint="Optional. Once a province or state is chosen, the number and expiry date are required; only complete entries are kept."
           removeConfirmation={WCB_REMOVE_CONFIRMATION}
+          headingLevel={3}
           render={(item) => <WcbFields item={item} options={options} today={today} />}
         />
       </section>
@@ -396,8 +397,8 @@ export function SellerRegistrationForm({
         )}
       </section>
 
-      <section className="form-section" aria-labelledby={`${id}-feedback`}>
-        <h2 id={`${id}-feedback`}>9.0 Feedback</h2>
+      <section className="form-section" aria-labelledby={`${id}-feedback-heading`}>
+        <h2 id={`${id}-feedback-heading`}>9.0 Feedback</h2>
         <TextAreaField
           field={fields.feedback}
           label="How did you hear about us, and is there anything you would like us to know? (optional)"

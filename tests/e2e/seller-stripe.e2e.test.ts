@@ -6,9 +6,9 @@ import { registrations, sellerRegistrations } from "~db/schema";
 import type { CapturedRequest } from "../mocks/providers";
 import { stripeHandlers } from "../mocks/stripe";
 import { startSellerFormApp } from "../support/seller-form-app";
-import { NEXT_YEAR } from "../support/seller-registration-body";
 import { hasBuild } from "../support/test-app";
 import { launchBrowser, waitForHydration } from "./browser";
+import { fillRequiredSellerFields } from "./seller-form-steps";
 
 // The seller form with Stripe configured and JavaScript on: Stripe.js's card fields (a stand-in for
 // js.stripe.com served by the browser's router; Stripe's HTTP API faked with MSW at the edge) and the
@@ -75,32 +75,6 @@ describe.runIf(hasBuild)("the seller form with Stripe.js", () => {
 
   const tokenRequests = () => page.evaluate(() => (window as unknown as { __tokenRequests: number }).__tokenRequests);
 
-  async function fillForm() {
-    await page.getByLabel("Organization Name").fill("Stripe Path Services Ltd.");
-    await page.getByLabel("Address").fill("10 Industrial Way");
-    await page.getByLabel("City").fill("Nisku");
-    await page.getByLabel("Country").selectOption("CA");
-    await page.getByLabel("Province", { exact: true }).selectOption("AB");
-    await page.getByLabel("Postal / Zip Code").fill("T9E 7N5");
-    const general = page.getByRole("region", { name: "1.0 General" });
-    await general.getByLabel("Phone", { exact: true }).fill("780-555-0100");
-    await general.getByLabel("Email", { exact: true }).fill("stripe-path@roughneck.example");
-    for (const index of [0, 1]) {
-      await page.getByLabel("Coverage").nth(index).selectOption({ index: 1 });
-      await page.getByLabel("Expiry Date", { exact: true }).nth(index).fill(`${NEXT_YEAR}-06-30`);
-    }
-    await page.getByLabel("Primary Industry", { exact: true }).selectOption({ index: 1 });
-    await page.locator('input[name="services"]').first().check();
-    const sales = page.getByRole("group", { name: "Sales Contact" });
-    await sales.getByLabel("First Name").fill("Sam");
-    await sales.getByLabel("Last Name").fill("Driller");
-    await sales.getByLabel("Phone").fill("780-555-0101");
-    await sales.getByLabel("Email", { exact: true }).fill("sam@stripe-path.example");
-    await sales.getByLabel("Confirm Email").fill("sam@stripe-path.example");
-    await sales.getByLabel("Experience Summary").fill("20 years on rigs");
-    await sales.getByLabel("Skills Summary").fill("Well control");
-  }
-
   it("checks the form before asking for a token, shows a refusal at the card number, then registers", async () => {
     const token = await app.sellerToken();
     await page.goto(`/signup/seller-registration/${token}`);
@@ -114,7 +88,8 @@ describe.runIf(hasBuild)("the seller form with Stripe.js", () => {
     expect(await tokenRequests()).toBe(0);
 
     // 2. A refused card: the provider's message in the payment area, focus on the card number, nothing sent.
-    await fillForm();
+    await fillRequiredSellerFields(page, { email: "stripe-path@roughneck.example", hydrated: true });
+    await page.locator('input[name="services"]').first().check();
     await cardNumber.fill("4000 0000 0000 0002");
     await page.getByRole("button", { name: "Submit Registration" }).click();
     const payment = page.getByRole("region", { name: "10.0 Payment" });
