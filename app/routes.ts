@@ -29,6 +29,8 @@ export default [
     route("service-areas/:id/delete", "catalogue/staff/service-area-delete.tsx"),
     route("api-tokens", "catalogue/staff/api-tokens.tsx"),
     route("pickers", "catalogue/staff/pickers-preview.tsx"),
+    route("registrations", "review/registrations.tsx"),
+    route("registrations/:id", "review/registration.tsx"),
   ]),
   route("signup", "registration/signup.tsx"),
   route("signup/verify-access-code/:mobileNumber", "registration/verify-access-code.tsx"),

@@ -321,6 +321,8 @@ export const registrations = pgTable(
     submittedAt: timestamp("submitted_at", { withTimezone: true }).notNull().defaultNow(),
     reviewedAt: timestamp("reviewed_at", { withTimezone: true }),
     reviewedByUserId: integer("reviewed_by_user_id").references(() => users.id, { onDelete: "set null" }),
+    /** The organization an approval created. */
+    organizationId: integer("organization_id").references(() => organizations.id, { onDelete: "restrict" }),
   },
   (table) => [
     check("registrations_type_check", sql`${table.organizationType} in (2, 3, 4)`),
@@ -545,5 +547,26 @@ export const keyPersonEducation = pgTable(
     index("key_person_education_contact_idx").on(table.contactId),
     yearCheck("key_person_education_start_year_check", table.startYear),
     yearCheck("key_person_education_end_year_check", table.endYear),
+  ],
+);
+
+// Staff review (issue 8): every decision on a registration, for the audit log staff read.
+
+export const registrationDecisions = pgTable(
+  "registration_decisions",
+  {
+    id: serial("id").primaryKey(),
+    registrationId: integer("registration_id")
+      .notNull()
+      .references(() => registrations.id, { onDelete: "cascade" }),
+    staffUserId: integer("staff_user_id").references(() => users.id, { onDelete: "set null" }),
+    decision: text("decision", { enum: ["approved", "rejected"] }).notNull(),
+    reason: text("reason"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    check("registration_decisions_decision_check", sql`${table.decision} in ('approved', 'rejected')`),
+    // One decision per registration: the database refuses a second even if two staff race.
+    uniqueIndex("registration_decisions_registration_idx").on(table.registrationId),
   ],
 );

@@ -11,6 +11,9 @@ export default function StaffHome() {
       <h1>Staff area</h1>
       <ul>
         <li>
+          <Link to="/staff/registrations">Registrations</Link>: review applicants, approve or reject them
+        </li>
+        <li>
           <Link to="/staff/services">Services</Link>: the service categories sellers choose from
         </li>
         <li>

@@ -10,6 +10,7 @@ export const middleware: Route.MiddlewareFunction[] = [
 ];
 
 const sections = [
+  { to: "/staff/registrations", label: "Registrations" },
   { to: "/staff/services", label: "Services" },
   { to: "/staff/service-areas", label: "Service areas" },
   { to: "/staff/api-tokens", label: "API tokens" },

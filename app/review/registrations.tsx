@@ -1,0 +1,112 @@
+import { Form, Link } from "react-router";
+import { pageTitle } from "~/layout/page-title";
+import { appServicesContext } from "~/platform/app-context";
+import type { Route } from "./+types/registrations";
+import { listRegistrations, type QueueFilter } from "./review.server";
+import {
+  REGISTRATION_STATUSES,
+  REGISTRATION_TYPES,
+  type RegistrationStatus,
+  type RegistrationType,
+  statusLabelOf,
+  typeLabelOf,
+  utcMinute,
+} from "./review-terms";
+
+// /staff/registrations: the queue of registrations, newest first, filtered by type and status (a GET
+// form, so filters are in the address and work without JavaScript).
+
+function readFilter(url: URL): QueueFilter {
+  const type = Number(url.searchParams.get("type"));
+  const status = url.searchParams.get("status");
+  return {
+    type: REGISTRATION_TYPES.some((entry) => entry.code === type) ? (type as RegistrationType) : undefined,
+    status: REGISTRATION_STATUSES.some((entry) => entry.value === status) ? (status as RegistrationStatus) : undefined,
+  };
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const filter = readFilter(new URL(request.url));
+  const { rows, counts } = await listRegistrations(context.get(appServicesContext).db, filter);
+  return {
+    filter,
+    counts,
+    rows: rows.map((row) => ({ ...row, submittedAt: row.submittedAt.toISOString() })),
+  };
+}
+
+export function meta() {
+  return [{ title: pageTitle("Registrations") }];
+}
+
+export default function Registrations({ loaderData }: Route.ComponentProps) {
+  const { filter, counts, rows } = loaderData;
+  return (
+    <div>
+      <h1>Registrations</h1>
+      <Form method="get" className="filter-row">
+        <div className="field">
+          <label className="field__label" htmlFor="filter-type">
+            Type
+          </label>
+          <select id="filter-type" name="type" className="select" defaultValue={filter.type ?? ""}>
+            <option value="">All types</option>
+            {REGISTRATION_TYPES.map((type) => (
+              <option key={type.code} value={type.code}>
+                {type.label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label className="field__label" htmlFor="filter-status">
+            Status
+          </label>
+          <select id="filter-status" name="status" className="select" defaultValue={filter.status ?? ""}>
+            <option value="">All statuses</option>
+            {REGISTRATION_STATUSES.map((status) => (
+              <option key={status.value} value={status.value}>
+                {`${status.label} (${counts[status.value] ?? 0})`}
+              </option>
+            ))}
+          </select>
+        </div>
+        <button type="submit" className="button button--secondary">
+          Filter
+        </button>
+      </Form>
+      <p>{REGISTRATION_STATUSES.map((status) => `${status.label}: ${counts[status.value] ?? 0}`).join(" · ")}</p>
+      {rows.length === 0 ? (
+        <p>No registrations match.</p>
+      ) : (
+        <table className="data-table">
+          <caption className="visually-hidden">Registrations, newest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">Organization</th>
+              <th scope="col">Type</th>
+              <th scope="col">Status</th>
+              <th scope="col">Submitted</th>
+              <th scope="col">Email</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <tr key={row.id}>
+                <th scope="row">
+                  <Link to={`/staff/registrations/${row.id}`}>{row.name}</Link>
+                </th>
+                <td>{typeLabelOf(row.organizationType)}</td>
+                <td>{statusLabelOf(row.status)}</td>
+                <td>
+                  <time dateTime={row.submittedAt}>{utcMinute(row.submittedAt)}</time>
+                </td>
+                <td>{row.email}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
+  );
+}

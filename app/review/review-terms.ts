@@ -1,0 +1,34 @@
+// Words and codes of the review pages, shared by the pages and the server module.
+
+export const REGISTRATION_TYPES = [
+  { code: 2, label: "Buyer" },
+  { code: 3, label: "Seller" },
+  { code: 4, label: "Consultant" },
+] as const;
+export type RegistrationType = (typeof REGISTRATION_TYPES)[number]["code"];
+
+export const REGISTRATION_STATUSES = [
+  { value: "submitted", label: "Awaiting review" },
+  { value: "approved", label: "Approved" },
+  { value: "rejected", label: "Rejected" },
+] as const;
+export type RegistrationStatus = (typeof REGISTRATION_STATUSES)[number]["value"];
+
+export const typeLabelOf = (code: number) => REGISTRATION_TYPES.find((type) => type.code === code)?.label ?? "Unknown";
+export const statusLabelOf = (status: string) =>
+  REGISTRATION_STATUSES.find((entry) => entry.value === status)?.label ?? status;
+
+/** Days before an expiry date from which it is flagged as soon to expire. */
+export const EXPIRING_WITHIN_DAYS = 30;
+
+/** An expiry date (YYYY-MM-DD) against today: expired, expiring within 30 days, or fine. */
+export function expiryState(date: string | null, today: string): "expired" | "expiring" | "valid" | "none" {
+  if (!date) return "none";
+  if (date < today) return "expired";
+  const soon = new Date(`${today}T00:00:00Z`);
+  soon.setUTCDate(soon.getUTCDate() + EXPIRING_WITHIN_DAYS);
+  return date <= soon.toISOString().slice(0, 10) ? "expiring" : "valid";
+}
+
+/** UTC, as stored: "2026-11-23 14:05 UTC". */
+export const utcMinute = (iso: string) => `${iso.replace("T", " ").slice(0, 16)} UTC`;

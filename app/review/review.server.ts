@@ -1,0 +1,275 @@
+import { and, asc, count, desc, eq, inArray } from "drizzle-orm";
+import { accountLinkUrl, issueAccountToken } from "~/accounts/account-tokens.server";
+import { DeliveryError } from "~/messaging/messaging.server";
+import type { AppServices } from "~/platform/app-context";
+import type { Database } from "~db/database.server";
+import {
+  certificationOptions,
+  industries,
+  keyPersonCertifications,
+  keyPersonEducation,
+  keyPersonWorkExperiences,
+  organizations,
+  provinces,
+  registrationContacts,
+  registrationDecisions,
+  registrationServiceAreas,
+  registrationServices,
+  registrations,
+  registrationWcbs,
+  sellerRegistrations,
+  serviceAreas,
+  services,
+  users,
+} from "~db/schema";
+import type { RegistrationStatus, RegistrationType } from "./review-terms";
+
+// Staff review of submitted registrations (issue 8): the queue, one registration with everything the
+// applicant sent, and the decisions. A decision happens once: the status changes only from
+// 'submitted', in the same transaction as what the decision creates, and the audit row is unique
+// per registration, so of two staff deciding at the same moment exactly one wins.
+
+export type QueueFilter = { type?: RegistrationType; status?: RegistrationStatus };
+
+/** Newest first, with the number in each status (for the chosen type) for the filter. */
+export async function listRegistrations(db: Database, filter: QueueFilter) {
+  const conditions = [
+    filter.type ? eq(registrations.organizationType, filter.type) : undefined,
+    filter.status ? eq(registrations.status, filter.status) : undefined,
+  ].filter((condition) => condition !== undefined);
+  const rows = await db
+    .select({
+      id: registrations.id,
+      name: registrations.name,
+      organizationType: registrations.organizationType,
+      status: registrations.status,
+      submittedAt: registrations.submittedAt,
+      email: registrations.email,
+    })
+    .from(registrations)
+    .where(and(...conditions))
+    .orderBy(desc(registrations.submittedAt), desc(registrations.id))
+    .limit(500);
+  const counts = await db
+    .select({ status: registrations.status, total: count() })
+    .from(registrations)
+    .where(filter.type ? eq(registrations.organizationType, filter.type) : undefined)
+    .groupBy(registrations.status);
+  return { rows, counts: Object.fromEntries(counts.map((row) => [row.status, row.total])) as Record<string, number> };
+}
+
+/** Everything the applicant sent, grouped as on the form, and the decision taken, if any. */
+export async function loadRegistration(db: Database, id: number) {
+  const [registration] = await db
+    .select({ registration: registrations, industry: industries.name })
+    .from(registrations)
+    .innerJoin(industries, eq(industries.id, registrations.primaryIndustryId))
+    .where(eq(registrations.id, id));
+  if (!registration) return undefined;
+  const [contacts, areas, decisions] = await Promise.all([
+    db
+      .select()
+      .from(registrationContacts)
+      .where(eq(registrationContacts.registrationId, id))
+      .orderBy(asc(registrationContacts.id)),
+    db
+      .select({ city: serviceAreas.city, province: provinces.name })
+      .from(registrationServiceAreas)
+      .innerJoin(serviceAreas, eq(serviceAreas.id, registrationServiceAreas.serviceAreaId))
+      .innerJoin(provinces, eq(provinces.id, serviceAreas.provinceId))
+      .where(eq(registrationServiceAreas.registrationId, id))
+      .orderBy(asc(provinces.name), asc(serviceAreas.city)),
+    db
+      .select({
+        decision: registrationDecisions.decision,
+        reason: registrationDecisions.reason,
+        createdAt: registrationDecisions.createdAt,
+        staffEmail: users.email,
+      })
+      .from(registrationDecisions)
+      .leftJoin(users, eq(users.id, registrationDecisions.staffUserId))
+      .where(eq(registrationDecisions.registrationId, id))
+      .orderBy(asc(registrationDecisions.createdAt)),
+  ]);
+  const seller = registration.registration.organizationType === 3 ? await loadSellerDetails(db, id, contacts) : null;
+  return { ...registration.registration, industry: registration.industry, contacts, areas, decisions, seller };
+}
+
+async function loadSellerDetails(db: Database, id: number, contacts: { id: number }[]) {
+  const contactIds = contacts.map((contact) => contact.id);
+  const anyContact = contactIds.length > 0 ? inArray(keyPersonWorkExperiences.contactId, contactIds) : undefined;
+  const [[profile], wcbs, chosenServices, work, certifications, education] = await Promise.all([
+    db.select().from(sellerRegistrations).where(eq(sellerRegistrations.registrationId, id)),
+    db
+      .select()
+      .from(registrationWcbs)
+      .where(eq(registrationWcbs.registrationId, id))
+      .orderBy(asc(registrationWcbs.sortOrder)),
+    db
+      .select({ name: services.name })
+      .from(registrationServices)
+      .innerJoin(services, eq(services.id, registrationServices.serviceId))
+      .where(eq(registrationServices.registrationId, id))
+      .orderBy(asc(services.name)),
+    anyContact
+      ? db.select().from(keyPersonWorkExperiences).where(anyContact).orderBy(asc(keyPersonWorkExperiences.sortOrder))
+      : [],
+    contactIds.length > 0
+      ? db
+          .select({
+            contactId: keyPersonCertifications.contactId,
+            name: certificationOptions.name,
+            expiresOn: keyPersonCertifications.expiresOn,
+          })
+          .from(keyPersonCertifications)
+          .innerJoin(certificationOptions, eq(certificationOptions.id, keyPersonCertifications.certificationOptionId))
+          .where(inArray(keyPersonCertifications.contactId, contactIds))
+          .orderBy(asc(keyPersonCertifications.sortOrder))
+      : [],
+    contactIds.length > 0
+      ? db
+          .select()
+          .from(keyPersonEducation)
+          .where(inArray(keyPersonEducation.contactId, contactIds))
+          .orderBy(asc(keyPersonEducation.sortOrder))
+      : [],
+  ]);
+  return { profile, wcbs, services: chosenServices.map((row) => row.name), work, certifications, education };
+}
+
+export type RegistrationDetail = NonNullable<Awaited<ReturnType<typeof loadRegistration>>>;
+
+export type DecisionOutcome =
+  | { kind: "decided"; decision: "approved" | "rejected" }
+  | { kind: "not-found" }
+  | { kind: "already-decided"; status: string }
+  | { kind: "email-in-use"; email: string };
+
+/** The contact the account is made for: primary (buyer, consultant) or sales (seller). */
+const ACCOUNT_CONTACT_ROLE = { 2: "primary", 3: "sales", 4: "primary" } as const;
+
+type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
+
+/** The registration and the contact its account is (or would be) made for. */
+async function registrationWithContact(tx: Transaction, id: number) {
+  const [registration] = await tx.select().from(registrations).where(eq(registrations.id, id));
+  if (!registration) return undefined;
+  const role = ACCOUNT_CONTACT_ROLE[registration.organizationType as RegistrationType];
+  const [contact] = await tx
+    .select()
+    .from(registrationContacts)
+    .where(and(eq(registrationContacts.registrationId, id), eq(registrationContacts.role, role)));
+  if (!contact) throw new Error(`registration ${id} has no ${role} contact`);
+  return { registration, contact };
+}
+
+/**
+ * Marks the registration decided and records who, when, what and why, if nobody has decided yet.
+ * The update only matches a 'submitted' row: a second member of staff's update waits for the first
+ * transaction and then matches nothing.
+ */
+async function takeDecision(
+  tx: Transaction,
+  id: number,
+  staffUserId: number,
+  decision: "approved" | "rejected",
+  reason: string | null,
+): Promise<boolean> {
+  const [decided] = await tx
+    .update(registrations)
+    .set({ status: decision, reviewedAt: new Date(), reviewedByUserId: staffUserId })
+    .where(and(eq(registrations.id, id), eq(registrations.status, "submitted")))
+    .returning({ id: registrations.id });
+  if (!decided) return false;
+  await tx.insert(registrationDecisions).values({ registrationId: id, staffUserId, decision, reason });
+  return true;
+}
+
+/** E-mails the applicant; a delivery failure is logged (the decision stands). */
+async function tellApplicant(services: AppServices, to: string, subject: string, lines: string[]) {
+  try {
+    await services.messaging.sendEmail({ to, subject, text: lines.join("\n") });
+  } catch (error) {
+    if (!(error instanceof DeliveryError)) throw error;
+    console.error("decision e-mail to the applicant failed:", error.message);
+  }
+}
+
+/**
+ * Approve: in one transaction the decision, the organization, its first user (from the primary or
+ * sales contact) and an account-setup link (7 days); then the link is e-mailed.
+ */
+export async function approveRegistration(
+  services: AppServices,
+  id: number,
+  staffUserId: number,
+): Promise<DecisionOutcome> {
+  const outcome = await services.db.transaction(async (tx) => {
+    const found = await registrationWithContact(tx, id);
+    if (!found) return { kind: "not-found" as const };
+    const { registration, contact } = found;
+    if (registration.status !== "submitted") return { kind: "already-decided" as const, status: registration.status };
+    const email = contact.email.toLowerCase();
+    const [existing] = await tx.select({ id: users.id }).from(users).where(eq(users.email, email));
+    if (existing) return { kind: "email-in-use" as const, email };
+    if (!(await takeDecision(tx, id, staffUserId, "approved", null))) {
+      return { kind: "already-decided" as const, status: "approved" };
+    }
+    const [organization] = await tx
+      .insert(organizations)
+      .values({ name: registration.name, organizationType: registration.organizationType })
+      .returning({ id: organizations.id });
+    if (!organization) throw new Error("no organization row");
+    const [user] = await tx
+      .insert(users)
+      .values({
+        email,
+        role: registration.organizationType,
+        organizationId: organization.id,
+        firstName: contact.firstName,
+        lastName: contact.lastName,
+      })
+      .returning({ id: users.id });
+    if (!user) throw new Error("no user row");
+    await tx.update(registrations).set({ organizationId: organization.id }).where(eq(registrations.id, id));
+    const token = await issueAccountToken(tx, user.id, "account_setup");
+    return { kind: "approved" as const, email, name: registration.name, token };
+  });
+  if (outcome.kind !== "approved") return outcome;
+  await tellApplicant(services, outcome.email, "Your registration has been approved", [
+    `Your registration of ${outcome.name} has been approved.`,
+    "",
+    "To complete your registration please set your account password and timezone here (the link works for 7 days):",
+    accountLinkUrl(services.env.APP_URL, "account_setup", outcome.token),
+  ]);
+  return { kind: "decided", decision: "approved" };
+}
+
+/** Reject with a reason, which the applicant is e-mailed. */
+export async function rejectRegistration(
+  services: AppServices,
+  id: number,
+  staffUserId: number,
+  reason: string,
+): Promise<DecisionOutcome> {
+  const outcome = await services.db.transaction(async (tx) => {
+    const found = await registrationWithContact(tx, id);
+    if (!found) return { kind: "not-found" as const };
+    if (found.registration.status !== "submitted") {
+      return { kind: "already-decided" as const, status: found.registration.status };
+    }
+    if (!(await takeDecision(tx, id, staffUserId, "rejected", reason))) {
+      return { kind: "already-decided" as const, status: "rejected" };
+    }
+    return { kind: "rejected" as const, email: found.contact.email.toLowerCase(), name: found.registration.name };
+  });
+  if (outcome.kind !== "rejected") return outcome;
+  await tellApplicant(services, outcome.email, "Your registration was not approved", [
+    `We have reviewed the registration of ${outcome.name} and could not approve it.`,
+    "",
+    `Reason: ${reason}`,
+    "",
+    "If you have questions, please reply to this e-mail.",
+  ]);
+  return { kind: "decided", decision: "rejected" };
+}
