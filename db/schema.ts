@@ -570,3 +570,30 @@ export const registrationDecisions = pgTable(
     uniqueIndex("registration_decisions_registration_idx").on(table.registrationId),
   ],
 );
+
+/**
+ * A seller's yearly subscription, started when staff approve (issue 8). A failure to start it is
+ * kept here too: the approval stands, and the account and staff see the problem.
+ */
+export const sellerSubscriptions = pgTable(
+  "seller_subscriptions",
+  {
+    organizationId: integer("organization_id")
+      .primaryKey()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    provider: text("provider", { enum: ["stripe", "test"] }).notNull(),
+    subscriptionId: text("subscription_id"),
+    status: text("status", { enum: ["trialing", "active", "failed"] }).notNull(),
+    trialEndsAt: timestamp("trial_ends_at", { withTimezone: true }),
+    /** What the first charge after the trial comes to, tax included. */
+    amountCents: integer("amount_cents").notNull(),
+    cardBrand: text("card_brand"),
+    cardLast4: text("card_last4"),
+    failure: text("failure"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    check("seller_subscriptions_status_check", sql`${table.status} in ('trialing', 'active', 'failed')`),
+    check("seller_subscriptions_provider_check", sql`${table.provider} in ('stripe', 'test')`),
+  ],
+);

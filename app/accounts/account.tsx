@@ -1,18 +1,26 @@
 import { Link } from "react-router";
 import { pageTitle } from "~/layout/page-title";
+import { SubscriptionSummary, toSubscriptionView } from "~/payments/subscription-summary";
+import { appServicesContext } from "~/platform/app-context";
+import { sellerSubscriptionOf } from "~/review/seller-subscription.server";
 import type { Route } from "./+types/account";
 import { requireUser } from "./auth.server";
 import { ROLE_NAMES } from "./current-user";
 
-export function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(request, context);
   const name = [user.firstName, user.lastName].filter(Boolean).join(" ");
+  const subscription =
+    user.role === 3 && user.organizationId
+      ? await sellerSubscriptionOf(context.get(appServicesContext).db, user.organizationId)
+      : undefined;
   return {
     name: name || null,
     email: user.email,
     roleName: ROLE_NAMES[user.role],
     organizationName: user.organizationName,
     isStaff: user.role === 1,
+    subscription: subscription ? toSubscriptionView(subscription) : null,
   };
 }
 
@@ -21,7 +29,7 @@ export function meta() {
 }
 
 export default function Account({ loaderData }: Route.ComponentProps) {
-  const { name, email, roleName, organizationName, isStaff } = loaderData;
+  const { name, email, roleName, organizationName, isStaff, subscription } = loaderData;
   return (
     <div className="prose">
       <h1>Your account</h1>
@@ -39,6 +47,12 @@ export default function Account({ loaderData }: Route.ComponentProps) {
           <dd>{roleName}</dd>
         </div>
       </dl>
+      {subscription ? (
+        <section aria-labelledby="subscription">
+          <h2 id="subscription">Subscription</h2>
+          <SubscriptionSummary subscription={subscription} audience="seller" />
+        </section>
+      ) : null}
       <h2>What you can do</h2>
       <ul>
         {isStaff ? (

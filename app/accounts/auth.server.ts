@@ -19,6 +19,7 @@ export async function loadUser(db: Database, userId: number): Promise<CurrentUse
       role: users.role,
       firstName: users.firstName,
       lastName: users.lastName,
+      organizationId: users.organizationId,
       organizationName: organizations.name,
     })
     .from(users)

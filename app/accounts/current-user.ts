@@ -9,6 +9,7 @@ export type CurrentUser = {
   role: RoleCode;
   firstName: string | null;
   lastName: string | null;
+  organizationId: number | null;
   organizationName: string | null;
 };
 

@@ -23,8 +23,20 @@ export type SetupCheckoutResult = { status: "complete"; card: SavedCard } | { st
 /** The card's fields as typed, for the offline test provider only. */
 export type TestCardFields = { number: string; expMonth: string; expYear: string; cvc: string };
 
+/** The seller's yearly subscription on the saved card, started at approval with the free trial. */
+export type SubscriptionRequest = {
+  customerId: string;
+  paymentMethodId: string;
+  trialDays: number;
+  /** Repeating a request with the same key gives the same subscription. */
+  idempotencyKey: string;
+};
+
+export type StartedSubscription = { subscriptionId: string; status: "trialing" | "active"; trialEndsAt: Date };
+
 type CommonPayments = {
   saveCard(request: SaveCardRequest): Promise<SavedCard>;
+  startSubscription(request: SubscriptionRequest): Promise<StartedSubscription>;
 };
 
 export type StripePayments = CommonPayments & {

@@ -32,6 +32,7 @@ type SetupIntent = {
   payment_method: string | PaymentMethod | null;
   customer?: string | null;
 };
+type Subscription = { id: string; status: string; trial_end: number | null };
 type CheckoutSession = {
   id: string;
   url: string | null;
@@ -186,6 +187,48 @@ export function createStripePayments(config: StripeConfig, fetchImpl?: typeof fe
         paymentMethodId: paymentMethod.id,
         brand: paymentMethod.card?.brand ?? null,
         last4: paymentMethod.card?.last4 ?? null,
+      };
+    },
+
+    /**
+     * The yearly price with the free trial, on the saved card. The processing fee is a pending invoice
+     * item on the subscription, so it is charged with the first invoice after the trial; GST is the
+     * tax rate on both (spec section 9's amounts, configured as Stripe prices).
+     */
+    async startSubscription({ customerId, paymentMethodId, trialDays, idempotencyKey }) {
+      const { yearlySubscription, processingFee, gstTaxRate } = config.prices ?? {};
+      if (!yearlySubscription || !processingFee) {
+        throw new PaymentProviderError(
+          "Stripe price ids are not configured (STRIPE_SUBSCRIPTION_PRICE_ID, STRIPE_PROCESSING_FEE_PRICE_ID)",
+        );
+      }
+      const taxRates = gstTaxRate ? [gstTaxRate] : undefined;
+      const subscription = await call<Subscription>(
+        "POST",
+        "/v1/subscriptions",
+        {
+          customer: customerId,
+          default_payment_method: paymentMethodId,
+          items: [{ price: yearlySubscription }],
+          trial_period_days: trialDays,
+          default_tax_rates: taxRates,
+          payment_behavior: "allow_incomplete",
+        },
+        `subscription-${idempotencyKey}`,
+      );
+      await call(
+        "POST",
+        "/v1/invoiceitems",
+        { customer: customerId, subscription: subscription.id, price: processingFee, tax_rates: taxRates },
+        `processing-fee-${idempotencyKey}`,
+      );
+      const trialEndsAt = subscription.trial_end
+        ? new Date(subscription.trial_end * 1000)
+        : new Date(Date.now() + trialDays * 24 * 60 * 60 * 1000);
+      return {
+        subscriptionId: subscription.id,
+        status: subscription.status === "active" ? "active" : "trialing",
+        trialEndsAt,
       };
     },
 

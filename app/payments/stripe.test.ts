@@ -126,4 +126,56 @@ describe("Stripe payments adapter", () => {
     expect(await stripe.readSetupCheckout("cs_test_open")).toEqual({ status: "open" });
     expect(await stripe.readSetupCheckout("cs_test_expired")).toEqual({ status: "expired" });
   });
+
+  it("starts the yearly subscription with the free trial, then adds the processing fee to its first invoice", async () => {
+    const priced = createStripePayments({
+      secretKey: "sk_test_abc",
+      publishableKey: "pk_test_abc",
+      prices: { yearlySubscription: "price_year", processingFee: "price_fee", gstTaxRate: "txr_gst" },
+    });
+    const started = await priced.startSubscription({
+      customerId: "cus_123",
+      paymentMethodId: "pm_123",
+      trialDays: 7,
+      idempotencyKey: "organization-9",
+    });
+    expect(started).toEqual({
+      subscriptionId: "sub_123",
+      status: "trialing",
+      trialEndsAt: new Date(Date.UTC(2030, 0, 8)),
+    });
+    expect(captured.map((request) => request.url)).toEqual([
+      "https://api.stripe.com/v1/subscriptions",
+      "https://api.stripe.com/v1/invoiceitems",
+    ]);
+    expect(formOf(0)).toEqual({
+      customer: "cus_123",
+      default_payment_method: "pm_123",
+      "items[0][price]": "price_year",
+      trial_period_days: "7",
+      "default_tax_rates[0]": "txr_gst",
+      payment_behavior: "allow_incomplete",
+    });
+    expect(captured[0]?.headers.get("idempotency-key")).toBe("subscription-organization-9");
+    expect(formOf(1)).toEqual({
+      customer: "cus_123",
+      subscription: "sub_123",
+      price: "price_fee",
+      "tax_rates[0]": "txr_gst",
+    });
+  });
+
+  it("refuses to start a subscription without the price ids, and reports an outage as the provider's", async () => {
+    const request = { customerId: "cus_123", paymentMethodId: "pm_123", trialDays: 7, idempotencyKey: "k" };
+    await expect(stripe.startSubscription(request)).rejects.toBeInstanceOf(PaymentProviderError);
+    expect(captured).toHaveLength(0);
+    const priced = createStripePayments({
+      secretKey: "sk_test_abc",
+      publishableKey: "pk_test_abc",
+      prices: { yearlySubscription: "price_year", processingFee: "price_fee" },
+    });
+    await expect(priced.startSubscription({ ...request, customerId: "cus_outage" })).rejects.toBeInstanceOf(
+      PaymentProviderError,
+    );
+  });
 });

@@ -97,6 +97,13 @@ export function createTestCardProvider(): TestCardPayments {
         last4: card.last4,
       };
     },
+    async startSubscription({ trialDays, idempotencyKey }) {
+      return {
+        subscriptionId: fakeId("sub", idempotencyKey),
+        status: "trialing",
+        trialEndsAt: new Date(Date.now() + trialDays * 24 * 60 * 60 * 1000),
+      };
+    },
   };
 }
 

@@ -8,6 +8,7 @@ import { ErrorSummary } from "~/forms/error-summary";
 import { SubmitButton } from "~/forms/submit-button";
 import { TextInput } from "~/forms/text-input";
 import { pageTitle } from "~/layout/page-title";
+import { SubscriptionSummary } from "~/payments/subscription-summary";
 import { appServicesContext } from "~/platform/app-context";
 import type { Route } from "./+types/registration";
 import {
@@ -113,12 +114,18 @@ export default function Registration({ loaderData, actionData }: Route.Component
         <Alert title={done === "approved" ? "Registration approved" : "Registration rejected"} tone="success">
           <p>
             {done === "approved"
-              ? "The account has been created and its contact e-mailed a link to set it up."
+              ? "The account has been created and its contact e-mailed a link to set it up. A seller's subscription starts on the saved card after the free trial."
               : "The applicant has been e-mailed the reason."}
           </p>
         </Alert>
       ) : null}
       <DecisionHistory decisions={registration.decisions} />
+      {registration.subscription ? (
+        <section aria-labelledby="subscription">
+          <h2 id="subscription">Subscription</h2>
+          <SubscriptionSummary subscription={registration.subscription} audience="staff" />
+        </section>
+      ) : null}
       {registration.status === "submitted" ? (
         <Decisions confirm={confirm} reasonError={reasonError} name={registration.name} />
       ) : null}

@@ -1,7 +1,19 @@
 import { count, eq } from "drizzle-orm";
+import { HttpResponse, http } from "msw";
+import { setupServer } from "msw/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashPassword } from "~/accounts/password.server";
-import { accountTokens, organizations, outboxMessages, registrationDecisions, registrations, users } from "~db/schema";
+import {
+  accountTokens,
+  organizations,
+  outboxMessages,
+  registrationDecisions,
+  registrations,
+  sellerSubscriptions,
+  users,
+} from "~db/schema";
+import type { CapturedRequest } from "../../tests/mocks/providers";
+import { stripeHandlers } from "../../tests/mocks/stripe";
 import { startSellerFormApp } from "../../tests/support/seller-form-app";
 import { createClient, hasBuild } from "../../tests/support/test-app";
 import { databaseKinds } from "../../tests/support/test-database";
@@ -146,6 +158,31 @@ describe.runIf(hasBuild).each(databaseKinds)("staff review on %s", (kind) => {
     expect(decisions[0]?.n).toBe(1);
   });
 
+  it("starts the seller's yearly subscription on the saved card with the free trial", async () => {
+    const id = await submittedSeller("subscribe@review.example");
+    expect((await decide(id, { intent: "approve", confirm: "yes" })).status).toBe(302);
+    const { db } = context.app.services;
+    const [user] = await db.select().from(users).where(eq(users.email, "subscribe@review.example"));
+    const [subscription] = await db
+      .select()
+      .from(sellerSubscriptions)
+      .where(eq(sellerSubscriptions.organizationId, user?.organizationId ?? 0));
+    expect(subscription).toMatchObject({
+      provider: "test",
+      status: "trialing",
+      amountCents: 21_735,
+      cardBrand: "visa",
+      cardLast4: "4242",
+      failure: null,
+    });
+    const days = ((subscription?.trialEndsAt?.getTime() ?? 0) - Date.now()) / 86_400_000;
+    expect(days).toBeGreaterThan(6.9);
+    expect(days).toBeLessThanOrEqual(7);
+    const page = await (await staff.request(`/staff/registrations/${id}`)).text();
+    expectIn(page, "Free trial until");
+    expectIn(page, "$217.35");
+  });
+
   it("lets exactly one of two simultaneous decisions win", async () => {
     const id = await submittedSeller("race@review.example");
     const answers = await Promise.all([
@@ -223,5 +260,84 @@ describe.runIf(hasBuild).each(databaseKinds)("staff review on %s", (kind) => {
     }
     const [registration] = await db.select().from(registrations).where(eq(registrations.id, id));
     expect(registration?.status).toBe("submitted");
+  });
+});
+
+describe.runIf(hasBuild)("approving a seller with Stripe configured", () => {
+  const captured: CapturedRequest[] = [];
+  const stripe = setupServer(...stripeHandlers(captured));
+  let context: Awaited<ReturnType<typeof startSellerFormApp>>;
+  let staff: ReturnType<typeof createClient>;
+  beforeAll(async () => {
+    stripe.listen({ onUnhandledRequest: "bypass" });
+    context = await startSellerFormApp("pglite", {
+      SEED_STAFF_EMAIL: "staff@example.com",
+      SEED_STAFF_PASSWORD: "staff-password",
+      STRIPE_SECRET_KEY: "sk_test_abc",
+      STRIPE_PUBLISHABLE_KEY: "pk_test_abc",
+      STRIPE_SUBSCRIPTION_PRICE_ID: "price_year",
+      STRIPE_PROCESSING_FEE_PRICE_ID: "price_fee",
+      STRIPE_GST_TAX_RATE_ID: "txr_gst",
+    });
+    staff = createClient(context.app.baseURL);
+    await staff.request("/login", { form: { email: "staff@example.com", password: "staff-password" } });
+  });
+  afterAll(async () => {
+    await context?.app.stop();
+    stripe.close();
+  });
+
+  async function approvedSeller(salesEmail: string) {
+    const token = await context.sellerToken();
+    const form = context.completeForm({
+      email: `office-${salesEmail}`,
+      "salesContact.email": salesEmail,
+      "salesContact.confirm_email": salesEmail,
+      card_number: null,
+      card_exp_month: null,
+      card_exp_year: null,
+      card_cvc: null,
+      stripe_payment_token: "tok_visa",
+    });
+    expect((await context.submit(token, form)).status).toBe(302);
+    const { db } = context.app.services;
+    const [registration] = await db
+      .select({ id: registrations.id })
+      .from(registrations)
+      .where(eq(registrations.email, `office-${salesEmail}`));
+    const approved = await staff.request(`/staff/registrations/${registration?.id}`, {
+      form: { intent: "approve", confirm: "yes" },
+    });
+    expect(approved.status).toBe(302);
+    const [user] = await db.select().from(users).where(eq(users.email, salesEmail));
+    const [subscription] = await db
+      .select()
+      .from(sellerSubscriptions)
+      .where(eq(sellerSubscriptions.organizationId, user?.organizationId ?? 0));
+    return { user, subscription };
+  }
+
+  it("creates the Stripe subscription with the trial and the configured prices", async () => {
+    const { subscription } = await approvedSeller("stripe-approve@review.example");
+    expect(subscription).toMatchObject({ provider: "stripe", status: "trialing", subscriptionId: "sub_123" });
+    const created = captured.find((request) => request.url.endsWith("/v1/subscriptions"));
+    const form = new URLSearchParams(created?.body);
+    expect(form.get("trial_period_days")).toBe("7");
+    expect(form.get("items[0][price]")).toBe("price_year");
+    expect(form.get("customer")).toBe("cus_123");
+    expect(captured.some((request) => request.url.endsWith("/v1/invoiceitems"))).toBe(true);
+  });
+
+  it("keeps the approval when the subscription cannot start, and shows the problem", async () => {
+    stripe.use(
+      http.post("https://api.stripe.com/v1/subscriptions", () =>
+        HttpResponse.json({ error: { type: "api_error", message: "Something went wrong" } }, { status: 500 }),
+      ),
+    );
+    const { user, subscription } = await approvedSeller("stripe-outage@review.example");
+    stripe.resetHandlers();
+    expect(user?.role).toBe(3);
+    expect(subscription?.status).toBe("failed");
+    expect(subscription?.failure).toContain("Something went wrong");
   });
 });

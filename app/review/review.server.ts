@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, inArray } from "drizzle-orm";
 import { accountLinkUrl, issueAccountToken } from "~/accounts/account-tokens.server";
 import { DeliveryError } from "~/messaging/messaging.server";
+import { toSubscriptionView } from "~/payments/subscription-summary";
 import type { AppServices } from "~/platform/app-context";
 import type { Database } from "~db/database.server";
 import {
@@ -23,6 +24,7 @@ import {
   users,
 } from "~db/schema";
 import type { RegistrationStatus, RegistrationType } from "./review-terms";
+import { sellerSubscriptionOf, startSellerSubscription } from "./seller-subscription.server";
 
 // Staff review of submitted registrations (issue 8): the queue, one registration with everything the
 // applicant sent, and the decisions. A decision happens once: the status changes only from
@@ -91,8 +93,19 @@ export async function loadRegistration(db: Database, id: number) {
       .where(eq(registrationDecisions.registrationId, id))
       .orderBy(asc(registrationDecisions.createdAt)),
   ]);
-  const seller = registration.registration.organizationType === 3 ? await loadSellerDetails(db, id, contacts) : null;
-  return { ...registration.registration, industry: registration.industry, contacts, areas, decisions, seller };
+  const isSeller = registration.registration.organizationType === 3;
+  const seller = isSeller ? await loadSellerDetails(db, id, contacts) : null;
+  const organizationId = registration.registration.organizationId;
+  const subscription = isSeller && organizationId ? await sellerSubscriptionOf(db, organizationId) : undefined;
+  return {
+    ...registration.registration,
+    industry: registration.industry,
+    contacts,
+    areas,
+    decisions,
+    seller,
+    subscription: subscription ? toSubscriptionView(subscription) : null,
+  };
 }
 
 async function loadSellerDetails(db: Database, id: number, contacts: { id: number }[]) {
@@ -233,9 +246,17 @@ export async function approveRegistration(
     if (!user) throw new Error("no user row");
     await tx.update(registrations).set({ organizationId: organization.id }).where(eq(registrations.id, id));
     const token = await issueAccountToken(tx, user.id, "account_setup");
-    return { kind: "approved" as const, email, name: registration.name, token };
+    return {
+      kind: "approved" as const,
+      email,
+      name: registration.name,
+      token,
+      organizationId: organization.id,
+      organizationType: registration.organizationType,
+    };
   });
   if (outcome.kind !== "approved") return outcome;
+  if (outcome.organizationType === 3) await startSellerSubscription(services, outcome.organizationId, id);
   await tellApplicant(services, outcome.email, "Your registration has been approved", [
     `Your registration of ${outcome.name} has been approved.`,
     "",

@@ -9,7 +9,7 @@ import { browserForFile, expectNoAxeViolations, type JavaScriptMode, javaScriptM
 
 // Issue 8's first part in Chromium, with JavaScript on and off: a seller registers, staff find the
 // registration in the queue, read it and approve it after the confirmation; the seller follows the
-// e-mailed link, sets up the account and signs in.
+// e-mailed link, sets up the account, signs in and sees the free trial.
 
 const STAFF = { email: "review-staff@example.com", password: "review-staff-password" };
 
@@ -94,7 +94,13 @@ describe.runIf(hasBuild).each(javaScriptModes)("staff review with %s", (mode) =>
     await expect.poll(() => sellerPage.locator("main").textContent()).toContain("Setup Complete!");
     await signIn(sellerPage, mode, salesEmail, "seller-password-1");
     await expect.poll(() => sellerPage.locator("main").textContent()).toContain(name);
-    expect(await sellerPage.locator("main").textContent()).toContain("Seller");
+    const account = (await sellerPage.locator("main").textContent()) ?? "";
+    expect(account).toContain("Seller");
+    // The trial started at approval: its end, the first charge and the card.
+    expect(account).toContain("Free trial until");
+    expect(account).toContain("$217.35");
+    expect(account).toContain("Visa ending 4242");
+    await axe(sellerPage);
     await sellerPage.context().close();
   });
 });

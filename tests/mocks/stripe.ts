@@ -82,6 +82,23 @@ export function stripeHandlers(captured: CapturedRequest[]) {
         setup_intent: "seti_123",
       });
     }),
+    http.post("https://api.stripe.com/v1/subscriptions", async ({ request }) => {
+      const form = await capture(request);
+      if (form.get("customer") === "cus_outage") {
+        return HttpResponse.json({ error: { type: "api_error", message: "Something went wrong" } }, { status: 500 });
+      }
+      const trialDays = Number(form.get("trial_period_days") ?? 0);
+      return HttpResponse.json({
+        id: "sub_123",
+        object: "subscription",
+        status: trialDays > 0 ? "trialing" : "active",
+        trial_end: trialDays > 0 ? Math.floor(Date.UTC(2030, 0, 8) / 1000) : null,
+      });
+    }),
+    http.post("https://api.stripe.com/v1/invoiceitems", async ({ request }) => {
+      await capture(request);
+      return HttpResponse.json({ id: "ii_123", object: "invoiceitem" });
+    }),
     http.get("https://api.stripe.com/v1/checkout/sessions/:id", async ({ request, params }) => {
       await capture(request);
       const complete = params.id === "cs_test_complete";
