@@ -45,32 +45,23 @@ export default function Registrations({ loaderData }: Route.ComponentProps) {
     <div>
       <h1>Registrations</h1>
       <Form method="get" className="filter-row">
-        <div className="field">
-          <label className="field__label" htmlFor="filter-type">
-            Type
-          </label>
-          <select id="filter-type" name="type" className="select" defaultValue={filter.type ?? ""}>
-            <option value="">All types</option>
-            {REGISTRATION_TYPES.map((type) => (
-              <option key={type.code} value={type.code}>
-                {type.label}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label className="field__label" htmlFor="filter-status">
-            Status
-          </label>
-          <select id="filter-status" name="status" className="select" defaultValue={filter.status ?? ""}>
-            <option value="">All statuses</option>
-            {REGISTRATION_STATUSES.map((status) => (
-              <option key={status.value} value={status.value}>
-                {`${status.label} (${counts[status.value] ?? 0})`}
-              </option>
-            ))}
-          </select>
-        </div>
+        <FilterSelect
+          name="type"
+          label="Type"
+          all="All types"
+          value={filter.type ?? ""}
+          options={REGISTRATION_TYPES.map((type) => ({ value: String(type.code), label: type.label }))}
+        />
+        <FilterSelect
+          name="status"
+          label="Status"
+          all="All statuses"
+          value={filter.status ?? ""}
+          options={REGISTRATION_STATUSES.map((status) => ({
+            value: status.value,
+            label: `${status.label} (${counts[status.value] ?? 0})`,
+          }))}
+        />
         <button type="submit" className="button button--secondary">
           Filter
         </button>
@@ -107,6 +98,36 @@ export default function Registrations({ loaderData }: Route.ComponentProps) {
           </tbody>
         </table>
       )}
+    </div>
+  );
+}
+
+function FilterSelect({
+  name,
+  label,
+  all,
+  value,
+  options,
+}: {
+  name: string;
+  label: string;
+  all: string;
+  value: string | number;
+  options: { value: string; label: string }[];
+}) {
+  return (
+    <div className="field">
+      <label className="field__label" htmlFor={`filter-${name}`}>
+        {label}
+      </label>
+      <select id={`filter-${name}`} name={name} className="select" defaultValue={String(value)}>
+        <option value="">{all}</option>
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
     </div>
   );
 }

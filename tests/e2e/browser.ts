@@ -35,10 +35,10 @@ export const javaScriptModes: JavaScriptMode[] = ["js", "no-js"];
 export async function openPage(
   browser: Browser,
   mode: JavaScriptMode,
-  options: { width?: number } = {},
+  options: { width?: number; baseURL?: string } = {},
 ): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({
-    baseURL: baseURL(),
+    baseURL: options.baseURL ?? baseURL(),
     javaScriptEnabled: mode === "js",
     viewport: { width: options.width ?? 1200, height: 900 },
   });

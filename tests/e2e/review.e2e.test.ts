@@ -5,7 +5,7 @@ import { outboxMessages, registrations } from "~db/schema";
 import { startSellerFormApp } from "../support/seller-form-app";
 import { hasBuild } from "../support/test-app";
 import { submit } from "./account-helpers";
-import { browserForFile, expectNoAxeViolations, type JavaScriptMode, javaScriptModes } from "./browser";
+import { browserForFile, expectNoAxeViolations, type JavaScriptMode, javaScriptModes, openPage } from "./browser";
 
 // Issue 8's first part in Chromium, with JavaScript on and off: a seller registers, staff find the
 // registration in the queue, read it and approve it after the confirmation; the seller follows the
@@ -22,14 +22,11 @@ afterAll(async () => {
 });
 const { browser } = browserForFile();
 
+/** A fresh page, in a context of its own, on the in-process app. */
 async function open(mode: JavaScriptMode): Promise<Page> {
-  const context = await browser().newContext({
-    baseURL: app.app.baseURL,
-    javaScriptEnabled: mode === "js",
-    viewport: { width: 1200, height: 900 },
-  });
+  const { context, page } = await openPage(browser(), mode, { baseURL: app.app.baseURL });
   context.setDefaultTimeout(15_000);
-  return context.newPage();
+  return page;
 }
 
 async function signIn(page: Page, mode: JavaScriptMode, email: string, password: string) {

@@ -5,7 +5,14 @@ import { registrations, sellerRegistrations } from "~db/schema";
 import { startSellerFormApp } from "../support/seller-form-app";
 import { hasBuild } from "../support/test-app";
 import { submit } from "./account-helpers";
-import { browserForFile, expectNoAxeViolations, type JavaScriptMode, javaScriptModes, validateHtml } from "./browser";
+import {
+  browserForFile,
+  expectNoAxeViolations,
+  type JavaScriptMode,
+  javaScriptModes,
+  openPage,
+  validateHtml,
+} from "./browser";
 import { fillRequiredSellerFields, fillTestCard } from "./seller-form-steps";
 
 // Issue 7 in Chromium with the offline test card provider, with JavaScript on and off: the ten
@@ -26,14 +33,10 @@ afterAll(async () => {
 });
 const { browser } = browserForFile();
 
+/** A fresh page, in a context of its own, on the in-process app. */
 async function open(mode: JavaScriptMode): Promise<Page> {
-  const context = await browser().newContext({
-    baseURL: app.app.baseURL,
-    javaScriptEnabled: mode === "js",
-    viewport: { width: 1200, height: 900 },
-  });
+  const { context, page } = await openPage(browser(), mode, { baseURL: app.app.baseURL });
   context.setDefaultTimeout(15_000);
-  const page = await context.newPage();
   return page;
 }
 
