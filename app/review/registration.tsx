@@ -17,6 +17,7 @@ import {
   loadRegistration,
   type RegistrationDetail,
   rejectRegistration,
+  resendSetupLink,
 } from "./review.server";
 import { expiryState, statusLabelOf, typeLabelOf, utcMinute } from "./review-terms";
 
@@ -27,6 +28,7 @@ import { expiryState, statusLabelOf, typeLabelOf, utcMinute } from "./review-ter
 const REASON_REQUIRED = "Please give the reason for rejecting this registration";
 const decisionForm = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("approve"), confirm: z.literal("yes").optional() }),
+  z.object({ intent: z.literal("resend") }),
   z.object({
     intent: z.literal("reject"),
     reason: z
@@ -78,6 +80,19 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     return data({ reasonError: reasonError ?? "Please choose a decision" }, { status: 400 });
   }
   const form = parsed.data;
+  if (form.intent === "resend") {
+    const resent = await resendSetupLink(services, id);
+    if (resent.kind === "sent") return { resent: resent.email };
+    return data(
+      {
+        error:
+          resent.kind === "already-set-up"
+            ? "The account is already set up: its user can reset the password from the sign-in page."
+            : "Only an approved registration has a setup link to send.",
+      },
+      { status: 409 },
+    );
+  }
   if (form.confirm !== "yes") return { confirm: form };
   const outcome =
     form.intent === "approve"
@@ -96,6 +111,7 @@ export default function Registration({ loaderData, actionData }: Route.Component
   const confirm = actionData && "confirm" in actionData ? actionData.confirm : undefined;
   const error = actionData && "error" in actionData ? actionData.error : undefined;
   const reasonError = actionData && "reasonError" in actionData ? actionData.reasonError : undefined;
+  const resent = actionData && "resent" in actionData ? actionData.resent : undefined;
   return (
     <div className="review">
       <p>
@@ -125,6 +141,17 @@ export default function Registration({ loaderData, actionData }: Route.Component
           <h2 id="subscription">Subscription</h2>
           <SubscriptionSummary subscription={registration.subscription} audience="staff" />
         </section>
+      ) : null}
+      {resent ? (
+        <Alert title="Setup link sent" tone="success">
+          <p>{`A new account-setup link has been e-mailed to ${resent}.`}</p>
+        </Alert>
+      ) : null}
+      {registration.status === "approved" ? (
+        <Form method="post">
+          <input type="hidden" name="intent" value="resend" />
+          <SubmitButton secondary>Send the account-setup link again</SubmitButton>
+        </Form>
       ) : null}
       {registration.status === "submitted" ? (
         <Decisions confirm={confirm} reasonError={reasonError} name={registration.name} />

@@ -147,6 +147,17 @@ describe.runIf(hasBuild).each(databaseKinds)("staff review on %s", (kind) => {
     expectIn(shown, "Registration approved");
     expectIn(shown, "Approved by staff@example.com");
 
+    // Staff can send the setup link again until it has been used.
+    const resent = await decide(id, { intent: "resend" });
+    expect(resent.status).toBe(200);
+    expectIn(await resent.text(), "A new account-setup link has been e-mailed to approve@review.example.");
+    const mails = await db.select().from(outboxMessages).where(eq(outboxMessages.to, "approve@review.example"));
+    expect(mails).toHaveLength(2);
+    await db.update(users).set({ passwordHash: "set" }).where(eq(users.email, "approve@review.example"));
+    const setUp = await decide(id, { intent: "resend" });
+    expect(setUp.status).toBe(409);
+    expectIn(await setUp.text(), "already set up");
+
     // Deciding again changes nothing.
     const again = await decide(id, { intent: "reject", reason: "Too late", confirm: "yes" });
     expect(again.status).toBe(409);
@@ -202,6 +213,9 @@ describe.runIf(hasBuild).each(databaseKinds)("staff review on %s", (kind) => {
 
   it("rejects only with a reason, which is e-mailed, and creates no account", async () => {
     const id = await submittedSeller("reject@review.example");
+    const early = await decide(id, { intent: "resend" });
+    expect(early.status).toBe(409);
+    expectIn(await early.text(), "Only an approved registration");
     const noReason = await decide(id, { intent: "reject", reason: "  " });
     expect(noReason.status).toBe(400);
     expectIn(await noReason.text(), "Please give the reason for rejecting this registration");

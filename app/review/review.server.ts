@@ -294,3 +294,25 @@ export async function rejectRegistration(
   ]);
   return { kind: "decided", decision: "rejected" };
 }
+
+export type ResendOutcome = { kind: "sent"; email: string } | { kind: "not-approved" } | { kind: "already-set-up" };
+
+/** A new account-setup link (7 days) for the approved organization's first user, until they have used one. */
+export async function resendSetupLink(services: AppServices, id: number): Promise<ResendOutcome> {
+  const { db } = services;
+  const [registration] = await db.select().from(registrations).where(eq(registrations.id, id));
+  if (registration?.status !== "approved" || !registration.organizationId) return { kind: "not-approved" };
+  const [user] = await db
+    .select()
+    .from(users)
+    .where(eq(users.organizationId, registration.organizationId))
+    .orderBy(asc(users.id))
+    .limit(1);
+  if (!user || user.passwordHash) return { kind: "already-set-up" };
+  const token = await issueAccountToken(db, user.id, "account_setup");
+  await tellApplicant(services, user.email, "Set up your account", [
+    `Here is a new link to set up the account of ${registration.name} (it works for 7 days):`,
+    accountLinkUrl(services.env.APP_URL, "account_setup", token),
+  ]);
+  return { kind: "sent", email: user.email };
+}
