@@ -1,6 +1,8 @@
 // Production entry: `node server.js` serves the built app (`npm run build` first; `npm start` does both).
 // `node server.js --dev` serves the sources through Vite instead, for local development.
 // `node server.js --migrate-only` applies migrations and reference data, then exits (release command).
+// `node server.js --worker` runs the job queue's worker (daily expiry reminders; needs PostgreSQL).
+// `node server.js --send-reminders` sends today's expiry reminders once, then exits (safe to repeat).
 import { existsSync } from "node:fs";
 import http from "node:http";
 
@@ -41,6 +43,21 @@ try {
     await prepare();
     console.log("Database migrated and reference data loaded.");
     process.exit(0);
+  }
+  if (process.argv.includes("--send-reminders")) {
+    const { sendRemindersOnce } = await import("./build/server/index.js");
+    const reminded = await sendRemindersOnce();
+    console.log(`Expiry reminders sent for ${reminded} document(s).`);
+    process.exit(0);
+  }
+  if (process.argv.includes("--worker")) {
+    const { runWorker } = await import("./build/server/index.js");
+    const worker = await runWorker();
+    console.log("Worker started: expiry reminders daily at 14:00 UTC.");
+    for (const signal of ["SIGINT", "SIGTERM"]) {
+      process.on(signal, () => worker.stop().then(() => process.exit(0)));
+    }
+    await new Promise(() => {});
   }
   application = await loadApplication();
 } catch (error) {

@@ -10,11 +10,13 @@ import { createThrottles } from "~/accounts/throttle.server";
 import { createCatalogueReadCache, serveCachedJson } from "~/catalogue/catalogue-read-cache.server";
 import { createMessaging } from "~/messaging/messaging.server";
 import { createPayments } from "~/payments/payments.server";
+import { sendExpiryReminders } from "~/reminders/expiry-reminders.server";
+import { startRemindersWorker } from "~/reminders/reminders-worker.server";
 import { type DatabaseHandle, openDatabase } from "~db/database.server";
 import { seedDemoCatalogue, seedReferenceData } from "~db/seed";
 import { type AppServices, appServicesContext, clientAddressContext, cspNonceContext } from "./app-context";
 import { refuseCrossOriginWrites } from "./cross-origin";
-import { readEnvironment } from "./env.server";
+import { ConfigurationError, readEnvironment } from "./env.server";
 import { createNonce, isHttpsRequest, securityHeaders } from "./security-headers";
 import { SESSION_COOKIE_NAME } from "./session-cookie";
 import { createStaticPageCache } from "./static-page-cache.server";
@@ -54,6 +56,46 @@ export async function migrateOnly(environment: NodeJS.ProcessEnv = process.env):
     if (env.SEED_STAFF_EMAIL && env.SEED_STAFF_PASSWORD) {
       await ensureStaffUser(database.db, env.SEED_STAFF_EMAIL, env.SEED_STAFF_PASSWORD);
     }
+  } finally {
+    await database.close();
+  }
+}
+
+/** The services a background process needs: the database (migrated) and messaging. */
+async function openBackgroundServices(environment: NodeJS.ProcessEnv) {
+  const env = readEnvironment(environment);
+  const database = await openDatabase({ databaseUrl: env.DATABASE_URL, pgliteDir: env.PGLITE_DIR });
+  await prepareDatabase(database);
+  return { env, database, services: { env, db: database.db, messaging: createMessaging(env, database.db) } };
+}
+
+/**
+ * `node server.js --worker`: the job queue's worker (the daily expiry reminders). It needs
+ * PostgreSQL; on the embedded database run `node server.js --send-reminders` daily instead.
+ */
+export async function runWorker(environment: NodeJS.ProcessEnv = process.env): Promise<{ stop(): Promise<void> }> {
+  const { env, database, services } = await openBackgroundServices(environment);
+  if (!env.DATABASE_URL) {
+    await database.close();
+    throw new ConfigurationError(
+      "The worker needs PostgreSQL (DATABASE_URL). On the embedded database run `node server.js --send-reminders` daily instead.",
+    );
+  }
+  const worker = await startRemindersWorker(services, env.DATABASE_URL);
+  return {
+    async stop() {
+      await worker.stop();
+      await database.close();
+    },
+  };
+}
+
+/** `node server.js --send-reminders`: today's expiry reminders once, then exit (safe to repeat). */
+export async function sendRemindersOnce(environment: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const { database, services } = await openBackgroundServices(environment);
+  try {
+    const { reminded } = await sendExpiryReminders(services, new Date().toISOString().slice(0, 10));
+    return reminded;
   } finally {
     await database.close();
   }

@@ -1,0 +1,159 @@
+import { and, eq, inArray, isNotNull } from "drizzle-orm";
+import { DeliveryError, type Messaging } from "~/messaging/messaging.server";
+import type { Environment } from "~/platform/env.server";
+import type { Database } from "~db/database.server";
+import {
+  certificationOptions,
+  expiryReminders,
+  keyPersonCertifications,
+  registrationContacts,
+  registrations,
+  registrationWcbs,
+  sellerRegistrations,
+  users,
+} from "~db/schema";
+
+// The daily expiry reminders (issue 8): approved sellers and staff are e-mailed 30 days and 7 days
+// before an insurance, WCB or certification expires. Each reminder is recorded before it is sent,
+// under a key of organization, document, expiry date and threshold, so a second run the same day, or
+// two runs at once, send nothing twice.
+
+export const REMINDER_THRESHOLDS = [30, 7] as const;
+
+type Document = { organizationId: number; organizationName: string; key: string; label: string; expiresOn: string };
+
+const daysBetween = (from: string, to: string) =>
+  Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
+
+/** The threshold a document has reached today: 7 within a week, 30 within a month, else none. */
+export function thresholdReached(expiresOn: string, today: string): 30 | 7 | undefined {
+  const left = daysBetween(today, expiresOn);
+  if (left < 0) return undefined;
+  if (left <= 7) return 7;
+  if (left <= 30) return 30;
+  return undefined;
+}
+
+type SellerProfile = typeof sellerRegistrations.$inferSelect;
+
+/** The seller's own dated documents: expiry column, label, and the coverage that must be held (not 'No'). */
+const SELLER_DATES: [keyof SellerProfile, string, (keyof SellerProfile)?][] = [
+  ["scComplyWorksExpiry", "ComplyWorks certification"],
+  ["scIsnetWorldExpiry", "ISNetworld certification"],
+  ["scSecorExpiry", "SECOR certification"],
+  ["inCommercialGeneralExpiry", "Commercial general liability insurance"],
+  ["inThirdPartyAutomobileExpiry", "Third party automobile liability insurance"],
+  ["inAircraftExpiry", "Aircraft liability insurance", "inAircraft"],
+  ["inPollutionExpiry", "Pollution liability insurance", "inPollution"],
+  ["inFireExpiry", "Forest fire fighting expense insurance", "inFire"],
+  ["inErrorsOmissionsExpiry", "Errors and omissions insurance", "inErrorsOmissions"],
+  ["inWcbExpiry", "WCB coverage"],
+];
+
+/** Every dated document of the approved sellers. */
+async function sellerDocuments(db: Database): Promise<Document[]> {
+  const sellers = await db
+    .select({
+      registrationId: registrations.id,
+      organizationId: registrations.organizationId,
+      name: registrations.name,
+      profile: sellerRegistrations,
+    })
+    .from(registrations)
+    .innerJoin(sellerRegistrations, eq(sellerRegistrations.registrationId, registrations.id))
+    .where(and(eq(registrations.status, "approved"), isNotNull(registrations.organizationId)));
+  if (sellers.length === 0) return [];
+  const byRegistration = new Map(sellers.map((seller) => [seller.registrationId, seller]));
+  const registrationIds = [...byRegistration.keys()];
+  const [wcbs, certifications] = await Promise.all([
+    db.select().from(registrationWcbs).where(inArray(registrationWcbs.registrationId, registrationIds)),
+    db
+      .select({
+        id: keyPersonCertifications.id,
+        registrationId: registrationContacts.registrationId,
+        person: registrationContacts.firstName,
+        name: certificationOptions.name,
+        expiresOn: keyPersonCertifications.expiresOn,
+      })
+      .from(keyPersonCertifications)
+      .innerJoin(registrationContacts, eq(registrationContacts.id, keyPersonCertifications.contactId))
+      .innerJoin(certificationOptions, eq(certificationOptions.id, keyPersonCertifications.certificationOptionId))
+      .where(inArray(registrationContacts.registrationId, registrationIds)),
+  ]);
+  const documents: Document[] = [];
+  const add = (registrationId: number, key: string, label: string, expiresOn: string | null) => {
+    const seller = byRegistration.get(registrationId);
+    if (!seller?.organizationId || !expiresOn) return;
+    documents.push({ organizationId: seller.organizationId, organizationName: seller.name, key, label, expiresOn });
+  };
+  for (const seller of sellers) {
+    for (const [column, label, coverage] of SELLER_DATES) {
+      if (coverage && seller.profile[coverage] === "No") continue;
+      const expiresOn = seller.profile[column];
+      add(seller.registrationId, column, label, typeof expiresOn === "string" ? expiresOn : null);
+    }
+  }
+  for (const wcb of wcbs) add(wcb.registrationId, `wcb:${wcb.id}`, `WCB ${wcb.state} ${wcb.number}`, wcb.expiresOn);
+  for (const item of certifications) {
+    add(item.registrationId, `certification:${item.id}`, `${item.name} (${item.person})`, item.expiresOn);
+  }
+  return documents;
+}
+
+export type ReminderServices = { db: Database; messaging: Messaging; env: Environment };
+
+/** Sends today's reminders; answers how many documents were reminded of. */
+export async function sendExpiryReminders(services: ReminderServices, today: string): Promise<{ reminded: number }> {
+  const { db } = services;
+  const due: (Document & { daysBefore: number })[] = [];
+  for (const document of await sellerDocuments(db)) {
+    const daysBefore = thresholdReached(document.expiresOn, today);
+    if (!daysBefore) continue;
+    const [recorded] = await db
+      .insert(expiryReminders)
+      .values({
+        organizationId: document.organizationId,
+        document: document.key,
+        expiresOn: document.expiresOn,
+        daysBefore,
+      })
+      .onConflictDoNothing()
+      .returning({ document: expiryReminders.document });
+    if (recorded) due.push({ ...document, daysBefore });
+  }
+  const staff = await db.select({ email: users.email }).from(users).where(eq(users.role, 1));
+  const byOrganization = new Map<number, typeof due>();
+  for (const document of due) {
+    byOrganization.set(document.organizationId, [...(byOrganization.get(document.organizationId) ?? []), document]);
+  }
+  for (const [organizationId, documents] of byOrganization) {
+    const sellerUsers = await db
+      .select({ email: users.email })
+      .from(users)
+      .where(eq(users.organizationId, organizationId));
+    const name = documents[0]?.organizationName ?? "Your organization";
+    const lines = documents.map(
+      (document) =>
+        `- ${document.label}: expires ${document.expiresOn} (in ${daysBetween(today, document.expiresOn)} days)`,
+    );
+    for (const { email } of [...sellerUsers, ...staff]) {
+      await send(services, email, `Documents expiring soon: ${name}`, [
+        `These documents of ${name} expire soon:`,
+        ...lines,
+        "",
+        "Please send us the renewed documents so that preference in auctions is not affected.",
+        `${services.env.APP_URL}/account`,
+      ]);
+    }
+  }
+  return { reminded: due.length };
+}
+
+async function send(services: ReminderServices, to: string, subject: string, lines: string[]) {
+  try {
+    await services.messaging.sendEmail({ to, subject, text: lines.join("\n") });
+  } catch (error) {
+    if (!(error instanceof DeliveryError)) throw error;
+    console.error("expiry reminder e-mail failed:", error.message);
+  }
+}
