@@ -2,6 +2,7 @@ import { desc } from "drizzle-orm";
 import type { Environment } from "~/platform/env.server";
 import type { Database } from "~db/database.server";
 import { outboxMessages } from "~db/schema";
+import { DeliveryError } from "./delivery-error";
 import { createPostmarkSender } from "./postmark.server";
 import { createTwilioSender } from "./twilio.server";
 
@@ -9,7 +10,20 @@ export type Channel = "sms" | "email";
 export type SmsMessage = { to: string; text: string };
 export type EmailMessage = { to: string; subject: string; text: string };
 
-export { DeliveryError } from "./delivery-error";
+export { DeliveryError };
+
+/**
+ * A notice whose loss must not undo what happened (a decision, a reminder already recorded): a
+ * provider's refusal is logged with `what`; anything else is a bug and is thrown.
+ */
+export async function sendNotice(messaging: Messaging, message: EmailMessage, what: string): Promise<void> {
+  try {
+    await messaging.sendEmail(message);
+  } catch (error) {
+    if (!(error instanceof DeliveryError)) throw error;
+    console.error(`${what} failed:`, error.message);
+  }
+}
 
 export type Messaging = {
   sendSms(message: SmsMessage): Promise<void>;

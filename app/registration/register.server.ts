@@ -1,6 +1,6 @@
 import { and, eq, gt, inArray, isNotNull, isNull } from "drizzle-orm";
 import { hashToken } from "~/accounts/account-tokens.server";
-import { DeliveryError } from "~/messaging/delivery-error";
+import { sendNotice } from "~/messaging/messaging.server";
 import type { AppServices } from "~/platform/app-context";
 import type { Database } from "~db/database.server";
 import {
@@ -284,20 +284,19 @@ export async function notifyStaff(
 ) {
   const staff = await services.db.select({ email: users.email }).from(users).where(eq(users.role, 1));
   for (const { email } of staff) {
-    try {
-      await services.messaging.sendEmail({
+    await sendNotice(
+      services.messaging,
+      {
         to: email,
         subject: `New ${typeLabel(organizationType)} registration awaiting review: ${name}`,
         text: [
           `${name} has registered as a ${typeLabel(organizationType)} (registration ${registrationId}).`,
           "",
           "Review it here:",
-          `${services.env.APP_URL}/staff`,
+          `${services.env.APP_URL}/staff/registrations/${registrationId}`,
         ].join("\n"),
-      });
-    } catch (error) {
-      if (!(error instanceof DeliveryError)) throw error;
-      console.error("registration notice to staff failed:", error.message);
-    }
+      },
+      "registration notice to staff",
+    );
   }
 }

@@ -1,5 +1,5 @@
 import { and, eq, inArray, isNotNull } from "drizzle-orm";
-import { DeliveryError, type Messaging } from "~/messaging/messaging.server";
+import { type Messaging, sendNotice } from "~/messaging/messaging.server";
 import type { Environment } from "~/platform/env.server";
 import type { Database } from "~db/database.server";
 import {
@@ -149,11 +149,5 @@ export async function sendExpiryReminders(services: ReminderServices, today: str
   return { reminded: due.length };
 }
 
-async function send(services: ReminderServices, to: string, subject: string, lines: string[]) {
-  try {
-    await services.messaging.sendEmail({ to, subject, text: lines.join("\n") });
-  } catch (error) {
-    if (!(error instanceof DeliveryError)) throw error;
-    console.error("expiry reminder e-mail failed:", error.message);
-  }
-}
+const send = (services: ReminderServices, to: string, subject: string, lines: string[]) =>
+  sendNotice(services.messaging, { to, subject, text: lines.join("\n") }, "expiry reminder e-mail");

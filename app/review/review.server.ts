@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, inArray } from "drizzle-orm";
 import { accountLinkUrl, issueAccountToken } from "~/accounts/account-tokens.server";
-import { DeliveryError } from "~/messaging/messaging.server";
+import { sendNotice } from "~/messaging/messaging.server";
 import { toSubscriptionView } from "~/payments/subscription-summary";
 import type { AppServices } from "~/platform/app-context";
 import type { Database } from "~db/database.server";
@@ -199,14 +199,8 @@ async function takeDecision(
 }
 
 /** E-mails the applicant; a delivery failure is logged (the decision stands). */
-async function tellApplicant(services: AppServices, to: string, subject: string, lines: string[]) {
-  try {
-    await services.messaging.sendEmail({ to, subject, text: lines.join("\n") });
-  } catch (error) {
-    if (!(error instanceof DeliveryError)) throw error;
-    console.error("decision e-mail to the applicant failed:", error.message);
-  }
-}
+const tellApplicant = (services: AppServices, to: string, subject: string, lines: string[]) =>
+  sendNotice(services.messaging, { to, subject, text: lines.join("\n") }, "decision e-mail to the applicant");
 
 /**
  * Approve: in one transaction the decision, the organization, its first user (from the primary or
