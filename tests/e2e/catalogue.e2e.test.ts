@@ -53,8 +53,10 @@ describe.each(javaScriptModes)("staff catalogue pages, JavaScript %s", (mode) =>
     await ready(page, mode);
 
     await page.getByRole("button", { name: "Add service" }).click();
-    await expect(errorSummary(page).getByRole("link", { name: "Please enter a name" }).isVisible()).resolves.toBe(true);
-    await expect(page.locator("#service-name-error").textContent()).resolves.toContain("Please enter a name");
+    await expect
+      .poll(() => errorSummary(page).getByRole("link", { name: "Please enter a name" }).isVisible())
+      .toBe(true);
+    await expect.poll(() => page.locator("#service-name-error").textContent()).toContain("Please enter a name");
 
     // A duplicate top group: the server's 409, at the field, with what was typed kept.
     await page.getByLabel("Name", { exact: true }).fill("drilling");
@@ -62,15 +64,15 @@ describe.each(javaScriptModes)("staff catalogue pages, JavaScript %s", (mode) =>
     await page.getByRole("button", { name: "Add service" }).click();
     const duplicate = "A service with this name already exists under the same parent.";
     await errorSummary(page).getByRole("link", { name: duplicate }).waitFor();
-    await expect(page.locator("#service-name-error").textContent()).resolves.toContain(duplicate);
-    await expect(page.getByLabel("Name", { exact: true }).inputValue()).resolves.toBe("drilling");
-    await expect(page.getByLabel("Cost account code (optional)").inputValue()).resolves.toBe("990");
+    await expect.poll(() => page.locator("#service-name-error").textContent()).toContain(duplicate);
+    await expect.poll(() => page.getByLabel("Name", { exact: true }).inputValue()).toBe("drilling");
+    await expect.poll(() => page.getByLabel("Cost account code (optional)").inputValue()).toBe("990");
 
     await page.getByLabel("Name", { exact: true }).fill(name);
     await page.getByLabel("Parent service").selectOption({ label: "Drilling" });
     await page.getByRole("button", { name: "Add service" }).click();
     await page.waitForURL((url) => url.pathname === "/staff/services" && url.search === "?done=created");
-    await expect(notice(page).textContent()).resolves.toContain("Service added.");
+    await expect.poll(() => notice(page).textContent()).toContain("Service added.");
     await ready(page, mode);
 
     await page.getByRole("link", { name: `Edit ${name}`, exact: true }).click();
@@ -98,8 +100,8 @@ describe.each(javaScriptModes)("staff catalogue pages, JavaScript %s", (mode) =>
     await ready(page, mode);
     await page.getByRole("button", { name: "Yes, delete" }).click();
     await page.waitForURL((url) => url.search === "?done=deleted");
-    await expect(notice(page).textContent()).resolves.toContain("Service deleted.");
-    await expect(page.locator(".tree__name", { hasText: `${name} edited` }).count()).resolves.toBe(0);
+    await expect.poll(() => notice(page).textContent()).toContain("Service deleted.");
+    await expect.poll(() => page.locator(".tree__name", { hasText: `${name} edited` }).count()).toBe(0);
   });
 
   it("adds, edits and deletes a service area, with every error shown", async () => {
@@ -110,20 +112,20 @@ describe.each(javaScriptModes)("staff catalogue pages, JavaScript %s", (mode) =>
 
     await page.getByRole("button", { name: "Add service area" }).click();
     await errorSummary(page).getByRole("link", { name: "Please enter a city" }).waitFor();
-    await expect(errorSummary(page).getByRole("link", { name: "Please choose a province" }).count()).resolves.toBe(1);
+    await expect.poll(() => errorSummary(page).getByRole("link", { name: "Please choose a province" }).count()).toBe(1);
 
     await page.getByLabel("City or town").fill("grande prairie");
     await page.getByLabel("Province or territory").selectOption({ label: "Alberta" });
     await page.getByRole("button", { name: "Add service area" }).click();
     const duplicate = "This city is already a service area in that province.";
     await errorSummary(page).getByRole("link", { name: duplicate }).waitFor();
-    await expect(page.getByLabel("City or town").inputValue()).resolves.toBe("grande prairie");
+    await expect.poll(() => page.getByLabel("City or town").inputValue()).toBe("grande prairie");
     await expect(page.getByLabel("Province or territory").inputValue()).resolves.not.toBe("");
 
     await page.getByLabel("City or town").fill(city);
     await page.getByRole("button", { name: "Add service area" }).click();
     await page.waitForURL((url) => url.pathname === "/staff/service-areas" && url.search === "?done=created");
-    await expect(notice(page).textContent()).resolves.toContain("Service area added.");
+    await expect.poll(() => notice(page).textContent()).toContain("Service area added.");
     await ready(page, mode);
 
     await page.getByRole("link", { name: `Edit ${city}`, exact: true }).click();
@@ -139,7 +141,7 @@ describe.each(javaScriptModes)("staff catalogue pages, JavaScript %s", (mode) =>
     await ready(page, mode);
     await page.getByRole("button", { name: "Yes, delete" }).click();
     await page.waitForURL((url) => url.search === "?done=deleted");
-    await expect(page.locator(".tree__name", { hasText: `${city} West` }).count()).resolves.toBe(0);
+    await expect.poll(() => page.locator(".tree__name", { hasText: `${city} West` }).count()).toBe(0);
   });
 
   it("creates an API token shown once, which the API accepts until it is revoked", async () => {
@@ -195,25 +197,25 @@ describe.each(javaScriptModes)("checkbox pickers, JavaScript %s", (mode) => {
     await provinceBox.check();
     if (mode === "js") {
       // At once in the page, announced.
-      await expect(checkedCount(page)).resolves.toBe(total);
-      await expect(page.locator("#service-areas [role=status]").textContent()).resolves.toBe(
-        `Alberta: all ${total} cities selected.`,
-      );
+      await expect.poll(() => checkedCount(page)).toBe(total);
+      await expect
+        .poll(() => page.locator("#service-areas [role=status]").textContent())
+        .toBe(`Alberta: all ${total} cities selected.`);
       await calgary.uncheck();
-      await expect(provinceBox.evaluate((box) => (box as HTMLInputElement).indeterminate)).resolves.toBe(true);
-      await expect(provinceBox.isChecked()).resolves.toBe(false);
-      await expect(page.locator("#service-areas [role=status]").textContent()).resolves.toBe(
-        `Alberta: ${total - 1} of ${total} cities selected.`,
-      );
+      await expect.poll(() => provinceBox.evaluate((box) => (box as HTMLInputElement).indeterminate)).toBe(true);
+      await expect.poll(() => provinceBox.isChecked()).toBe(false);
+      await expect
+        .poll(() => page.locator("#service-areas [role=status]").textContent())
+        .toBe(`Alberta: ${total - 1} of ${total} cities selected.`);
       await calgary.check();
-      await expect(provinceBox.isChecked()).resolves.toBe(true);
+      await expect.poll(() => provinceBox.isChecked()).toBe(true);
     }
     // Without JavaScript the server expands the province when the form is sent.
     await page.getByRole("button", { name: "Show selection" }).click();
     await notice(page).getByText(`${total} service areas`).waitFor();
     await ready(page, mode);
-    await expect(checkedCount(page)).resolves.toBe(total);
-    await expect(provinceBox.isChecked()).resolves.toBe(true);
+    await expect.poll(() => checkedCount(page)).toBe(total);
+    await expect.poll(() => provinceBox.isChecked()).toBe(true);
 
     // Unticking one city under a ticked province keeps the others.
     await calgary.uncheck();
@@ -221,9 +223,9 @@ describe.each(javaScriptModes)("checkbox pickers, JavaScript %s", (mode) => {
     await notice(page)
       .getByText(`${total - 1} service areas`)
       .waitFor();
-    await expect(calgary.isChecked()).resolves.toBe(false);
-    await expect(provinceBox.isChecked()).resolves.toBe(false);
-    await expect(checkedCount(page)).resolves.toBe(total - 1);
+    await expect.poll(() => calgary.isChecked()).toBe(false);
+    await expect.poll(() => provinceBox.isChecked()).toBe(false);
+    await expect.poll(() => checkedCount(page)).toBe(total - 1);
   });
 
   it("'check all' per service group selects its sub-services and sub-sub-services", async () => {
@@ -235,13 +237,13 @@ describe.each(javaScriptModes)("checkbox pickers, JavaScript %s", (mode) => {
     await notice(page)
       .getByText(/\d+ services: .*Conventional rigs, Drilling rigs, Drilling/)
       .waitFor();
-    await expect(
-      page.getByRole("checkbox", { name: "Conventional rigs (Drilling rigs, Drilling)" }).isChecked(),
-    ).resolves.toBe(true);
-    await expect(page.getByRole("checkbox", { name: "Check all Drilling rigs (Drilling)" }).isChecked()).resolves.toBe(
-      true,
-    );
-    await expect(page.getByRole("checkbox", { name: "Rig moving (Drilling)" }).isChecked()).resolves.toBe(true);
+    await expect
+      .poll(() => page.getByRole("checkbox", { name: "Conventional rigs (Drilling rigs, Drilling)" }).isChecked())
+      .toBe(true);
+    await expect
+      .poll(() => page.getByRole("checkbox", { name: "Check all Drilling rigs (Drilling)" }).isChecked())
+      .toBe(true);
+    await expect.poll(() => page.getByRole("checkbox", { name: "Rig moving (Drilling)" }).isChecked()).toBe(true);
   });
 });
 

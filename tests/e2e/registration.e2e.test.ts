@@ -85,9 +85,9 @@ async function walkSteps(
 
   // Step 1: type preselected, placeholder, every field required.
   await goto(page, mode, `/signup?type=${type}`);
-  await expect(page.locator("h1").textContent()).resolves.toBe("Sign up");
-  await expect(page.getByLabel("Organization Type").inputValue()).resolves.toBe(type === "buyer" ? "2" : "4");
-  await expect(page.getByLabel("Mobile Number").getAttribute("placeholder")).resolves.toBe("xxx-xxx-xxxx");
+  await expect.poll(() => page.locator("h1").textContent()).toBe("Sign up");
+  await expect.poll(() => page.getByLabel("Organization Type").inputValue()).toBe(type === "buyer" ? "2" : "4");
+  await expect.poll(() => page.getByLabel("Mobile Number").getAttribute("placeholder")).toBe("xxx-xxx-xxxx");
   await axe();
   await page.getByLabel("Organization Name").fill("Foothills Consulting");
   await page.getByLabel("Mobile Number").fill("555-12");
@@ -96,8 +96,8 @@ async function walkSteps(
     "Please enter your name",
     "Please enter a valid mobile number, for example 780-555-1234",
   ]);
-  await expect(page.getByLabel("Organization Name").inputValue()).resolves.toBe("Foothills Consulting");
-  await expect(page.getByLabel("Your Name").getAttribute("aria-describedby")).resolves.toMatch(/error/);
+  await expect.poll(() => page.getByLabel("Organization Name").inputValue()).toBe("Foothills Consulting");
+  await expect.poll(() => page.getByLabel("Your Name").getAttribute("aria-describedby")).toMatch(/error/);
   await axe();
   await page.getByRole("link", { name: "Please enter your name" }).click();
   await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("signup-name");
@@ -108,7 +108,7 @@ async function walkSteps(
   // Step 2: where the code went; a wrong code; the resend link within the minute; the right code.
   await page.waitForURL(`**/signup/verify-access-code/${encodeURIComponent(applicant.e164)}`);
   if (mode === "js") await waitForHydration(page);
-  await expect(page.locator("main").textContent()).resolves.toContain(`+1 (587) 555-${applicant.typed.slice(-4)}`);
+  await expect.poll(() => page.locator("main").textContent()).toContain(`+1 (587) 555-${applicant.typed.slice(-4)}`);
   await axe();
   await page
     .getByLabel("Verification code")
@@ -126,7 +126,7 @@ async function walkSteps(
   const token = new URL(page.url()).pathname.split("/").pop() ?? "";
   if (mode === "js") await waitForHydration(page);
   const region = page.getByRole("region", { name: "Privacy Policy" });
-  await expect(region.getAttribute("tabindex")).resolves.toBe("0");
+  await expect.poll(() => region.getAttribute("tabindex")).toBe("0");
   const agree = page.getByRole("button", { name: "Agree" });
   // The effect that disables Agree runs just after the client-side navigation renders, so poll.
   await expect.poll(() => agree.isDisabled()).toBe(mode === "js");
@@ -163,8 +163,8 @@ describe.each(javaScriptModes)("registration steps 1-4, JavaScript %s", (mode) =
     for (const step of ["accept-privacy-policy", "accept-terms-and-conditions"]) {
       const response = await page.goto(`/signup/${step}/not-a-real-token-aaaaaaaaaaaaaaaa`);
       expect(response?.status()).toBe(404);
-      await expect(page.locator("main").textContent()).resolves.toContain(INVALID_TOKEN);
-      await expect(page.getByRole("button", { name: "Agree" }).count()).resolves.toBe(0);
+      await expect.poll(() => page.locator("main").textContent()).toContain(INVALID_TOKEN);
+      await expect.poll(() => page.getByRole("button", { name: "Agree" }).count()).toBe(0);
       if (mode === "js") await expectNoAxeViolations(page);
     }
   });
@@ -172,11 +172,11 @@ describe.each(javaScriptModes)("registration steps 1-4, JavaScript %s", (mode) =
   it("preselects the type from ?type= and keeps the buyer path", async () => {
     const page = await open(mode, "10.8.0.2");
     await goto(page, mode, "/signup?type=buyer");
-    await expect(page.getByLabel("Organization Type").inputValue()).resolves.toBe("2");
+    await expect.poll(() => page.getByLabel("Organization Type").inputValue()).toBe("2");
     await goto(page, mode, "/signup?type=seller");
-    await expect(page.getByLabel("Organization Type").inputValue()).resolves.toBe("3");
+    await expect.poll(() => page.getByLabel("Organization Type").inputValue()).toBe("3");
     await goto(page, mode, "/signup");
-    await expect(page.getByLabel("Organization Type").inputValue()).resolves.toBe("");
+    await expect.poll(() => page.getByLabel("Organization Type").inputValue()).toBe("");
   });
 });
 
@@ -287,25 +287,25 @@ async function expectCompletionPage(page: Page, type: "buyer" | "consultant") {
 describe("buyer and consultant forms", () => {
   it("takes the buyer from /signup to the completion page with JavaScript off", async () => {
     const { page } = await walkSteps("no-js", { axe: false, type: "buyer" });
-    await expect(page.locator("h1").textContent()).resolves.toBe("Buyer Registration");
+    await expect.poll(() => page.locator("h1").textContent()).toBe("Buyer Registration");
     const headings = await page.locator("main h2").allTextContents();
     for (const section of ["1.0 General", "2.0 Primary Contact", "3.0 Alternate Contact", "4.0 Accounting Contact"]) {
       expect(headings).toContain(section);
     }
     expect(headings).toEqual(expect.arrayContaining(["5.0 Billing Preference", "6.0 Primary Industry"]));
     expect(headings).toContain("7.0 Service Areas");
-    await expect(page.locator("main").textContent()).resolves.toContain(
-      "Your account is created from the primary contact",
-    );
-    await expect(page.getByLabel("Country").locator("option").first().textContent()).resolves.toBe(
-      "-- Please select --",
-    );
+    await expect
+      .poll(() => page.locator("main").textContent())
+      .toContain("Your account is created from the primary contact");
+    await expect
+      .poll(() => page.getByLabel("Country").locator("option").first().textContent())
+      .toBe("-- Please select --");
 
     // Without JavaScript all three state controls show; the one matching the country counts.
     const province = page.getByLabel("Province (Canada)");
     const usState = page.getByLabel("State (United States)");
     const otherState = page.getByLabel("State / Province / Region (other countries)");
-    for (const control of [province, usState, otherState]) await expect(control.isVisible()).resolves.toBe(true);
+    for (const control of [province, usState, otherState]) await expect.poll(() => control.isVisible()).toBe(true);
 
     // An incomplete form: the summary at the top, focused; each error at its field; everything kept.
     await general(page).getByLabel("Organization Name").fill("Foothills Energy Ltd.");
@@ -322,17 +322,17 @@ describe("buyer and consultant forms", () => {
       "Please enter a first name",
       "Please select a primary industry",
     ]);
-    await expect(province.getAttribute("aria-describedby")).resolves.toMatch(/error/);
-    await expect(usState.getAttribute("aria-invalid")).resolves.toBeNull();
-    await expect(general(page).getByLabel("Address").getAttribute("aria-invalid")).resolves.toBe("true");
-    await expect(general(page).getByLabel("Organization Name").inputValue()).resolves.toBe("Foothills Energy Ltd.");
-    await expect(page.getByLabel("Country").inputValue()).resolves.toBe("CA");
-    await expect(usState.inputValue()).resolves.toBe("TX");
-    await expect(contact(page, "3.0 Alternate Contact").getByLabel("Last Name").inputValue()).resolves.toBe(
-      "Kept Without A First Name",
-    );
-    await expect(page.getByLabel("Cortex").isChecked()).resolves.toBe(true);
-    await expect(page.getByLabel("Grande Prairie (Alberta)").isChecked()).resolves.toBe(true);
+    await expect.poll(() => province.getAttribute("aria-describedby")).toMatch(/error/);
+    await expect.poll(() => usState.getAttribute("aria-invalid")).toBeNull();
+    await expect.poll(() => general(page).getByLabel("Address").getAttribute("aria-invalid")).toBe("true");
+    await expect.poll(() => general(page).getByLabel("Organization Name").inputValue()).toBe("Foothills Energy Ltd.");
+    await expect.poll(() => page.getByLabel("Country").inputValue()).toBe("CA");
+    await expect.poll(() => usState.inputValue()).toBe("TX");
+    await expect
+      .poll(() => contact(page, "3.0 Alternate Contact").getByLabel("Last Name").inputValue())
+      .toBe("Kept Without A First Name");
+    await expect.poll(() => page.getByLabel("Cortex").isChecked()).toBe(true);
+    await expect.poll(() => page.getByLabel("Grande Prairie (Alberta)").isChecked()).toBe(true);
 
     // The United States with the state list; a province box ticked without JavaScript selects its cities.
     await fillRequiredFields(page);
@@ -345,21 +345,21 @@ describe("buyer and consultant forms", () => {
 
   it("takes the consultant through the form with JavaScript on, showing one state control per country", async () => {
     const { page } = await walkSteps("js", { axe: false, type: "consultant" });
-    await expect(page.locator("h1").textContent()).resolves.toBe("Consultant Registration");
+    await expect.poll(() => page.locator("h1").textContent()).toBe("Consultant Registration");
     await expectNoAxeViolations(page);
 
     const province = page.getByLabel("Province", { exact: true });
     const usState = page.getByLabel("State", { exact: true });
     const otherState = page.getByLabel("State / Province / Region", { exact: true });
     await expect.poll(() => province.isVisible()).toBe(false);
-    await expect(otherState.isVisible()).resolves.toBe(true);
+    await expect.poll(() => otherState.isVisible()).toBe(true);
     await page.getByLabel("Country").selectOption("CA");
     await expect.poll(() => province.isVisible()).toBe(true);
-    await expect(usState.isVisible()).resolves.toBe(false);
-    await expect(otherState.isVisible()).resolves.toBe(false);
+    await expect.poll(() => usState.isVisible()).toBe(false);
+    await expect.poll(() => otherState.isVisible()).toBe(false);
     await page.getByLabel("Country").selectOption("US");
     await expect.poll(() => usState.isVisible()).toBe(true);
-    await expect(province.isVisible()).resolves.toBe(false);
+    await expect.poll(() => province.isVisible()).toBe(false);
 
     // Checked in the browser: the same messages, the summary focused, nothing sent.
     await page.getByRole("button", { name: "Submit Registration" }).click();
@@ -368,7 +368,7 @@ describe("buyer and consultant forms", () => {
       "Please enter the organization name",
       "Please enter the state or province",
     ]);
-    await expect(usState.getAttribute("aria-invalid")).resolves.toBe("true");
+    await expect.poll(() => usState.getAttribute("aria-invalid")).toBe("true");
     await expectNoAxeViolations(page);
     await page.getByRole("link", { name: "Please enter the state or province" }).click();
     await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute("name"))).toBe("stateUS");
@@ -378,7 +378,7 @@ describe("buyer and consultant forms", () => {
     await province.selectOption("AB");
     await general(page).getByLabel("Postal / Zip Code").fill("T2P 1J9");
     await page.getByLabel("Check all Alberta").check();
-    await expect(page.getByLabel("Grande Prairie (Alberta)").isChecked()).resolves.toBe(true);
+    await expect.poll(() => page.getByLabel("Grande Prairie (Alberta)").isChecked()).toBe(true);
     await page.getByRole("button", { name: "Submit Registration" }).click();
     await expectCompletionPage(page, "consultant");
     await expectNoAxeViolations(page);
@@ -399,8 +399,8 @@ describe("buyer and consultant forms", () => {
     for (const type of ["buyer", "consultant"]) {
       const response = await page.goto(`/signup/${type}-registration/not-a-real-token-aaaaaaaaaaaaaaaa`);
       expect(response?.status()).toBe(404);
-      await expect(page.locator("main").textContent()).resolves.toContain(INVALID_TOKEN);
-      await expect(page.getByRole("button", { name: "Submit Registration" }).count()).resolves.toBe(0);
+      await expect.poll(() => page.locator("main").textContent()).toContain(INVALID_TOKEN);
+      await expect.poll(() => page.getByRole("button", { name: "Submit Registration" }).count()).toBe(0);
       if (mode === "js") await expectNoAxeViolations(page);
     }
   });
