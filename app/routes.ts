@@ -10,6 +10,7 @@ export default [
   route("login", "accounts/login.tsx"),
   route("logout", "accounts/logout.ts"),
   route("account", "accounts/account.tsx"),
+  route("account/users", "accounts/organization-users.tsx"),
   route("forgot-password", "accounts/forgot-password.tsx"),
   route("reset-password/complete", "accounts/password-link-complete.tsx", { id: "reset-complete" }),
   route("reset-password/:passwordResetToken", "accounts/reset-password.tsx"),

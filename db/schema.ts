@@ -97,6 +97,8 @@ export const users = pgTable(
     timezone: text("timezone").references(() => timezones.name),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     passwordChangedAt: timestamp("password_changed_at", { withTimezone: true }),
+    /** The organization's administrator: invites and removes its users (the first user is one). */
+    isOrganizationAdmin: boolean("is_organization_admin").notNull().default(false),
   },
   (table) => [
     check("users_role_check", sql`${table.role} in (1, 2, 3, 4)`),

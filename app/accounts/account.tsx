@@ -20,6 +20,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     roleName: ROLE_NAMES[user.role],
     organizationName: user.organizationName,
     isStaff: user.role === 1,
+    hasOrganization: user.role !== 1 && user.organizationId !== null,
     subscription: subscription ? toSubscriptionView(subscription) : null,
   };
 }
@@ -29,7 +30,7 @@ export function meta() {
 }
 
 export default function Account({ loaderData }: Route.ComponentProps) {
-  const { name, email, roleName, organizationName, isStaff, subscription } = loaderData;
+  const { name, email, roleName, organizationName, isStaff, hasOrganization, subscription } = loaderData;
   return (
     <div className="prose">
       <h1>Your account</h1>
@@ -58,6 +59,12 @@ export default function Account({ loaderData }: Route.ComponentProps) {
         {isStaff ? (
           <li>
             <Link to="/staff">Staff area</Link>: maintain the catalogue and review applications
+          </li>
+        ) : null}
+        {hasOrganization ? (
+          <li>
+            <Link to="/account/users">Your organization's users</Link>: see them, and (administrator) invite or remove
+            them
           </li>
         ) : null}
         <li>

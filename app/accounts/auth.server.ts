@@ -21,6 +21,7 @@ export async function loadUser(db: Database, userId: number): Promise<CurrentUse
       lastName: users.lastName,
       organizationId: users.organizationId,
       organizationName: organizations.name,
+      isOrganizationAdmin: users.isOrganizationAdmin,
     })
     .from(users)
     .leftJoin(organizations, eq(organizations.id, users.organizationId))

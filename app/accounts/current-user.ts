@@ -11,6 +11,8 @@ export type CurrentUser = {
   lastName: string | null;
   organizationId: number | null;
   organizationName: string | null;
+  /** Invites and removes the organization's users. */
+  isOrganizationAdmin: boolean;
 };
 
 /** Set by the root middleware for every request: the signed-in user, or null. */

@@ -216,7 +216,7 @@ export function RepeatableGroup<Item extends Record<string, unknown>>({
       <Heading className="repeatable__heading">{heading}</Heading>
       {hint ? <p className="field__hint">{hint}</p> : null}
       {items.map((item, index) => (
-        <fieldset className="fieldset repeatable__block" key={item.key}>
+        <fieldset className="fieldset repeatable__block" key={item.key ?? item.id}>
           <legend className="fieldset__legend">{`${heading} ${index + 1}`}</legend>
           {render(item, index)}
           <button

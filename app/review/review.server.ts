@@ -235,6 +235,7 @@ export async function approveRegistration(
         organizationId: organization.id,
         firstName: contact.firstName,
         lastName: contact.lastName,
+        isOrganizationAdmin: true,
       })
       .returning({ id: users.id });
     if (!user) throw new Error("no user row");

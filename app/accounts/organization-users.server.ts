@@ -1,0 +1,82 @@
+import { and, asc, eq } from "drizzle-orm";
+import { sendNotice } from "~/messaging/messaging.server";
+import type { AppServices } from "~/platform/app-context";
+import type { Database } from "~db/database.server";
+import { users } from "~db/schema";
+import { accountLinkUrl, issueAccountToken } from "./account-tokens.server";
+import type { CurrentUser } from "./current-user";
+
+// An organization's users (issue 8): its administrator invites people by e-mail (a 7-day
+// set-password link) and removes them. Invited users have the organization's role.
+
+export async function listOrganizationUsers(db: Database, organizationId: number) {
+  return db
+    .select({
+      id: users.id,
+      email: users.email,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      isOrganizationAdmin: users.isOrganizationAdmin,
+      setUp: users.passwordHash,
+    })
+    .from(users)
+    .where(eq(users.organizationId, organizationId))
+    .orderBy(asc(users.id))
+    .then((rows) => rows.map(({ setUp, ...row }) => ({ ...row, setUp: setUp !== null })));
+}
+
+export type Invitation = { email: string; firstName: string; lastName: string };
+
+export async function inviteUser(
+  services: AppServices,
+  admin: CurrentUser & { organizationId: number },
+  invitation: Invitation,
+): Promise<{ kind: "invited" } | { kind: "email-in-use" }> {
+  const email = invitation.email.toLowerCase();
+  const token = await services.db.transaction(async (tx) => {
+    const [existing] = await tx.select({ id: users.id }).from(users).where(eq(users.email, email));
+    if (existing) return undefined;
+    const [user] = await tx
+      .insert(users)
+      .values({
+        email,
+        role: admin.role,
+        organizationId: admin.organizationId,
+        firstName: invitation.firstName,
+        lastName: invitation.lastName,
+      })
+      .returning({ id: users.id });
+    if (!user) throw new Error("no user row");
+    return issueAccountToken(tx, user.id, "set_password");
+  });
+  if (!token) return { kind: "email-in-use" };
+  await sendNotice(
+    services.messaging,
+    {
+      to: email,
+      subject: `You have been invited to ${admin.organizationName ?? "Upstream Marketplace"}`,
+      text: [
+        `${admin.firstName ?? admin.email} has invited you to the ${admin.organizationName ?? ""} account on Upstream Marketplace.`,
+        "",
+        "Choose your password here (the link works for 7 days):",
+        accountLinkUrl(services.env.APP_URL, "set_password", token),
+      ].join("\n"),
+    },
+    "invitation e-mail",
+  );
+  return { kind: "invited" };
+}
+
+/** Removes a user of the admin's organization; never the admin themself. */
+export async function removeUser(
+  db: Database,
+  admin: CurrentUser & { organizationId: number },
+  userId: number,
+): Promise<"removed" | "not-found" | "self"> {
+  if (userId === admin.id) return "self";
+  const removed = await db
+    .delete(users)
+    .where(and(eq(users.id, userId), eq(users.organizationId, admin.organizationId)))
+    .returning({ id: users.id });
+  return removed.length > 0 ? "removed" : "not-found";
+}
