@@ -128,6 +128,16 @@ export type SellerFormProps = {
 
 const NONE: number[] = [];
 
+/**
+ * Without JavaScript, '+ Add Operations Contact' posts a page that had no operations contact fields,
+ * so the answer would show the contact with no blocks at all: like the sales contact, it starts with
+ * one block of each (spec section 9).
+ */
+function withNewOperationsContact(result?: SubmissionResult<string[]>): SubmissionResult<string[]> | undefined {
+  if (!result?.initialValue || result.initialValue.operationsContact !== undefined) return result;
+  return { ...result, initialValue: { ...result.initialValue, operationsContact: NEW_KEY_PERSON } };
+}
+
 /** Optional coverages default to 'No' (their empty choice); repeatable blocks are optional as a whole. */
 const isOptionalInForm = (name: string) =>
   (OPTIONAL_INSURANCE as readonly string[]).includes(name) || name.includes("[]");
@@ -156,9 +166,10 @@ export function SellerRegistrationForm({
     [today, currentYear, payment.provider],
   );
   const constraint = useMemo(() => withOptionalFields(getZodConstraint(schema), isOptionalInForm), [schema]);
+  const result = useMemo(() => withNewOperationsContact(lastResult), [lastResult]);
   const [form, fields] = useForm<SellerFormValues, SellerRegistrationData>({
     id,
-    lastResult,
+    lastResult: result,
     defaultValue: {
       wcbs: [{}],
       salesContact: NEW_KEY_PERSON,
