@@ -74,10 +74,12 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const services = context.get(appServicesContext);
   const id = parseId(params.id);
   if (!id) throw data(null, { status: 404 });
-  const parsed = decisionForm.safeParse(Object.fromEntries(await request.formData()));
+  const submitted = Object.fromEntries(await request.formData());
+  const parsed = decisionForm.safeParse(submitted);
   if (!parsed.success) {
     const reasonError = parsed.error.issues.find((issue) => issue.path[0] === "reason")?.message;
-    return data({ reasonError: reasonError ?? "Please choose a decision" }, { status: 400 });
+    const typedReason = typeof submitted.reason === "string" ? submitted.reason : "";
+    return data({ reasonError: reasonError ?? "Please choose a decision", typedReason }, { status: 400 });
   }
   const form = parsed.data;
   if (form.intent === "resend") {
@@ -111,6 +113,7 @@ export default function Registration({ loaderData, actionData }: Route.Component
   const confirm = actionData && "confirm" in actionData ? actionData.confirm : undefined;
   const error = actionData && "error" in actionData ? actionData.error : undefined;
   const reasonError = actionData && "reasonError" in actionData ? actionData.reasonError : undefined;
+  const typedReason = actionData && "typedReason" in actionData ? actionData.typedReason : undefined;
   const resent = actionData && "resent" in actionData ? actionData.resent : undefined;
   return (
     <div className="review">
@@ -154,7 +157,7 @@ export default function Registration({ loaderData, actionData }: Route.Component
         </Form>
       ) : null}
       {registration.status === "submitted" ? (
-        <Decisions confirm={confirm} reasonError={reasonError} name={registration.name} />
+        <Decisions confirm={confirm} reasonError={reasonError} typedReason={typedReason} name={registration.name} />
       ) : null}
       <RegistrationDetails registration={registration} today={day} />
     </div>
@@ -182,10 +185,13 @@ function DecisionHistory({ decisions }: { decisions: RegistrationDetail["decisio
 function Decisions({
   confirm,
   reasonError,
+  typedReason,
   name,
 }: {
   confirm?: { intent: "approve" } | { intent: "reject"; reason: string };
   reasonError?: string;
+  /** What was typed, kept after a refusal. */
+  typedReason?: string;
   name: string;
 }) {
   if (confirm) {
@@ -225,6 +231,7 @@ function Decisions({
           label="Reason for rejecting"
           hint="The applicant is e-mailed this."
           errors={reasonError ? [reasonError] : undefined}
+          inputProps={{ defaultValue: typedReason }}
         />
         <SubmitButton secondary>Reject</SubmitButton>
       </Form>
