@@ -1,16 +1,13 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accountTokens, organizations, outboxMessages, users } from "~db/schema";
+import { expectIn } from "../../tests/support/html";
 import { createClient, hasBuild, startTestApp, type TestApp } from "../../tests/support/test-app";
 import { databaseKinds } from "../../tests/support/test-database";
 import { hashPassword } from "./password.server";
 
 // /account/users (issue 8): the organization's administrator invites users by e-mail and removes
 // them; other users see the list only; nobody reaches another organization's users.
-
-function expectIn(html: string, text: string) {
-  expect(html.includes(text), `page contains ${text}`).toBe(true);
-}
 
 describe.runIf(hasBuild).each(databaseKinds)("an organization's users on %s", (kind) => {
   let app: TestApp;

@@ -1,6 +1,6 @@
 import { type FieldMetadata, getInputProps, getSelectProps, getTextareaProps } from "@conform-to/react";
 import type { InputHTMLAttributes, ReactNode } from "react";
-import { describedBy, FieldError, FieldFrame, TextInput, type TextInputType } from "./text-input";
+import { describedBy, FieldError, FieldFrame, FieldHint, TextInput, type TextInputType } from "./text-input";
 
 /** Every text input of a Conform form goes through this, so nobody wires ARIA by hand. */
 export function TextField({
@@ -97,11 +97,7 @@ export function RadioGroupField({
       aria-describedby={describedBy(field.id, field.errorId, hint, field.errors)}
     >
       <legend className="fieldset__legend">{legend}</legend>
-      {hint ? (
-        <span className="field__hint" id={`${field.id}-hint`}>
-          {hint}
-        </span>
-      ) : null}
+      <FieldHint id={field.id} hint={hint} />
       <FieldError id={field.errorId} errors={field.errors} />
       {options.map((option, index) => (
         <div className="checkbox" key={`${field.key ?? ""}-${option}`}>
@@ -178,12 +174,23 @@ export function CheckboxField({
       <label className="checkbox__label" htmlFor={field.id}>
         {label}
       </label>
-      {hint ? (
-        <span className="field__hint" id={`${field.id}-hint`}>
-          {hint}
-        </span>
-      ) : null}
+      <FieldHint id={field.id} hint={hint} />
       <FieldError id={field.errorId} errors={field.errors} />
     </div>
   );
+}
+
+/** A date that may not be before `today` (the browser's picker refuses earlier days; the server checks too). */
+export function DateFromTodayField({
+  field,
+  label,
+  today,
+  hint = "Today or later.",
+}: {
+  field: FieldMetadata<string | undefined>;
+  label: string;
+  today: string;
+  hint?: string;
+}) {
+  return <TextField field={field} label={label} type="date" hint={hint} inputProps={{ min: today }} />;
 }

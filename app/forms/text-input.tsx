@@ -18,6 +18,15 @@ export function describedBy(id: string, errorId: string, hint: ReactNode, errors
   return ids.length ? ids.join(" ") : undefined;
 }
 
+/** A control's hint, with the id `describedBy` refers to. */
+export function FieldHint({ id, hint }: { id: string; hint?: ReactNode }) {
+  return hint ? (
+    <span className="field__hint" id={`${id}-hint`}>
+      {hint}
+    </span>
+  ) : null;
+}
+
 /** What every single-control field has around its control: label, hint and inline error. */
 export function FieldFrame({
   id,
@@ -39,11 +48,7 @@ export function FieldFrame({
       <label className="field__label" htmlFor={id}>
         {label}
       </label>
-      {hint ? (
-        <span className="field__hint" id={`${id}-hint`}>
-          {hint}
-        </span>
-      ) : null}
+      <FieldHint id={id} hint={hint} />
       <FieldError id={errorId} errors={errors} />
       {children}
     </div>

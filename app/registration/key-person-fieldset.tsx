@@ -1,7 +1,7 @@
 import type { FieldMetadata, FormMetadata } from "@conform-to/react";
 import type { ReactNode } from "react";
 import type { FieldErrorLink } from "~/forms/error-summary";
-import { SelectField, type SelectOption, TextAreaField, TextField } from "~/forms/field";
+import { DateFromTodayField, SelectField, type SelectOption, TextAreaField, TextField } from "~/forms/field";
 import { summaryLinks } from "~/forms/form-errors";
 import { certificationOptions } from "~db/reference-data";
 import { FIRST_YEAR } from "./seller-registration-data";
@@ -150,13 +150,7 @@ export function KeyPersonFieldset({
           return (
             <>
               <SelectField field={block.certification_name} label="Certification" options={CERTIFICATION_OPTIONS} />
-              <TextField
-                field={block.expires_on}
-                label="Expiry Date (optional)"
-                type="date"
-                hint="Today or later."
-                inputProps={{ min: today }}
-              />
+              <DateFromTodayField field={block.expires_on} label="Expiry Date (optional)" today={today} />
             </>
           );
         }}

@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { outboxMessages, registrationContacts, registrationServiceAreas } from "~db/schema";
+import { expectIn } from "../../tests/support/html";
 import {
   accessTokenThroughSteps,
   registrationsOf as registrationsOfToken,
@@ -14,11 +15,6 @@ const INCOMPLETE = "Please ensure all required fields are filled in.";
 const COMPLETE =
   "Your registration has been submitted. Once your application has been reviewed you will be notified by email.";
 let nextNumber = 600;
-
-/** Whether the page holds the text, without printing the whole page when it does not. */
-function expectIn(html: string, text: string) {
-  expect(html.includes(text), `page contains ${text}`).toBe(true);
-}
 
 type AreaData = { serviceAreas: { id: number; province: number }[]; serviceAreaProvinces: { id: number }[] };
 

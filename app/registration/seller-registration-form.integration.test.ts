@@ -11,6 +11,7 @@ import {
 } from "~db/schema";
 import type { CapturedRequest } from "../../tests/mocks/providers";
 import { stripeHandlers } from "../../tests/mocks/stripe";
+import { expectIn, expectNotIn } from "../../tests/support/html";
 import { startSellerFormApp } from "../../tests/support/seller-form-app";
 import { NEXT_YEAR } from "../../tests/support/seller-registration-body";
 import { hasBuild } from "../../tests/support/test-app";
@@ -21,13 +22,6 @@ import { databaseKinds } from "../../tests/support/test-database";
 
 const INCOMPLETE = "Please ensure all required fields are filled in.";
 const NO_SERVICE = "Please select at least one service category.";
-
-function expectIn(html: string, text: string) {
-  expect(html.includes(text), `page contains ${text}`).toBe(true);
-}
-function expectNotIn(html: string, text: string) {
-  expect(html.includes(text), `page does not contain ${text}`).toBe(false);
-}
 
 describe.runIf(hasBuild).each(databaseKinds)("the seller registration form on %s", (kind) => {
   let context: Awaited<ReturnType<typeof startSellerFormApp>>;

@@ -12,7 +12,15 @@ import {
 import { ServicePicker } from "~/catalogue/pickers/service-picker";
 import { withOptionalFields } from "~/forms/constraints";
 import { ErrorSummary, type FieldErrorLink } from "~/forms/error-summary";
-import { CheckboxField, RadioGroupField, radioId, SelectField, TextAreaField, TextField } from "~/forms/field";
+import {
+  CheckboxField,
+  DateFromTodayField,
+  RadioGroupField,
+  radioId,
+  SelectField,
+  TextAreaField,
+  TextField,
+} from "~/forms/field";
 import { summaryLinks } from "~/forms/form-errors";
 import { SubmitButton } from "~/forms/submit-button";
 import type { StripeCardHandle } from "~/payments/stripe-card-fields";
@@ -288,12 +296,11 @@ export function SellerRegistrationForm({
           <fieldset className="fieldset" key={certification.checkbox}>
             <legend className="fieldset__legend">{certification.label}</legend>
             <CheckboxField field={fields[certification.checkbox]} label={`We hold ${certification.label}`} />
-            <TextField
+            <DateFromTodayField
               field={fields[certification.expiry]}
               label={`${certification.label} Expiry Date`}
-              type="date"
+              today={today}
               hint="Required when ticked. Today or later."
-              inputProps={{ min: today }}
             />
           </fieldset>
         ))}
@@ -319,27 +326,20 @@ export function SellerRegistrationForm({
               placeholder={insurance.required ? undefined : NO_COVERAGE}
               hint={insurance.required ? undefined : "Defaults to 'No'."}
             />
-            <TextField
+            <DateFromTodayField
               field={fields[`${insurance.name}_expiry`]}
               label="Expiry Date"
-              type="date"
+              today={today}
               hint={
                 insurance.required ? "Today or later." : "Required once a coverage level is chosen. Today or later."
               }
-              inputProps={{ min: today }}
             />
           </fieldset>
         ))}
         <fieldset className="fieldset">
           <legend className="fieldset__legend">WCB Coverage (optional)</legend>
           <TextField field={fields.in_wcb_coverage_number} label="WCB Coverage Number" />
-          <TextField
-            field={fields.in_wcb_expiry}
-            label="WCB Expiry Date"
-            type="date"
-            hint="Today or later."
-            inputProps={{ min: today }}
-          />
+          <DateFromTodayField field={fields.in_wcb_expiry} label="WCB Expiry Date" today={today} />
         </fieldset>
         <RepeatableGroup
           form={form}
@@ -444,13 +444,7 @@ function WcbFields({
     <>
       <SelectField field={block.state} label="Province / State" options={[...options.provinces, ...options.usStates]} />
       <TextField field={block.number} label="WCB Number" />
-      <TextField
-        field={block.expire_at}
-        label="Expiry Date"
-        type="date"
-        hint="Today or later."
-        inputProps={{ min: today }}
-      />
+      <DateFromTodayField field={block.expire_at} label="Expiry Date" today={today} />
     </>
   );
 }

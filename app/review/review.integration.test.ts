@@ -14,6 +14,7 @@ import {
 } from "~db/schema";
 import type { CapturedRequest } from "../../tests/mocks/providers";
 import { stripeHandlers } from "../../tests/mocks/stripe";
+import { expectIn } from "../../tests/support/html";
 import { startSellerFormApp } from "../../tests/support/seller-form-app";
 import { createClient, hasBuild } from "../../tests/support/test-app";
 import { databaseKinds } from "../../tests/support/test-database";
@@ -21,10 +22,6 @@ import { databaseKinds } from "../../tests/support/test-database";
 // Staff review (issue 8, first part) as a browser without JavaScript uses it: the queue, a
 // registration's page, approve and reject with their confirmation step, one decision only, the
 // account made in the same transaction, and who may see any of it.
-
-function expectIn(html: string, text: string) {
-  expect(html.includes(text), `page contains ${text}`).toBe(true);
-}
 
 describe.runIf(hasBuild).each(databaseKinds)("staff review on %s", (kind) => {
   let context: Awaited<ReturnType<typeof startSellerFormApp>>;
