@@ -81,11 +81,14 @@ async function stop(signal) {
   if (stopping) return;
   stopping = true;
   console.log(`${signal} received: finishing open requests, then closing the database`);
+  const closed = new Promise((resolve) => server.on("close", resolve));
   server.close();
+  // Event streams never finish on their own: end them so their browsers reconnect elsewhere.
+  await application.endLiveStreams?.();
   server.closeIdleConnections();
   const forced = setTimeout(() => server.closeAllConnections(), 10_000);
   forced.unref();
-  await new Promise((resolve) => server.on("close", resolve));
+  await closed;
   await application.close();
   process.exit(0);
 }

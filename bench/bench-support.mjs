@@ -98,8 +98,11 @@ export async function stopChild(child) {
   clearTimeout(timer);
 }
 
-/** The production server on PGlite in memory (start migrates and seeds the demo catalogue). */
-export async function startApp() {
+/**
+ * The production server on PGlite in memory (start migrates and seeds the demo catalogue), or on
+ * the PostgreSQL database of `overrides.DATABASE_URL`.
+ */
+export async function startApp(overrides = {}) {
   const port = await freePort();
   const env = {
     ...process.env,
@@ -110,6 +113,7 @@ export async function startApp() {
     PORT: String(port),
     APP_URL: `http://127.0.0.1:${port}`,
     SESSION_SECRET: randomBytes(32).toString("hex"),
+    ...overrides,
   };
   const child = startChild(["server.js"], env);
   const origin = `http://127.0.0.1:${port}`;

@@ -11,6 +11,8 @@ import * as schema from "./schema";
 
 /** The Drizzle client every module receives; the same API over postgres.js and PGlite. */
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+/** What a `db.transaction` callback gets: queries inside that transaction. */
+export type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
 export type DatabaseHandle = {
   db: Database;
@@ -22,6 +24,13 @@ export type DatabaseHandle = {
   query(text: string, values?: unknown[]): Promise<RawQueryResult>;
   /** Cheap round trip for health checks. */
   ping(): Promise<void>;
+  /**
+   * LISTENs on a PostgreSQL notification channel. On PostgreSQL all of a handle's listeners share one
+   * dedicated connection (postgres.js `listen`), reconnected with backoff; `onListen` runs once the
+   * LISTEN is in place, and again after every reconnect (notifications sent meanwhile are lost, so
+   * reload state there). PGlite is in-process: its one connection, no reconnects. Answers `unlisten`.
+   */
+  listen(channel: string, onNotify: (payload: string) => void, onListen?: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 };
 
@@ -67,6 +76,10 @@ function openPostgres(url: string): DatabaseHandle {
     async ping() {
       await client`select 1`;
     },
+    async listen(channel, onNotify, onListen) {
+      const { unlisten } = await client.listen(channel, onNotify, onListen);
+      return unlisten;
+    },
     async close() {
       await client.end({ timeout: 5 });
     },
@@ -91,6 +104,11 @@ async function openPglite(dir: string): Promise<DatabaseHandle> {
     },
     async ping() {
       await client.query("select 1");
+    },
+    async listen(channel, onNotify, onListen) {
+      const unlisten = await client.listen(channel, onNotify);
+      onListen?.();
+      return () => unlisten();
     },
     async close() {
       await client.close();

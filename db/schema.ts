@@ -2,8 +2,10 @@ import { sql } from "drizzle-orm";
 import {
   type AnyPgColumn,
   bigint,
+  bigserial,
   boolean,
   check,
+  customType,
   date,
   index,
   integer,
@@ -17,6 +19,7 @@ import {
   uniqueIndex,
   varchar,
 } from "drizzle-orm/pg-core";
+import { NOTIFICATION_KINDS } from "./notification-kinds";
 
 // Reference data (spec section 3). Loaded idempotently by db/seed.ts at every start.
 
@@ -298,7 +301,8 @@ export const registrations = pgTable(
       .unique()
       .references(() => registrationAccessTokens.id, { onDelete: "restrict" }),
     organizationType: smallint("organization_type").notNull(),
-    status: text("status", { enum: ["submitted", "approved", "rejected"] })
+    /** changes_requested: staff asked the applicant to change it; their resubmission makes it submitted again. */
+    status: text("status", { enum: ["submitted", "changes_requested", "approved", "rejected"] })
       .notNull()
       .default("submitted"),
     name: text("name").notNull(),
@@ -328,7 +332,10 @@ export const registrations = pgTable(
   },
   (table) => [
     check("registrations_type_check", sql`${table.organizationType} in (2, 3, 4)`),
-    check("registrations_status_check", sql`${table.status} in ('submitted', 'approved', 'rejected')`),
+    check(
+      "registrations_status_check",
+      sql`${table.status} in ('submitted', 'changes_requested', 'approved', 'rejected')`,
+    ),
     check(
       "registrations_billing_preference_check",
       sql`${table.billingPreference} is null or ${table.billingPreference} in ('Open Invoice', 'Cortex', 'Email Invoice', 'Mail Invoice')`,
@@ -552,7 +559,8 @@ export const keyPersonEducation = pgTable(
   ],
 );
 
-// Staff review (issue 8): every decision on a registration, for the audit log staff read.
+// Staff review (issue 8): the history of a registration, for the audit log staff read: each decision
+// (approve, reject, ask for changes, with who and why) and each resubmission by the applicant.
 
 export const registrationDecisions = pgTable(
   "registration_decisions",
@@ -561,16 +569,63 @@ export const registrationDecisions = pgTable(
     registrationId: integer("registration_id")
       .notNull()
       .references(() => registrations.id, { onDelete: "cascade" }),
+    /** Null for the applicant's resubmission (and once a staff user is deleted). */
     staffUserId: integer("staff_user_id").references(() => users.id, { onDelete: "set null" }),
-    decision: text("decision", { enum: ["approved", "rejected"] }).notNull(),
+    decision: text("decision", { enum: ["approved", "rejected", "changes_requested", "resubmitted"] }).notNull(),
+    /** The reason for a rejection, or the message asking for changes. */
     reason: text("reason"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
-    check("registration_decisions_decision_check", sql`${table.decision} in ('approved', 'rejected')`),
-    // One decision per registration: the database refuses a second even if two staff race.
-    uniqueIndex("registration_decisions_registration_idx").on(table.registrationId),
+    check(
+      "registration_decisions_decision_check",
+      sql`${table.decision} in ('approved', 'rejected', 'changes_requested', 'resubmitted')`,
+    ),
+    // One final decision per registration: the database refuses a second even if two staff race.
+    uniqueIndex("registration_decisions_final_idx")
+      .on(table.registrationId)
+      .where(sql`${table.decision} in ('approved', 'rejected')`),
+    index("registration_decisions_registration_idx").on(table.registrationId, table.createdAt),
   ],
+);
+
+/**
+ * The link that reopens an application whose changes staff asked for (issue 8): stored as a hash,
+ * expiring, spent by the resubmission. A new request for changes replaces an unspent one.
+ */
+export const registrationChangeTokens = pgTable(
+  "registration_change_tokens",
+  {
+    id: serial("id").primaryKey(),
+    registrationId: integer("registration_id")
+      .notNull()
+      .references(() => registrations.id, { onDelete: "cascade" }),
+    tokenHash: text("token_hash").notNull().unique(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("registration_change_tokens_registration_idx").on(table.registrationId)],
+);
+
+/**
+ * Changes an organization made to its profile after approval (issue 8), for staff: who, when, which
+ * part, and each changed field with its value before and after.
+ */
+export const organizationChanges = pgTable(
+  "organization_changes",
+  {
+    id: serial("id").primaryKey(),
+    organizationId: integer("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+    /** What was changed: "profile" or "card". */
+    subject: text("subject").notNull(),
+    changes: jsonb("changes").notNull().$type<{ field: string; before: string; after: string }[]>(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("organization_changes_organization_idx").on(table.organizationId, table.createdAt)],
 );
 
 /**
@@ -617,4 +672,393 @@ export const expiryReminders = pgTable(
     sentAt: timestamp("sent_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [primaryKey({ columns: [table.organizationId, table.document, table.expiresOn, table.daysBefore] })],
+);
+
+/**
+ * A seller replacing its card on Stripe Checkout (setup mode) without JavaScript: the session, until
+ * the seller is back and the new card is in use.
+ */
+export const cardUpdateCheckouts = pgTable("card_update_checkouts", {
+  sessionId: text("session_id").primaryKey(),
+  organizationId: integer("organization_id")
+    .notNull()
+    .references(() => organizations.id, { onDelete: "cascade" }),
+  userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+  completedAt: timestamp("completed_at", { withTimezone: true }),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+// Reverse auctions (issue 9). Money in integer cents (bigint: large projects), times in UTC. Every
+// change to an auction's bidding happens in one transaction holding the auction's row lock.
+
+/** File contents kept in the database, so every app machine serves the same documents. */
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => "bytea",
+  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
+});
+
+export const AUCTION_STATUSES = ["draft", "scheduled", "open", "closed", "awarded", "cancelled"] as const;
+export type AuctionStatus = (typeof AUCTION_STATUSES)[number];
+
+export const auctions = pgTable(
+  "auctions",
+  {
+    id: serial("id").primaryKey(),
+    /** The buyer or consultant organization that runs it (a consultant acts for a buyer). */
+    organizationId: integer("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "restrict" }),
+    createdByUserId: integer("created_by_user_id").references(() => users.id, { onDelete: "set null" }),
+    title: text("title").notNull(),
+    description: text("description").notNull(),
+    serviceId: integer("service_id")
+      .notNull()
+      .references(() => services.id, { onDelete: "restrict" }),
+    serviceAreaId: integer("service_area_id")
+      .notNull()
+      .references(() => serviceAreas.id, { onDelete: "restrict" }),
+    /** The buyer's maximum: no bid may exceed it. */
+    reserveCents: bigint("reserve_cents", { mode: "number" }).notNull(),
+    /** A bid must beat the lowest by this much: cents, or basis points of the lowest (100 = 1 %). */
+    decrementKind: text("decrement_kind", { enum: ["amount", "percent"] }).notNull(),
+    decrementValue: integer("decrement_value").notNull(),
+    startsAt: timestamp("starts_at", { withTimezone: true }).notNull(),
+    /** The current end, moved later by soft-close extensions. */
+    endsAt: timestamp("ends_at", { withTimezone: true }).notNull(),
+    /** The end as scheduled, before any extension. */
+    scheduledEndsAt: timestamp("scheduled_ends_at", { withTimezone: true }).notNull(),
+    /** A bid in the last N minutes moves the end M minutes later, at most `cap` minutes past the scheduled end. */
+    softCloseWindowMinutes: smallint("soft_close_window_minutes").notNull(),
+    softCloseExtensionMinutes: smallint("soft_close_extension_minutes").notNull(),
+    softCloseCapMinutes: integer("soft_close_cap_minutes").notNull(),
+    extensions: smallint("extensions").notNull().default(0),
+    status: text("status", { enum: AUCTION_STATUSES }).notNull().default("draft"),
+    /** reverse: sellers bid the price down in the open; sealed: one sealed bid each, read after the deadline. */
+    kind: text("kind", { enum: ["reverse", "sealed"] })
+      .notNull()
+      .default("reverse"),
+    /** The consultant organization that evaluates the bids technically; null: the organization running it. */
+    evaluatorOrganizationId: integer("evaluator_organization_id").references(() => organizations.id),
+    /** Share of price in the ranking (0 to 100); technical merit counts for the rest. */
+    priceWeightPercent: smallint("price_weight_percent").notNull().default(100),
+    /** A technical score (0 to 100) under this excludes a bid; null: none. */
+    technicalPassMark: smallint("technical_pass_mark"),
+    evaluationCompletedAt: timestamp("evaluation_completed_at", { withTimezone: true }),
+    /** Orders every bid and auto-bid of the auction: ties go to the lower number (entered first). */
+    sequence: integer("sequence").notNull().default(0),
+    /** The standing lowest bid, kept with each bid for fast reads. */
+    lowestBidId: bigint("lowest_bid_id", { mode: "number" }),
+    lowestCents: bigint("lowest_cents", { mode: "number" }),
+    leaderOrganizationId: integer("leader_organization_id").references(() => organizations.id),
+    bidCount: integer("bid_count").notNull().default(0),
+    closedAt: timestamp("closed_at", { withTimezone: true }),
+    awardedBidId: bigint("awarded_bid_id", { mode: "number" }),
+    awardedOrganizationId: integer("awarded_organization_id").references(() => organizations.id),
+    /** Why the lowest bid was passed over, when it was. */
+    awardReason: text("award_reason"),
+    awardedAt: timestamp("awarded_at", { withTimezone: true }),
+    awardedByUserId: integer("awarded_by_user_id").references(() => users.id, { onDelete: "set null" }),
+    /** The per-auction buyer fee recorded at award (spec section 1), from the fees configuration. */
+    buyerFeeCents: integer("buyer_fee_cents"),
+    cancelledAt: timestamp("cancelled_at", { withTimezone: true }),
+    cancelReason: text("cancel_reason"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    check(
+      "auctions_status_check",
+      sql`${table.status} in ('draft', 'scheduled', 'open', 'closed', 'awarded', 'cancelled')`,
+    ),
+    check(
+      "auctions_decrement_check",
+      sql`${table.decrementKind} in ('amount', 'percent') and ${table.decrementValue} > 0`,
+    ),
+    check("auctions_reserve_check", sql`${table.reserveCents} > 0`),
+    check("auctions_kind_check", sql`${table.kind} in ('reverse', 'sealed')`),
+    check(
+      "auctions_evaluation_check",
+      sql`${table.priceWeightPercent} between 0 and 100 and (${table.technicalPassMark} is null or ${table.technicalPassMark} between 0 and 100)`,
+    ),
+    check(
+      "auctions_times_check",
+      sql`${table.startsAt} < ${table.scheduledEndsAt} and ${table.scheduledEndsAt} <= ${table.endsAt}`,
+    ),
+    check(
+      "auctions_soft_close_check",
+      sql`${table.softCloseWindowMinutes} >= 0 and ${table.softCloseExtensionMinutes} >= 0 and ${table.softCloseCapMinutes} >= 0`,
+    ),
+    index("auctions_organization_idx").on(table.organizationId, table.createdAt),
+    // The closing job looks for auctions past their end.
+    index("auctions_status_ends_idx").on(table.status, table.endsAt),
+  ],
+);
+
+/** Documents attached to an auction (size and type checked on upload). */
+export const auctionDocuments = pgTable(
+  "auction_documents",
+  {
+    id: serial("id").primaryKey(),
+    auctionId: integer("auction_id")
+      .notNull()
+      .references(() => auctions.id, { onDelete: "cascade" }),
+    fileName: text("file_name").notNull(),
+    contentType: text("content_type").notNull(),
+    sizeBytes: integer("size_bytes").notNull(),
+    content: bytea("content").notNull(),
+    uploadedByUserId: integer("uploaded_by_user_id").references(() => users.id, { onDelete: "set null" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("auction_documents_auction_idx").on(table.auctionId)],
+);
+
+/** The sellers invited to an auction, each known to the others only by an alias. */
+export const auctionInvitations = pgTable(
+  "auction_invitations",
+  {
+    auctionId: integer("auction_id")
+      .notNull()
+      .references(() => auctions.id, { onDelete: "cascade" }),
+    organizationId: integer("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    /** "Seller A", "Seller B", …: what every seller sees of a competitor. */
+    alias: text("alias").notNull(),
+    invitedAt: timestamp("invited_at", { withTimezone: true }).notNull().defaultNow(),
+    termsAcceptedAt: timestamp("terms_accepted_at", { withTimezone: true }),
+    termsAcceptedByUserId: integer("terms_accepted_by_user_id").references(() => users.id, { onDelete: "set null" }),
+  },
+  (table) => [
+    primaryKey({ columns: [table.auctionId, table.organizationId] }),
+    uniqueIndex("auction_invitations_alias_idx").on(table.auctionId, table.alias),
+    index("auction_invitations_organization_idx").on(table.organizationId),
+  ],
+);
+
+/** A seller's secret minimum: the system bids for them down to it. One per seller and auction. */
+export const auctionAutoBids = pgTable(
+  "auction_auto_bids",
+  {
+    id: serial("id").primaryKey(),
+    auctionId: integer("auction_id")
+      .notNull()
+      .references(() => auctions.id, { onDelete: "cascade" }),
+    organizationId: integer("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    minimumCents: bigint("minimum_cents", { mode: "number" }).notNull(),
+    /** The auction's sequence number when this minimum was entered: the earlier owns a tie. */
+    enteredSequence: integer("entered_sequence").notNull(),
+    setByUserId: integer("set_by_user_id").references(() => users.id, { onDelete: "set null" }),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex("auction_auto_bids_seller_idx").on(table.auctionId, table.organizationId),
+    check("auction_auto_bids_minimum_check", sql`${table.minimumCents} > 0`),
+  ],
+);
+
+/** Every bid, binding and never deleted; an automatic one names the bid or auto-bid change that set it off. */
+export const auctionBids = pgTable(
+  "auction_bids",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    auctionId: integer("auction_id")
+      .notNull()
+      .references(() => auctions.id, { onDelete: "restrict" }),
+    organizationId: integer("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "restrict" }),
+    /** Who placed a manual bid, or set the minimum an automatic one came from. */
+    userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+    amountCents: bigint("amount_cents", { mode: "number" }).notNull(),
+    kind: text("kind", { enum: ["manual", "auto"] }).notNull(),
+    /** Sequence rank for ties: equal amounts go to the lower rank. */
+    rank: integer("rank").notNull(),
+    /** The manual bid, or the auto-bid change, that set off this automatic bid. */
+    triggeredByBidId: bigint("triggered_by_bid_id", { mode: "number" }).references((): AnyPgColumn => auctionBids.id),
+    triggeredByAutoBidId: integer("triggered_by_auto_bid_id").references(() => auctionAutoBids.id),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    check("auction_bids_kind_check", sql`${table.kind} in ('manual', 'auto')`),
+    check("auction_bids_amount_check", sql`${table.amountCents} > 0`),
+    index("auction_bids_auction_idx").on(table.auctionId, table.id),
+    index("auction_bids_seller_idx").on(table.auctionId, table.organizationId),
+  ],
+);
+
+/**
+ * What happened to an auction, in order: the audit trail (who did what) and the feed of live
+ * updates. `data` may hold what only the buyer side may see; sellers get views built for them.
+ */
+export const auctionEvents = pgTable(
+  "auction_events",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    auctionId: integer("auction_id")
+      .notNull()
+      .references(() => auctions.id, { onDelete: "cascade" }),
+    kind: text("kind").notNull(),
+    userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+    organizationId: integer("organization_id").references(() => organizations.id, { onDelete: "set null" }),
+    data: jsonb("data").notNull().$type<Record<string, unknown>>(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("auction_events_auction_idx").on(table.auctionId, table.id)],
+);
+
+// Closed-bid (sealed) auctions and technical evaluation (issue 10).
+
+/** The documents each sealed bid must carry (price schedule, technical proposal, safety documents…). */
+export const auctionBidRequirements = pgTable(
+  "auction_bid_requirements",
+  {
+    id: serial("id").primaryKey(),
+    auctionId: integer("auction_id")
+      .notNull()
+      .references(() => auctions.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    sortOrder: smallint("sort_order").notNull(),
+  },
+  (table) => [uniqueIndex("auction_bid_requirements_name_idx").on(table.auctionId, sql`lower(${table.name})`)],
+);
+
+/** A seller's sealed bid: one per seller and auction, replaceable until the deadline, unreadable before it. */
+export const sealedBids = pgTable(
+  "sealed_bids",
+  {
+    id: serial("id").primaryKey(),
+    auctionId: integer("auction_id")
+      .notNull()
+      .references(() => auctions.id, { onDelete: "restrict" }),
+    organizationId: integer("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "restrict" }),
+    amountCents: bigint("amount_cents", { mode: "number" }).notNull(),
+    submittedByUserId: integer("submitted_by_user_id").references(() => users.id, { onDelete: "set null" }),
+    /** How many times it was replaced. */
+    revision: integer("revision").notNull().default(0),
+    submittedAt: timestamp("submitted_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex("sealed_bids_seller_idx").on(table.auctionId, table.organizationId),
+    check("sealed_bids_amount_check", sql`${table.amountCents} > 0`),
+  ],
+);
+
+/** One file per requirement of a sealed bid. */
+export const sealedBidDocuments = pgTable(
+  "sealed_bid_documents",
+  {
+    id: serial("id").primaryKey(),
+    sealedBidId: integer("sealed_bid_id")
+      .notNull()
+      .references(() => sealedBids.id, { onDelete: "cascade" }),
+    requirementId: integer("requirement_id")
+      .notNull()
+      .references(() => auctionBidRequirements.id, { onDelete: "cascade" }),
+    fileName: text("file_name").notNull(),
+    contentType: text("content_type").notNull(),
+    sizeBytes: integer("size_bytes").notNull(),
+    content: bytea("content").notNull(),
+    uploadedAt: timestamp("uploaded_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [uniqueIndex("sealed_bid_documents_requirement_idx").on(table.sealedBidId, table.requirementId)],
+);
+
+/** The evaluator's weighted criteria, fixed once bids open. */
+export const evaluationCriteria = pgTable(
+  "evaluation_criteria",
+  {
+    id: serial("id").primaryKey(),
+    auctionId: integer("auction_id")
+      .notNull()
+      .references(() => auctions.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    /** Relative weight, 1 to 100. */
+    weight: smallint("weight").notNull(),
+    sortOrder: smallint("sort_order").notNull(),
+  },
+  (table) => [
+    check("evaluation_criteria_weight_check", sql`${table.weight} between 1 and 100`),
+    uniqueIndex("evaluation_criteria_name_idx").on(table.auctionId, sql`lower(${table.name})`),
+  ],
+);
+
+/** A score (0 to 10) with a comment, per criterion and seller (a sealed bid's seller, or a candidate to invite). */
+export const evaluationScores = pgTable(
+  "evaluation_scores",
+  {
+    criterionId: integer("criterion_id")
+      .notNull()
+      .references(() => evaluationCriteria.id, { onDelete: "cascade" }),
+    organizationId: integer("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    score: smallint("score").notNull(),
+    comment: text("comment"),
+    scoredByUserId: integer("scored_by_user_id").references(() => users.id, { onDelete: "set null" }),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.criterionId, table.organizationId] }),
+    check("evaluation_scores_score_check", sql`${table.score} between 0 and 10`),
+  ],
+);
+
+/** The evaluator's verdict on a seller: technically unacceptable or not, and why. */
+export const evaluationVerdicts = pgTable(
+  "evaluation_verdicts",
+  {
+    auctionId: integer("auction_id")
+      .notNull()
+      .references(() => auctions.id, { onDelete: "cascade" }),
+    organizationId: integer("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    unacceptable: boolean("unacceptable").notNull().default(false),
+    comment: text("comment"),
+    updatedByUserId: integer("updated_by_user_id").references(() => users.id, { onDelete: "set null" }),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.auctionId, table.organizationId] })],
+);
+
+// Notifications (issue 10): what happened, per user, listed on /account and e-mailed unless turned off.
+
+export { NOTIFICATION_KINDS, type NotificationKind } from "./notification-kinds";
+
+export const notifications = pgTable(
+  "notifications",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: NOTIFICATION_KINDS }).notNull(),
+    auctionId: integer("auction_id").references(() => auctions.id, { onDelete: "cascade" }),
+    subject: text("subject").notNull(),
+    text: text("text").notNull(),
+    /** When it was e-mailed; null when the user turned that kind off or it was held back (outbid, 5 minutes). */
+    emailedAt: timestamp("emailed_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index("notifications_user_idx").on(table.userId, table.id),
+    index("notifications_outbid_idx").on(table.userId, table.auctionId, table.kind, table.emailedAt),
+  ],
+);
+
+/** The optional kinds a user turned off (e-mail only: every notification is still listed on /account). */
+export const notificationOptOuts = pgTable(
+  "notification_opt_outs",
+  {
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: NOTIFICATION_KINDS }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.kind] })],
 );

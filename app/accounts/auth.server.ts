@@ -22,6 +22,7 @@ export async function loadUser(db: Database, userId: number): Promise<CurrentUse
       organizationId: users.organizationId,
       organizationName: organizations.name,
       isOrganizationAdmin: users.isOrganizationAdmin,
+      timezone: users.timezone,
     })
     .from(users)
     .leftJoin(organizations, eq(organizations.id, users.organizationId))

@@ -13,6 +13,8 @@ export type CurrentUser = {
   organizationName: string | null;
   /** Invites and removes the organization's users. */
   isOrganizationAdmin: boolean;
+  /** IANA time zone chosen at account setup; times are shown in it (null: America/Edmonton). */
+  timezone: string | null;
 };
 
 /** Set by the root middleware for every request: the signed-in user, or null. */

@@ -1,8 +1,6 @@
 import { eq, sql } from "drizzle-orm";
-import type { Database } from "~db/database.server";
+import type { Database, Transaction } from "~db/database.server";
 import { catalogueRevision } from "~db/schema";
-
-type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
 /**
  * Runs a catalogue write: serialized with every other catalogue write (so two edits cannot build a

@@ -1,5 +1,5 @@
 import { and, asc, eq, ne, sql } from "drizzle-orm";
-import type { Database } from "~db/database.server";
+import type { Database, Transaction } from "~db/database.server";
 import { provinces, serviceAreas } from "~db/schema";
 import { type CatalogueResult, fail, NOT_FOUND, ok } from "./catalogue-result";
 import { catalogueWrite, isStillReferenced, postgresErrorCode, UNIQUE_VIOLATION } from "./catalogue-revision.server";
@@ -47,8 +47,6 @@ export async function listProvinces(db: Database): Promise<ProvinceView[]> {
     .from(provinces)
     .orderBy(asc(provinces.name));
 }
-
-type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
 async function resolveProvince(tx: Transaction, province: number | string): Promise<number | undefined> {
   const [row] = await tx

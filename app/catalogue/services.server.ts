@@ -1,5 +1,5 @@
 import { asc, eq } from "drizzle-orm";
-import type { Database } from "~db/database.server";
+import type { Database, Transaction } from "~db/database.server";
 import { services } from "~db/schema";
 import { type CatalogueResult, fail, NOT_FOUND, ok } from "./catalogue-result";
 import { catalogueWrite, isStillReferenced, postgresErrorCode, UNIQUE_VIOLATION } from "./catalogue-revision.server";
@@ -49,8 +49,6 @@ export function buildTree(rows: ServiceRow[]): ServiceNode[] {
   }
   return roots;
 }
-
-type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
 async function loadAll(tx: Transaction): Promise<Map<number, ServiceRow>> {
   const rows = await tx.select().from(services);

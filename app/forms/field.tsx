@@ -87,10 +87,12 @@ export function RadioGroupField({
 }: {
   field: FieldMetadata<string | undefined>;
   legend: ReactNode;
-  options: readonly string[];
+  /** Values that are their own labels, or value and label. */
+  options: readonly (string | SelectOption)[];
   hint?: ReactNode;
 }) {
   const invalid = Boolean(field.errors?.length);
+  const choices = options.map((option) => (typeof option === "string" ? { value: option, label: option } : option));
   return (
     <fieldset
       className={invalid ? "fieldset field--error" : "fieldset"}
@@ -99,19 +101,19 @@ export function RadioGroupField({
       <legend className="fieldset__legend">{legend}</legend>
       <FieldHint id={field.id} hint={hint} />
       <FieldError id={field.errorId} errors={field.errors} />
-      {options.map((option, index) => (
-        <div className="checkbox" key={`${field.key ?? ""}-${option}`}>
+      {choices.map((option, index) => (
+        <div className="checkbox" key={`${field.key ?? ""}-${option.value}`}>
           <input
             type="radio"
             className="checkbox__input"
             id={radioId(field, index)}
             name={field.name}
-            value={option}
-            defaultChecked={field.initialValue === option}
+            value={option.value}
+            defaultChecked={field.initialValue === option.value}
             aria-invalid={invalid || undefined}
           />
           <label className="checkbox__label" htmlFor={radioId(field, index)}>
-            {option}
+            {option.label}
           </label>
         </div>
       ))}

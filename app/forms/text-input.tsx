@@ -1,6 +1,15 @@
 import type { InputHTMLAttributes, ReactNode } from "react";
 
-export type TextInputType = "text" | "email" | "password" | "tel" | "date" | "number" | "search" | "url";
+export type TextInputType =
+  | "text"
+  | "email"
+  | "password"
+  | "tel"
+  | "date"
+  | "datetime-local"
+  | "number"
+  | "search"
+  | "url";
 
 /** The inline error, above the control, with a hidden "Error:" for screen readers (GOV.UK). */
 export function FieldError({ id, errors }: { id: string; errors?: string[] }) {
@@ -88,6 +97,41 @@ export function TextInput({ id, name, label, type = "text", hint, errors, errorI
           [describedBy(id, errorElementId, hint, errors), inputProps?.["aria-describedby"]].filter(Boolean).join(" ") ||
           undefined
         }
+      />
+    </FieldFrame>
+  );
+}
+
+/** A labelled multi-line text box without a form library, wired like TextInput. */
+export function TextAreaInput({
+  id,
+  name,
+  label,
+  hint,
+  errors,
+  defaultValue,
+  rows = 4,
+}: {
+  id: string;
+  name: string;
+  label: string;
+  hint?: ReactNode;
+  errors?: string[];
+  defaultValue?: string;
+  rows?: number;
+}) {
+  const invalid = Boolean(errors?.length);
+  const errorId = `${id}-error`;
+  return (
+    <FieldFrame id={id} errorId={errorId} label={label} hint={hint} errors={errors}>
+      <textarea
+        id={id}
+        name={name}
+        rows={rows}
+        defaultValue={defaultValue}
+        className={invalid ? "textarea input--error" : "textarea"}
+        aria-invalid={invalid || undefined}
+        aria-describedby={describedBy(id, errorId, hint, errors)}
       />
     </FieldFrame>
   );

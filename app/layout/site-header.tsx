@@ -13,7 +13,7 @@ const visitorLinks = [
 
 export function SiteHeader({ signedInAs }: { signedInAs: { email: string } | null }) {
   const navigation = signedInAs
-    ? [...publicLinks, { to: "/account", label: "Account" }]
+    ? [...publicLinks, { to: "/auctions", label: "Auctions" }, { to: "/account", label: "Account" }]
     : [...publicLinks, ...visitorLinks];
   return (
     <header className="site-header">

@@ -40,3 +40,6 @@ export function formatCents(cents: number): string {
   if (!Number.isSafeInteger(cents)) throw new RangeError(`not a whole number of cents: ${cents}`);
   return currency.format(cents / 100);
 }
+
+/** What a buyer pays for each awarded auction (spec section 1: "Buyers pay a per-auction fee"), before GST. */
+export const BUYER_AUCTION_FEE_CENTS = 25_000;

@@ -1,6 +1,7 @@
-// What the app needs from a card payment provider at registration: keep a card on file for a new
-// customer (no charge), and for browsers without JavaScript a hosted setup page (Stripe Checkout in
-// setup mode). Card numbers never pass through here except to the offline test provider.
+// What the app needs from a card payment provider: at registration, keep a card on file for a new
+// customer (no charge); later, replace that card for the existing customer and its subscription; and
+// for browsers without JavaScript a hosted setup page (Stripe Checkout in setup mode) for both. Card
+// numbers never pass through here except to the offline test provider.
 
 /** The customer a card is saved for. */
 export type CardHolder = { name: string; email: string; reference: string };
@@ -15,6 +16,17 @@ export type SaveCardRequest = {
 
 /** Ids at the provider; never card numbers. */
 export type SavedCard = { customerId: string; paymentMethodId: string; brand: string | null; last4: string | null };
+
+/** A seller's new card for its existing customer (and the subscription charged to it, when there is one). */
+export type ReplaceCardRequest = {
+  customerId: string;
+  /** As for SaveCardRequest: a token (tok_…) or a PaymentMethod id (pm_…). */
+  token: string;
+  /** The provider's subscription, which is charged to the new card from now on. */
+  subscriptionId?: string;
+  /** Repeating a request with the same key attaches the card once. */
+  idempotencyKey: string;
+};
 
 export type SetupCheckout = { sessionId: string; url: string; customerId: string };
 
@@ -36,6 +48,8 @@ export type StartedSubscription = { subscriptionId: string; status: "trialing" |
 
 type CommonPayments = {
   saveCard(request: SaveCardRequest): Promise<SavedCard>;
+  /** Attaches a new card to an existing customer and makes it the one its invoices and subscription are charged to. */
+  replaceCard(request: ReplaceCardRequest): Promise<SavedCard>;
   startSubscription(request: SubscriptionRequest): Promise<StartedSubscription>;
 };
 
@@ -50,7 +64,20 @@ export type StripePayments = CommonPayments & {
     cancelUrl: string;
     idempotencyKey: string;
   }): Promise<SetupCheckout>;
-  readSetupCheckout(sessionId: string): Promise<SetupCheckoutResult>;
+  /** Checkout in setup mode for a customer that already exists (replacing its card). */
+  createCardUpdateCheckout(request: {
+    customerId: string;
+    /** Ours, for Stripe's dashboard: which organization the session is for. */
+    reference: string;
+    successUrl: string;
+    cancelUrl: string;
+    idempotencyKey: string;
+  }): Promise<SetupCheckout>;
+  /**
+   * A completed session's card becomes the customer's default (and the subscription's, when given).
+   * Repeatable: reading a session twice changes nothing more.
+   */
+  readSetupCheckout(sessionId: string, options?: { subscriptionId?: string }): Promise<SetupCheckoutResult>;
 };
 
 export type TestCardPayments = CommonPayments & {

@@ -4,6 +4,7 @@ import {
   type CardHolder,
   PaymentProviderError,
   type SavedCard,
+  type SetupCheckout,
   type SetupCheckoutResult,
   type StripePayments,
 } from "./payments";
@@ -116,6 +117,94 @@ export function createStripePayments(config: StripeConfig, fetchImpl?: typeof fe
     return call<PaymentMethod>("GET", `/v1/payment_methods/${encodeURIComponent(paymentMethod)}`);
   }
 
+  const savedCard = (customerId: string, paymentMethod: PaymentMethod): SavedCard => ({
+    customerId,
+    paymentMethodId: paymentMethod.id,
+    brand: paymentMethod.card?.brand ?? null,
+    last4: paymentMethod.card?.last4 ?? null,
+  });
+
+  /** A PaymentMethod checked and kept for later charges: a confirmed off-session SetupIntent for the customer. */
+  async function setUpPaymentMethod(
+    customerId: string,
+    paymentMethodId: string,
+    idempotencyKey: string,
+  ): Promise<PaymentMethod> {
+    const setupIntent = await call<SetupIntent>(
+      "POST",
+      "/v1/setup_intents",
+      {
+        customer: customerId,
+        payment_method: paymentMethodId,
+        payment_method_types: ["card"],
+        usage: "off_session",
+        confirm: true,
+        expand: ["payment_method"],
+      },
+      `setup-${idempotencyKey}`,
+    );
+    if (setupIntent.status !== "succeeded") {
+      throw new CardError(
+        "Your card needs extra authentication that this form cannot complete. Please use another card.",
+        setupIntent.status,
+      );
+    }
+    return cardOf(setupIntent.payment_method);
+  }
+
+  /**
+   * The card the customer's invoices are charged to (and its default source, for a card attached as
+   * one), and the subscription's when given: a subscription's own default overrides the customer's.
+   */
+  async function makeDefault(
+    customerId: string,
+    paymentMethodId: string,
+    options: { source?: boolean; subscriptionId?: string },
+    idempotencyKey: string,
+  ) {
+    await call(
+      "POST",
+      `/v1/customers/${encodeURIComponent(customerId)}`,
+      {
+        default_source: options.source ? paymentMethodId : undefined,
+        invoice_settings: { default_payment_method: paymentMethodId },
+      },
+      `default-${idempotencyKey}`,
+    );
+    if (options.subscriptionId) {
+      await call(
+        "POST",
+        `/v1/subscriptions/${encodeURIComponent(options.subscriptionId)}`,
+        { default_payment_method: paymentMethodId },
+        `subscription-default-${idempotencyKey}`,
+      );
+    }
+  }
+
+  /** A Checkout Session in setup mode for the customer: the card is typed on Stripe's page. */
+  async function setupCheckout(
+    customerId: string,
+    request: { reference: string; metadata: Record<string, string>; successUrl: string; cancelUrl: string },
+    idempotencyKey: string,
+  ): Promise<SetupCheckout> {
+    const session = await call<CheckoutSession>(
+      "POST",
+      "/v1/checkout/sessions",
+      {
+        mode: "setup",
+        customer: customerId,
+        payment_method_types: ["card"],
+        client_reference_id: request.reference,
+        success_url: request.successUrl,
+        cancel_url: request.cancelUrl,
+        metadata: request.metadata,
+      },
+      `checkout-${idempotencyKey}`,
+    );
+    if (!session.url) throw new PaymentProviderError("Stripe returned a Checkout Session without a URL");
+    return { sessionId: session.id, url: session.url, customerId };
+  }
+
   return {
     provider: "stripe",
     publishableKey: config.publishableKey,
@@ -142,52 +231,45 @@ export function createStripePayments(config: StripeConfig, fetchImpl?: typeof fe
         };
       }
       if (!token.startsWith("pm_")) throw new CardError(CARD_NOT_SAVED, "invalid_token");
-      // A PaymentMethod: a confirmed off-session SetupIntent checks the card and keeps it for later charges.
       const customer = await call<Customer>(
         "POST",
         "/v1/customers",
         holderParams(holder),
         `customer-${idempotencyKey}`,
       );
-      let setupIntent: SetupIntent;
+      let paymentMethod: PaymentMethod;
       try {
-        setupIntent = await call<SetupIntent>(
-          "POST",
-          "/v1/setup_intents",
-          {
-            customer: customer.id,
-            payment_method: token,
-            payment_method_types: ["card"],
-            usage: "off_session",
-            confirm: true,
-            expand: ["payment_method"],
-          },
-          `setup-${idempotencyKey}`,
-        );
+        paymentMethod = await setUpPaymentMethod(customer.id, token, idempotencyKey);
       } catch (error) {
+        // The new customer is of no use without its card.
         await call("DELETE", `/v1/customers/${encodeURIComponent(customer.id)}`).catch(() => undefined);
         throw error;
       }
-      if (setupIntent.status !== "succeeded") {
-        await call("DELETE", `/v1/customers/${encodeURIComponent(customer.id)}`).catch(() => undefined);
-        throw new CardError(
-          "Your card needs extra authentication that this form cannot complete. Please use another card.",
-          setupIntent.status,
+      await makeDefault(customer.id, paymentMethod.id, {}, idempotencyKey);
+      return savedCard(customer.id, paymentMethod);
+    },
+
+    async replaceCard({ customerId, token, subscriptionId, idempotencyKey }): Promise<SavedCard> {
+      let paymentMethod: PaymentMethod;
+      let source = false;
+      if (token.startsWith("tok_")) {
+        // A card token becomes a new card of the customer (the old one stays until it is removed at
+        // Stripe); Stripe checks the card as it attaches it.
+        const card = await call<Card & { id: string }>(
+          "POST",
+          `/v1/customers/${encodeURIComponent(customerId)}/sources`,
+          { source: token },
+          `source-${idempotencyKey}`,
         );
+        paymentMethod = { id: card.id, card: { brand: card.brand, last4: card.last4 } };
+        source = true;
+      } else if (token.startsWith("pm_")) {
+        paymentMethod = await setUpPaymentMethod(customerId, token, idempotencyKey);
+      } else {
+        throw new CardError(CARD_NOT_SAVED, "invalid_token");
       }
-      const paymentMethod = await cardOf(setupIntent.payment_method);
-      await call(
-        "POST",
-        `/v1/customers/${encodeURIComponent(customer.id)}`,
-        { invoice_settings: { default_payment_method: paymentMethod.id } },
-        `default-${idempotencyKey}`,
-      );
-      return {
-        customerId: customer.id,
-        paymentMethodId: paymentMethod.id,
-        brand: paymentMethod.card?.brand ?? null,
-        last4: paymentMethod.card?.last4 ?? null,
-      };
+      await makeDefault(customerId, paymentMethod.id, { source, subscriptionId }, idempotencyKey);
+      return savedCard(customerId, paymentMethod);
     },
 
     /**
@@ -239,25 +321,22 @@ export function createStripePayments(config: StripeConfig, fetchImpl?: typeof fe
         holderParams(holder),
         `customer-${idempotencyKey}`,
       );
-      const session = await call<CheckoutSession>(
-        "POST",
-        "/v1/checkout/sessions",
-        {
-          mode: "setup",
-          customer: customer.id,
-          payment_method_types: ["card"],
-          client_reference_id: holder.reference,
-          success_url: successUrl,
-          cancel_url: cancelUrl,
-          metadata: { registration: holder.reference },
-        },
-        `checkout-${idempotencyKey}`,
+      return setupCheckout(
+        customer.id,
+        { reference: holder.reference, metadata: { registration: holder.reference }, successUrl, cancelUrl },
+        idempotencyKey,
       );
-      if (!session.url) throw new PaymentProviderError("Stripe returned a Checkout Session without a URL");
-      return { sessionId: session.id, url: session.url, customerId: customer.id };
     },
 
-    async readSetupCheckout(sessionId): Promise<SetupCheckoutResult> {
+    createCardUpdateCheckout({ customerId, reference, successUrl, cancelUrl, idempotencyKey }) {
+      return setupCheckout(
+        customerId,
+        { reference, metadata: { card_update: reference }, successUrl, cancelUrl },
+        idempotencyKey,
+      );
+    },
+
+    async readSetupCheckout(sessionId, options = {}): Promise<SetupCheckoutResult> {
       const session = await call<CheckoutSession>("GET", `/v1/checkout/sessions/${encodeURIComponent(sessionId)}`, {
         expand: ["setup_intent.payment_method"],
       });
@@ -266,21 +345,8 @@ export function createStripePayments(config: StripeConfig, fetchImpl?: typeof fe
       if (session.status !== "complete" || !setupIntent || typeof setupIntent === "string") return { status: "open" };
       if (setupIntent.status !== "succeeded" || !session.customer) return { status: "open" };
       const paymentMethod = await cardOf(setupIntent.payment_method);
-      await call(
-        "POST",
-        `/v1/customers/${encodeURIComponent(session.customer)}`,
-        { invoice_settings: { default_payment_method: paymentMethod.id } },
-        `default-${session.id}`,
-      );
-      return {
-        status: "complete",
-        card: {
-          customerId: session.customer,
-          paymentMethodId: paymentMethod.id,
-          brand: paymentMethod.card?.brand ?? null,
-          last4: paymentMethod.card?.last4 ?? null,
-        },
-      };
+      await makeDefault(session.customer, paymentMethod.id, { subscriptionId: options.subscriptionId }, session.id);
+      return { status: "complete", card: savedCard(session.customer, paymentMethod) };
     },
   };
 }

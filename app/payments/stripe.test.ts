@@ -178,4 +178,114 @@ describe("Stripe payments adapter", () => {
       PaymentProviderError,
     );
   });
+
+  it("replaces an existing customer's card with a token: a new source, made the default for invoices and the subscription", async () => {
+    const card = await stripe.replaceCard({
+      customerId: "cus_123",
+      token: "tok_mastercard",
+      subscriptionId: "sub_123",
+      idempotencyKey: "r1",
+    });
+    expect(card).toEqual({
+      customerId: "cus_123",
+      paymentMethodId: "card_mastercard",
+      brand: "MasterCard",
+      last4: "4444",
+    });
+    expect(captured.map((request) => request.url)).toEqual([
+      "https://api.stripe.com/v1/customers/cus_123/sources",
+      "https://api.stripe.com/v1/customers/cus_123",
+      "https://api.stripe.com/v1/subscriptions/sub_123",
+    ]);
+    expect(formOf(0)).toEqual({ source: "tok_mastercard" });
+    expect(formOf(1)).toEqual({
+      default_source: "card_mastercard",
+      "invoice_settings[default_payment_method]": "card_mastercard",
+    });
+    expect(formOf(2)).toEqual({ default_payment_method: "card_mastercard" });
+    expect(captured.map((request) => request.headers.get("idempotency-key"))).toEqual([
+      "source-r1",
+      "default-r1",
+      "subscription-default-r1",
+    ]);
+  });
+
+  it("replaces the card with a PaymentMethod through a confirmed off-session SetupIntent for the existing customer", async () => {
+    const card = await stripe.replaceCard({ customerId: "cus_123", token: "pm_card_mastercard", idempotencyKey: "r2" });
+    expect(card).toEqual({
+      customerId: "cus_123",
+      paymentMethodId: "pm_mastercard",
+      brand: "mastercard",
+      last4: "4444",
+    });
+    // No new customer, and without a subscription only the customer's default changes.
+    expect(captured.map((request) => request.url)).toEqual([
+      "https://api.stripe.com/v1/setup_intents",
+      "https://api.stripe.com/v1/customers/cus_123",
+    ]);
+    expect(formOf(0)).toEqual({
+      customer: "cus_123",
+      payment_method: "pm_card_mastercard",
+      "payment_method_types[0]": "card",
+      usage: "off_session",
+      confirm: "true",
+      "expand[0]": "payment_method",
+    });
+    expect(formOf(1)).toEqual({ "invoice_settings[default_payment_method]": "pm_mastercard" });
+  });
+
+  it("leaves the customer, its default card and the subscription alone when the new card is declined", async () => {
+    for (const token of ["tok_chargeDeclined", "pm_card_chargeDeclined"]) {
+      captured.length = 0;
+      await expect(
+        stripe.replaceCard({ customerId: "cus_123", token, subscriptionId: "sub_123", idempotencyKey: token }),
+      ).rejects.toMatchObject({ name: "CardError", message: "Your card was declined." });
+      expect(captured).toHaveLength(1);
+    }
+    await expect(
+      stripe.replaceCard({ customerId: "cus_123", token: "tok_unknown", idempotencyKey: "r3" }),
+    ).rejects.toMatchObject({ name: "CardError", message: CARD_NOT_SAVED });
+    await expect(
+      stripe.replaceCard({ customerId: "cus_123", token: "nonsense", idempotencyKey: "r4" }),
+    ).rejects.toThrow(CardError);
+  });
+
+  it("creates a setup-mode Checkout Session for an existing customer, and on return makes its card the subscription's", async () => {
+    const checkout = await stripe.createCardUpdateCheckout({
+      customerId: "cus_existing",
+      reference: "organization-7",
+      successUrl: "https://market.example/account/card/checkout?session_id={CHECKOUT_SESSION_ID}",
+      cancelUrl: "https://market.example/account/card/checkout?cancelled=1",
+      idempotencyKey: "c1",
+    });
+    expect(checkout).toEqual({
+      sessionId: "cs_test_123",
+      url: "https://checkout.stripe.com/c/pay/cs_test_123",
+      customerId: "cus_existing",
+    });
+    expect(captured.map((request) => request.url)).toEqual(["https://api.stripe.com/v1/checkout/sessions"]);
+    expect(captured[0]?.headers.get("idempotency-key")).toBe("checkout-c1");
+    expect(formOf(0)).toEqual({
+      mode: "setup",
+      customer: "cus_existing",
+      "payment_method_types[0]": "card",
+      client_reference_id: "organization-7",
+      success_url: "https://market.example/account/card/checkout?session_id={CHECKOUT_SESSION_ID}",
+      cancel_url: "https://market.example/account/card/checkout?cancelled=1",
+      "metadata[card_update]": "organization-7",
+    });
+
+    captured.length = 0;
+    expect(await stripe.readSetupCheckout("cs_test_complete", { subscriptionId: "sub_123" })).toEqual({
+      status: "complete",
+      card: { customerId: "cus_123", paymentMethodId: "pm_456", brand: "mastercard", last4: "4444" },
+    });
+    expect(captured.map((request) => request.url)).toEqual([
+      "https://api.stripe.com/v1/checkout/sessions/cs_test_complete?expand%5B0%5D=setup_intent.payment_method",
+      "https://api.stripe.com/v1/customers/cus_123",
+      "https://api.stripe.com/v1/subscriptions/sub_123",
+    ]);
+    expect(formOf(1)).toEqual({ "invoice_settings[default_payment_method]": "pm_456" });
+    expect(formOf(2)).toEqual({ default_payment_method: "pm_456" });
+  });
 });

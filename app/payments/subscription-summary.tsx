@@ -1,4 +1,6 @@
+import type { ReactNode } from "react";
 import { Alert } from "~/forms/alert";
+import { cardLabel } from "./card-label";
 import { formatCents } from "./fees";
 
 /** A seller's subscription as its pages show it (dates as ISO strings, amounts in cents). */
@@ -23,27 +25,31 @@ export function toSubscriptionView(row: {
 }
 
 const day = (iso: string) => iso.slice(0, 10);
-const brandName = (brand: string | null) =>
-  brand ? `${brand[0]?.toUpperCase()}${brand.slice(1).replace("_", " ")}` : "Card";
 
 /** Trial end, next charge and card; or why the subscription could not start. */
 export function SubscriptionSummary({
   subscription,
   audience,
+  cardAction,
 }: {
   subscription: SubscriptionView;
   audience: "seller" | "staff";
+  /** Shown next to the card (the seller's administrator: a link to replace it). */
+  cardAction?: ReactNode;
 }) {
   if (subscription.status === "failed") {
     return (
-      <Alert title="Error!">
-        <p>
-          {audience === "seller"
-            ? "Your subscription could not be started. Our staff have been told and will contact you."
-            : "The subscription could not be started."}{" "}
-          {subscription.failure ? `(${subscription.failure})` : null}
-        </p>
-      </Alert>
+      <>
+        <Alert title="Error!">
+          <p>
+            {audience === "seller"
+              ? "Your subscription could not be started. Our staff have been told and will contact you."
+              : "The subscription could not be started."}{" "}
+            {subscription.failure ? `(${subscription.failure})` : null}
+          </p>
+        </Alert>
+        {cardAction ? <p>{cardAction}</p> : null}
+      </>
     );
   }
   return (
@@ -66,7 +72,10 @@ export function SubscriptionSummary({
       </div>
       <div>
         <dt>Card</dt>
-        <dd>{`${brandName(subscription.cardBrand)} ending ${subscription.cardLast4 ?? "…"}`}</dd>
+        <dd>
+          {cardLabel(subscription.cardBrand, subscription.cardLast4) ?? "Card ending …"}
+          {cardAction ? <> ({cardAction})</> : null}
+        </dd>
       </div>
     </dl>
   );

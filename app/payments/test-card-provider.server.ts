@@ -77,6 +77,16 @@ function tokenizeCard(card: TestCardFields, now = new Date()): string {
   return known.token;
 }
 
+/** The card a test token or test PaymentMethod id stands for; declined ones as Stripe declines them. */
+function cardFor(token: string): TestCard {
+  const name = tokenFor(token.trim());
+  const decline = DECLINES[name];
+  if (decline) throw new CardError(decline.message, decline.code);
+  const card = TOKENS.get(name);
+  if (!card) throw new CardError(CARD_NOT_SAVED, "resource_missing");
+  return card;
+}
+
 const fakeId = (prefix: string, key: string) =>
   `${prefix}_test_${createHash("sha256").update(key).digest("hex").slice(0, 24)}`;
 
@@ -85,17 +95,17 @@ export function createTestCardProvider(): TestCardPayments {
     provider: "test",
     tokenizeCard: (card) => tokenizeCard(card),
     async saveCard({ token, idempotencyKey }): Promise<SavedCard> {
-      const name = tokenFor(token.trim());
-      const decline = DECLINES[name];
-      if (decline) throw new CardError(decline.message, decline.code);
-      const card = TOKENS.get(name);
-      if (!card) throw new CardError(CARD_NOT_SAVED, "resource_missing");
+      const card = cardFor(token);
       return {
         customerId: fakeId("cus", idempotencyKey),
         paymentMethodId: fakeId("pm", idempotencyKey),
         brand: card.brand,
         last4: card.last4,
       };
+    },
+    async replaceCard({ customerId, token, idempotencyKey }): Promise<SavedCard> {
+      const card = cardFor(token);
+      return { customerId, paymentMethodId: fakeId("pm", idempotencyKey), brand: card.brand, last4: card.last4 };
     },
     async startSubscription({ trialDays, idempotencyKey }) {
       return {

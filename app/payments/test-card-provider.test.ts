@@ -64,4 +64,19 @@ describe("test card provider (Stripe's test cards, offline)", () => {
     expect(tokenizeTestCard(card("378282246310005", { cvc: "1234" }))).toBe("tok_amex");
     expect(() => tokenizeTestCard(card("4012888888881881"))).toThrow(/test mode, but used a non test/);
   });
+
+  it("replaces a customer's card, keeping the customer, and declines as it does for a new one", async () => {
+    const token = provider.tokenizeCard(card("5555 5555 5555 4444"));
+    const replaced = await provider.replaceCard({ customerId: "cus_test_1", token, idempotencyKey: "r1" });
+    expect(replaced).toMatchObject({ customerId: "cus_test_1", brand: "mastercard", last4: "4444" });
+    expect(replaced.paymentMethodId).toMatch(/^pm_test_/);
+    expect(await provider.replaceCard({ customerId: "cus_test_1", token, idempotencyKey: "r1" })).toEqual(replaced);
+    await expect(
+      provider.replaceCard({
+        customerId: "cus_test_1",
+        token: provider.tokenizeCard(card("4000 0000 0000 0002")),
+        idempotencyKey: "r2",
+      }),
+    ).rejects.toMatchObject({ name: "CardError", message: "Your card was declined." });
+  });
 });

@@ -1,6 +1,7 @@
 import { createContext } from "react-router";
 import type { SessionStore } from "~/accounts/session.server";
 import type { Throttles } from "~/accounts/throttle.server";
+import type { AuctionLive } from "~/auctions/auction-live.server";
 import type { Messaging } from "~/messaging/messaging.server";
 import type { Payments } from "~/payments/payments";
 import type { Database } from "~db/database.server";
@@ -17,6 +18,11 @@ export type AppServices = {
   throttles: Throttles;
   /** Resolves when the database answers; used by /healthz. */
   pingDatabase(): Promise<void>;
+  /**
+   * The live-updates hub (one per app process: LISTEN on `auction_events`), behind the auctions'
+   * event streams. Absent where services are built by hand; the streams then send one view and end.
+   */
+  auctionLive?: AuctionLive;
 };
 
 export const appServicesContext = createContext<AppServices>();

@@ -7,6 +7,8 @@ import { createRequestHandler, RouterContextProvider, type ServerBuild } from "r
 import { createSessionStore } from "~/accounts/session.server";
 import { ensureStaffUser } from "~/accounts/staff.server";
 import { createThrottles } from "~/accounts/throttle.server";
+import { createAuctionLive } from "~/auctions/auction-live.server";
+import { startAuctionClock } from "~/auctions/auctions.server";
 import { createCatalogueReadCache, serveCachedJson } from "~/catalogue/catalogue-read-cache.server";
 import { createMessaging } from "~/messaging/messaging.server";
 import { createPayments } from "~/payments/payments.server";
@@ -35,6 +37,8 @@ export type Application = {
   services: AppServices;
   port: number;
   host: string;
+  /** Ends the open event streams (their browsers reconnect to another machine); call when the server stops accepting. */
+  endLiveStreams(): Promise<void>;
   close(): Promise<void>;
 };
 
@@ -82,8 +86,10 @@ export async function runWorker(environment: NodeJS.ProcessEnv = process.env): P
     );
   }
   const worker = await startRemindersWorker(services, env.DATABASE_URL);
+  const auctionClock = startAuctionClock(services);
   return {
     async stop() {
+      await auctionClock.stop();
       await worker.stop();
       await database.close();
     },
@@ -126,6 +132,9 @@ export async function createApplication(options: ApplicationOptions = {}): Promi
     console.warn("warning: card payments (Stripe) are not configured; the built-in test card provider is used");
   }
 
+  // One LISTEN connection per app process, feeding every auction event stream it serves.
+  const auctionLive = await createAuctionLive(database);
+
   const services: AppServices = {
     env,
     db: database.db,
@@ -134,6 +143,7 @@ export async function createApplication(options: ApplicationOptions = {}): Promi
     sessions: createSessionStore(database.db, env),
     throttles: createThrottles(database.query),
     pingDatabase: () => database.ping(),
+    auctionLive,
   };
   const mode = development ? "development" : "production";
   const makeContext = (nonce: string, clientAddress = "unknown") => {
@@ -156,7 +166,8 @@ export async function createApplication(options: ApplicationOptions = {}): Promi
     res.set(securityHeaders(nonce, isHttpsRequest(req.headers, req.secure), stripeConfigured));
     next();
   });
-  app.use(compression());
+  // Event streams are never compressed: gzip would hold each event back and keep a zlib state per watcher.
+  app.use(compression({ filter: (req, res) => !isEventStream(res) && compression.filter(req, res) }));
   app.use(refuseCrossOriginWrites(env.APP_URL));
 
   if (!development) {
@@ -188,6 +199,9 @@ export async function createApplication(options: ApplicationOptions = {}): Promi
       );
   await staticPages?.warm();
 
+  // Without PostgreSQL there is no worker process: this process opens and closes auctions on time.
+  const auctionClock = database.kind === "pglite" ? startAuctionClock(services) : undefined;
+
   const catalogueCache = createCatalogueReadCache(database.db);
   const serveFast = async (req: IncomingMessage, res: ServerResponse): Promise<boolean> => {
     if (req.method !== "GET" && req.method !== "HEAD") return false;
@@ -211,8 +225,15 @@ export async function createApplication(options: ApplicationOptions = {}): Promi
         },
       );
     },
+    endLiveStreams: () => auctionLive.close(),
     async close() {
+      await auctionClock?.stop();
+      await auctionLive.close();
       await database.close();
     },
   };
+}
+
+function isEventStream(res: ServerResponse): boolean {
+  return /^text\/event-stream/i.test(String(res.getHeader("Content-Type") ?? ""));
 }

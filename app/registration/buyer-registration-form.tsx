@@ -22,6 +22,7 @@ import {
   INCOMPLETE_FORM,
 } from "./registration-data";
 import type { RegistrationFormOptions } from "./registration-form.server";
+import type { FormValues } from "./stored-registration.server";
 
 type ContactValues = { first_name: string; last_name: string; phone: string; email: string };
 
@@ -46,6 +47,8 @@ export function BuyerRegistrationForm({
   serviceAreas,
   lastResult,
   selectedServiceAreas = NO_AREAS,
+  defaultValue,
+  submitLabel = "Submit Registration",
 }: {
   id: string;
   accessToken: string;
@@ -53,10 +56,14 @@ export function BuyerRegistrationForm({
   serviceAreas: ServiceAreaCheckboxData;
   lastResult?: SubmissionResult<string[]>;
   selectedServiceAreas?: number[];
+  /** The stored registration, when the form is shown again pre-filled. */
+  defaultValue?: FormValues;
+  submitLabel?: string;
 }) {
   const [form, fields] = useForm<RegistrationFormValues, BuyerRegistrationData>({
     id,
     lastResult,
+    defaultValue: defaultValue as Partial<RegistrationFormValues> | undefined,
     // The alternate contact is optional as a whole (kept only when a first name is given).
     constraint: withOptionalFields(getZodConstraint(buyerRegistrationFormSchema), (name) =>
       name.startsWith("alternateContact."),
@@ -151,7 +158,7 @@ export function BuyerRegistrationForm({
         selectedServiceAreas={selectedServiceAreas}
       />
 
-      <SubmitButton>Submit Registration</SubmitButton>
+      <SubmitButton>{submitLabel}</SubmitButton>
     </Form>
   );
 }

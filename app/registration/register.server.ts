@@ -2,7 +2,7 @@ import { and, eq, gt, inArray, isNotNull, isNull } from "drizzle-orm";
 import { hashToken } from "~/accounts/account-tokens.server";
 import { sendNotice } from "~/messaging/messaging.server";
 import type { AppServices } from "~/platform/app-context";
-import type { Database } from "~db/database.server";
+import type { Database, Transaction } from "~db/database.server";
 import {
   countries,
   industries,
@@ -59,8 +59,6 @@ export async function checkReferences(
 
 const typeLabel = (code: number) => ORGANIZATION_TYPES.find((type) => type.code === code)?.slug ?? "other";
 
-type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
-
 /** Company general information every type shares (spec section 3). */
 export type GeneralRegistrationData = Pick<
   BuyerRegistrationData,
@@ -85,6 +83,58 @@ export type RegistrationWrite = {
   /** The type's own rows (contacts, seller details), written in the same transaction. */
   writeDetails(tx: Transaction, registrationId: number): Promise<void>;
 };
+
+/** The registrations row's columns from the general information (codes upper-cased, email lower-cased). */
+export function generalRegistrationColumns(
+  data: Omit<GeneralRegistrationData, "reg_access_token" | "serviceAreas">,
+  billingPreference?: BuyerRegistrationData["billing_preference"],
+) {
+  return {
+    name: data.name,
+    address: data.address,
+    city: data.city,
+    state: data.country === "CA" || data.country === "US" ? data.state.toUpperCase() : data.state,
+    countryCode: data.country,
+    postalZip: data.country === "CA" ? data.postal_zip.toUpperCase() : data.postal_zip,
+    phone: data.phone,
+    fax: data.fax ?? null,
+    email: data.email.toLowerCase(),
+    primaryIndustryId: data.primary_industry,
+    billingPreference: billingPreference ?? null,
+  };
+}
+
+export async function writeServiceAreas(tx: Transaction, registrationId: number, serviceAreaIds: number[]) {
+  if (serviceAreaIds.length === 0) return;
+  await tx
+    .insert(registrationServiceAreas)
+    .values(serviceAreaIds.map((serviceAreaId) => ({ registrationId, serviceAreaId })));
+}
+
+/** The buyer's or consultant's contacts: primary, alternate (when given) and accounting. */
+export async function writeBuyerContacts(tx: Transaction, registrationId: number, data: BuyerRegistrationData) {
+  const contacts: { role: "primary" | "alternate" | "accounting"; contact: Contact | undefined }[] = [
+    { role: "primary", contact: data.primaryContact },
+    { role: "alternate", contact: data.alternateContact },
+    { role: "accounting", contact: data.accountingContact },
+  ];
+  await tx.insert(registrationContacts).values(
+    contacts.flatMap(({ role, contact }) =>
+      contact
+        ? [
+            {
+              registrationId,
+              role,
+              firstName: contact.first_name,
+              lastName: contact.last_name,
+              phone: contact.phone,
+              email: contact.email.toLowerCase(),
+            },
+          ]
+        : [],
+    ),
+  );
+}
 
 /**
  * Step 5 for every type: in one transaction the token is spent and the registration, its service
@@ -130,27 +180,13 @@ export async function writeRegistration(services: AppServices, write: Registrati
           accessTokenId: spent.id,
           organizationType,
           status: "submitted",
-          name: data.name,
-          address: data.address,
-          city: data.city,
-          state: data.country === "CA" || data.country === "US" ? data.state.toUpperCase() : data.state,
-          countryCode: data.country,
-          postalZip: data.country === "CA" ? data.postal_zip.toUpperCase() : data.postal_zip,
-          phone: data.phone,
-          fax: data.fax ?? null,
-          email: data.email.toLowerCase(),
-          primaryIndustryId: data.primary_industry,
-          billingPreference: write.billingPreference ?? null,
+          ...generalRegistrationColumns(data, write.billingPreference),
           submittedAt: now,
         })
         .returning({ id: registrations.id });
       if (!registration) throw new Error("no registration row");
 
-      if (data.serviceAreas.length > 0) {
-        await tx
-          .insert(registrationServiceAreas)
-          .values(data.serviceAreas.map((serviceAreaId) => ({ registrationId: registration.id, serviceAreaId })));
-      }
+      await writeServiceAreas(tx, registration.id, data.serviceAreas);
       await write.writeDetails(tx, registration.id);
       return { kind: "created", registrationId: registration.id };
     })
@@ -209,29 +245,7 @@ export async function registerBuyerOrConsultant(
     organizationType,
     data,
     billingPreference: data.billing_preference,
-    async writeDetails(tx, registrationId) {
-      const contacts: { role: "primary" | "alternate" | "accounting"; contact: Contact | undefined }[] = [
-        { role: "primary", contact: data.primaryContact },
-        { role: "alternate", contact: data.alternateContact },
-        { role: "accounting", contact: data.accountingContact },
-      ];
-      await tx.insert(registrationContacts).values(
-        contacts.flatMap(({ role, contact }) =>
-          contact
-            ? [
-                {
-                  registrationId,
-                  role,
-                  firstName: contact.first_name,
-                  lastName: contact.last_name,
-                  phone: contact.phone,
-                  email: contact.email.toLowerCase(),
-                },
-              ]
-            : [],
-        ),
-      );
-    },
+    writeDetails: (tx, registrationId) => writeBuyerContacts(tx, registrationId, data),
   });
 
   if (outcome.kind === "created") await notifyStaff(services, outcome.registrationId, organizationType, data.name);

@@ -1,9 +1,10 @@
 import { createHash } from "node:crypto";
 import { and, eq, inArray } from "drizzle-orm";
 import { hashToken } from "~/accounts/account-tokens.server";
-import { CardError, type CardHolder, PAYMENT_UNAVAILABLE, PaymentProviderError } from "~/payments/payments";
+import { askProvider, type ProviderRefusal } from "~/payments/ask-provider.server";
+import type { CardHolder } from "~/payments/payments";
 import type { AppServices } from "~/platform/app-context";
-import type { Database } from "~db/database.server";
+import type { Database, Transaction } from "~db/database.server";
 import {
   certificationOptions,
   keyPersonCertifications,
@@ -35,12 +36,11 @@ const SELLER = 3;
 
 export type SellerRegisterOutcome =
   | RegisterOutcome
-  /** The provider refused the card: nothing was written, the token is still usable. */
-  | { kind: "card-refused"; message: string }
-  | { kind: "payment-unavailable"; message: string };
+  /** The provider refused the card or failed: nothing was written, the token is still usable. */
+  | ProviderRefusal;
 
 /** Services and certification options must exist; returns field errors and the certification ids by name. */
-async function checkSellerReferences(db: Database, data: SellerRegistrationData) {
+export async function checkSellerReferences(db: Database, data: SellerRegistrationData) {
   const errors = await checkReferences(db, data);
   const known = await db
     .select({ id: servicesTable.id })
@@ -51,7 +51,6 @@ async function checkSellerReferences(db: Database, data: SellerRegistrationData)
   return { errors, certificationIds: new Map(options.map((option) => [option.name, option.id])) };
 }
 
-type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 type PaymentColumns = Pick<
   typeof sellerRegistrations.$inferInsert,
   | "paymentStatus"
@@ -64,7 +63,7 @@ type PaymentColumns = Pick<
   | "cardSavedAt"
 >;
 
-/** The seller's own rows: details and payment, services, WCB entries, key people and their items. */
+/** The seller's own rows: details and payment, then services, WCB entries, key people and their items. */
 async function writeSellerDetails(
   tx: Transaction,
   registrationId: number,
@@ -73,6 +72,16 @@ async function writeSellerDetails(
   payment: PaymentColumns,
 ) {
   await tx.insert(sellerRegistrations).values({ registrationId, ...sellerProfileValues(data), ...payment });
+  await writeSellerLists(tx, registrationId, data, certificationIds);
+}
+
+/** Services, WCB entries, key people and their items (the rows a change of the registration replaces). */
+export async function writeSellerLists(
+  tx: Transaction,
+  registrationId: number,
+  data: SellerRegistrationData,
+  certificationIds: Map<string, number>,
+) {
   await tx.insert(registrationServices).values(data.services.map((serviceId) => ({ registrationId, serviceId })));
   const wcbs = sellerWcbs(data);
   if (wcbs.length > 0) await tx.insert(registrationWcbs).values(wcbs.map((wcb) => ({ registrationId, ...wcb })));
@@ -106,23 +115,6 @@ const idempotencyKeyFor = (accessToken: string, paymentToken: string) =>
   createHash("sha256")
     .update(`${hashToken(accessToken)}:${paymentToken}`)
     .digest("hex");
-
-/** A call to the card provider: its answer, or why not as an outcome (a refused card, an outage). */
-async function askProvider<Answer>(
-  what: string,
-  call: () => Promise<Answer>,
-): Promise<{ kind: "answer"; answer: Answer } | Extract<SellerRegisterOutcome, { message: string }>> {
-  try {
-    return { kind: "answer", answer: await call() };
-  } catch (error) {
-    if (error instanceof CardError) return { kind: "card-refused", message: error.message };
-    if (error instanceof PaymentProviderError) {
-      console.error(`${what} failed:`, error.message);
-      return { kind: "payment-unavailable", message: PAYMENT_UNAVAILABLE };
-    }
-    throw error;
-  }
-}
 
 /**
  * Step 5 for sellers (spec sections 3 to 5): checks, then the card is saved to a new customer at the

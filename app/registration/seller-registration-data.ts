@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { cardFieldsSchema } from "~/payments/card-fields";
 import { certificationOptions } from "~db/reference-data";
 import {
   checkPostalCode,
@@ -95,17 +96,20 @@ function isCalendarDate(value: string): boolean {
   return !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) === value;
 }
 
-const dateFrom = (today: string, requiredMessage = DATE_REQUIRED) =>
+/** A date from today onward; or one of `kept`, dates already on file that may stay as they are. */
+type DateRule = { today: string; kept: ReadonlySet<string> };
+
+const dateFrom = ({ today, kept }: DateRule, requiredMessage = DATE_REQUIRED) =>
   z
     .string({ error: requiredMessage })
     .trim()
     .min(1, requiredMessage)
     .regex(/^\d{4}-\d{2}-\d{2}$/, DATE_INVALID)
     .refine(isCalendarDate, DATE_INVALID)
-    .refine((value) => value >= today, DATE_IN_PAST)
+    .refine((value) => value >= today || kept.has(value), DATE_IN_PAST)
     .refine((value) => value <= "2200-12-31", DATE_INVALID);
 
-const optionalDateFrom = (today: string) => z.preprocess(blankToUndefined, dateFrom(today).optional());
+const optionalDateFrom = (rule: DateRule) => z.preprocess(blankToUndefined, dateFrom(rule).optional());
 
 const yesNo = z.preprocess((value) => {
   if (typeof value === "boolean") return value;
@@ -159,25 +163,16 @@ type SchemaOptions = {
   currentYear?: number;
   /** The form's own card fields (offline test provider only; Stripe's fields never reach us). */
   cardFields?: boolean;
-};
-
-/** Spec section 5: card number, month (MM), year (YY) and CVC are required. */
-export const CARD_FIELD_MESSAGES = {
-  card_number: "Please enter the card number",
-  card_exp_month: "Please enter the expiry month (MM)",
-  card_exp_year: "Please enter the expiry year (YY)",
-  card_cvc: "Please enter the CVC",
-} as const;
-
-const cardFieldsSchema = {
-  card_number: text(CARD_FIELD_MESSAGES.card_number, 30),
-  card_exp_month: text(CARD_FIELD_MESSAGES.card_exp_month, 2),
-  card_exp_year: text(CARD_FIELD_MESSAGES.card_exp_year, 4),
-  card_cvc: text(CARD_FIELD_MESSAGES.card_cvc, 4),
+  /**
+   * Dates already on file, accepted unchanged even once past: an organization editing its profile
+   * is not stopped by a document it has not renewed yet (staff and reminders flag it).
+   */
+  keptDates?: readonly string[];
 };
 
 export function createSellerRegistrationSchema(options: SchemaOptions = {}) {
   const today = options.today ?? earliestToday();
+  const dates: DateRule = { today, kept: new Set(options.keptDates ?? []) };
   const currentYear = options.currentYear ?? new Date().getUTCFullYear();
   const year = yearField(currentYear);
 
@@ -194,7 +189,7 @@ export function createSellerRegistrationSchema(options: SchemaOptions = {}) {
     certification_name: z.enum(certificationOptions as [string, ...string[]], {
       error: "Please choose a certification from the list",
     }),
-    expires_on: optionalDateFrom(today),
+    expires_on: optionalDateFrom(dates),
   });
   const education = z
     .object({
@@ -252,7 +247,7 @@ export function createSellerRegistrationSchema(options: SchemaOptions = {}) {
   const wcb = z.object({
     state: text("Please select a state or province", 100),
     number: text("Please enter the WCB number", 100),
-    expire_at: dateFrom(today, expiryRequired("WCB")),
+    expire_at: dateFrom(dates, expiryRequired("WCB")),
   });
 
   const requiredCoverage = (message: string) =>
@@ -271,31 +266,31 @@ export function createSellerRegistrationSchema(options: SchemaOptions = {}) {
       sa_one_man_op: yesNo,
       sa_third_party_sub: yesNo,
       sc_comply_works: yesNo,
-      sc_comply_works_expiry: optionalDateFrom(today),
+      sc_comply_works_expiry: optionalDateFrom(dates),
       sc_isnet_world: yesNo,
-      sc_isnet_world_expiry: optionalDateFrom(today),
+      sc_isnet_world_expiry: optionalDateFrom(dates),
       sc_secor: yesNo,
-      sc_secor_expiry: optionalDateFrom(today),
+      sc_secor_expiry: optionalDateFrom(dates),
       in_commercial_general: requiredCoverage("Please select the commercial general liability coverage"),
       in_commercial_general_expiry: z.preprocess(
         blankToUndefined,
-        dateFrom(today, expiryRequired(INSURANCE_LABELS.in_commercial_general.toLowerCase())),
+        dateFrom(dates, expiryRequired(INSURANCE_LABELS.in_commercial_general.toLowerCase())),
       ),
       in_third_party_automobile: requiredCoverage("Please select the third party automobile liability coverage"),
       in_third_party_automobile_expiry: z.preprocess(
         blankToUndefined,
-        dateFrom(today, expiryRequired(INSURANCE_LABELS.in_third_party_automobile.toLowerCase())),
+        dateFrom(dates, expiryRequired(INSURANCE_LABELS.in_third_party_automobile.toLowerCase())),
       ),
       in_aircraft: optionalCoverage,
-      in_aircraft_expiry: optionalDateFrom(today),
+      in_aircraft_expiry: optionalDateFrom(dates),
       in_pollution: optionalCoverage,
-      in_pollution_expiry: optionalDateFrom(today),
+      in_pollution_expiry: optionalDateFrom(dates),
       in_fire: optionalCoverage,
-      in_fire_expiry: optionalDateFrom(today),
+      in_fire_expiry: optionalDateFrom(dates),
       in_errors_omissions: optionalCoverage,
-      in_errors_omissions_expiry: optionalDateFrom(today),
+      in_errors_omissions_expiry: optionalDateFrom(dates),
       in_wcb_coverage_number: optionalText(100),
-      in_wcb_expiry: optionalDateFrom(today),
+      in_wcb_expiry: optionalDateFrom(dates),
       // Only entries with a state/province are kept; those need a number and an expiry.
       wcbs: itemsWithMainField("state", wcb),
       services: z.preprocess(

@@ -8,13 +8,13 @@ import {
   readServiceSelection,
 } from "~/catalogue/pickers/picker-data.server";
 import { SERVICE_AREA_FIELDS, SERVICE_FIELDS } from "~/catalogue/pickers/picker-selection";
+import { CARD_FIELD_NAMES, type CardPaymentSetup, cardPaymentSetup, STRIPE_TOKEN_FIELD } from "~/payments/card-fields";
 import { CardError } from "~/payments/payments";
 import type { AppServices } from "~/platform/app-context";
 import { INCOMPLETE_FORM, REGISTRATION_FAILED } from "./registration-data";
 import { checkFormAccessToken, invalidToken, loadRegistrationFormOptions } from "./registration-form.server";
 import { registerSeller, registerSellerAwaitingPayment, type SellerRegisterOutcome } from "./seller-register.server";
 import {
-  CARD_FIELD_MESSAGES,
   createSellerRegistrationFormSchema,
   earliestToday,
   NO_SERVICE_CHOSEN,
@@ -29,10 +29,10 @@ export const SELLER_COMPLETE_PATH = "/signup/seller-registration-complete";
 export const SELLER_CHECKOUT_RETURN_PATH = "/signup/seller-registration-checkout";
 
 /** What the page needs to know of the card provider (never a secret). */
-export type SellerPaymentSetup = { provider: "test" } | { provider: "stripe"; publishableKey: string };
+export type SellerPaymentSetup = CardPaymentSetup;
 
 /** The day the date fields start from and the year lists end at, the same for the page and the action. */
-const calendar = () => ({ today: earliestToday(), currentYear: new Date().getUTCFullYear() });
+export const calendar = () => ({ today: earliestToday(), currentYear: new Date().getUTCFullYear() });
 
 export async function loadSellerRegistrationForm(services: AppServices, token: string) {
   const { db, payments } = services;
@@ -44,38 +44,40 @@ export async function loadSellerRegistrationForm(services: AppServices, token: s
     loadServiceAreaPickerData(db),
     loadServicePickerData(db),
   ]);
-  const payment: SellerPaymentSetup =
-    payments.provider === "stripe"
-      ? { provider: "stripe", publishableKey: payments.publishableKey }
-      : { provider: "test" };
+  const payment: SellerPaymentSetup = cardPaymentSetup(payments);
   return { tokenValid: true as const, options, serviceAreas, serviceCategories, payment, ...calendar() };
 }
 
 /** Card fields are never sent back to the page: the applicant types them again. */
-const CARD_FIELDS = Object.keys(CARD_FIELD_MESSAGES);
-const REPLY = { hideFields: ["reg_access_token", "stripe_payment_token", ...CARD_FIELDS] };
+const REPLY = { hideFields: ["reg_access_token", STRIPE_TOKEN_FIELD, ...CARD_FIELD_NAMES] };
 
 /** The form-level message: the service one when that is the only problem (spec section 8). */
-function formMessageFor(fieldNames: string[]): string {
+export function formMessageFor(fieldNames: string[]): string {
   return fieldNames.length > 0 && fieldNames.every((name) => name === SERVICE_FIELDS.leaf)
     ? NO_SERVICE_CHOSEN
     : INCOMPLETE_FORM;
 }
 
-/** Without JavaScript, picker group boxes stand for all their members: the form data is rewritten to the members. */
-async function normalizeSelections(services: AppServices, formData: FormData) {
+/**
+ * Without JavaScript, picker group boxes stand for all their members: the form data is rewritten to
+ * the members. Buyers and consultants have no service picker.
+ */
+export async function normalizeSelections(services: AppServices, formData: FormData, { withServices = true } = {}) {
   const [areaData, serviceData] = await Promise.all([
     loadServiceAreaPickerData(services.db),
-    loadServicePickerData(services.db),
+    withServices ? loadServicePickerData(services.db) : null,
   ]);
   const selected = {
     serviceAreas: areaData ? readServiceAreaSelection(formData, areaData) : [],
     services: serviceData ? readServiceSelection(formData, serviceData) : [],
   };
-  for (const [name, ids] of [
-    [SERVICE_AREA_FIELDS.leaf, selected.serviceAreas],
-    [SERVICE_FIELDS.leaf, selected.services],
-  ] as const) {
+  const rewritten = withServices
+    ? ([
+        [SERVICE_AREA_FIELDS.leaf, selected.serviceAreas],
+        [SERVICE_FIELDS.leaf, selected.services],
+      ] as const)
+    : ([[SERVICE_AREA_FIELDS.leaf, selected.serviceAreas]] as const);
+  for (const [name, ids] of rewritten) {
     formData.delete(name);
     for (const id of ids) formData.append(name, String(id));
   }

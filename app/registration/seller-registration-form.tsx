@@ -1,7 +1,7 @@
 import { type FieldMetadata, getFormProps, type Submission, type SubmissionResult, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { type FormEvent, useMemo, useRef, useState } from "react";
-import { Form, useSubmit } from "react-router";
+import { type FormEvent, useMemo, useState } from "react";
+import { Form } from "react-router";
 import { firstCheckboxId } from "~/catalogue/pickers/checkbox-tree";
 import {
   type ServiceAreaCheckboxData,
@@ -23,7 +23,7 @@ import {
 } from "~/forms/field";
 import { summaryLinks } from "~/forms/form-errors";
 import { SubmitButton } from "~/forms/submit-button";
-import type { StripeCardHandle } from "~/payments/stripe-card-fields";
+import { useCardToken } from "~/payments/use-card-token";
 import {
   type CommonRegistrationValues,
   GeneralInformationSection,
@@ -53,6 +53,7 @@ import {
   type SellerRegistrationData,
 } from "./seller-registration-data";
 import type { SellerPaymentSetup } from "./seller-registration-form.server";
+import type { FormValues } from "./stored-registration.server";
 
 type WcbValues = { state: string; number: string; expire_at: string };
 
@@ -116,7 +117,6 @@ const TIER_OPTIONS = COVERAGE_TIERS.map((tier) => ({ value: tier, label: tier })
 
 const RECOMMENDED =
   "We recommend completing this section: preference may be given to sellers with complete information.";
-const CARD_CHECK_FAILED = "Your card could not be checked. Please try again.";
 const WCB_REMOVE_CONFIRMATION = "Are you sure you want to remove this WCB?";
 
 export type SellerFormProps = {
@@ -125,7 +125,17 @@ export type SellerFormProps = {
   options: RegistrationFormOptions;
   serviceAreas: ServiceAreaCheckboxData;
   serviceCategories: ServiceCheckboxData;
-  payment: SellerPaymentSetup;
+  /** The card section of a new registration; absent when a card is already on file. */
+  payment?: SellerPaymentSetup;
+  /** The card on file ("Visa ending 4242"), said in place of the card section when resubmitting. */
+  savedCard?: string | null;
+  /** The stored registration, when the form is shown again pre-filled. */
+  defaultValue?: FormValues;
+  /** Dates on file that may stay unchanged even once past (profile editing). */
+  keptDates?: readonly string[];
+  /** The feedback section belongs to the application, not to the profile. */
+  showFeedback?: boolean;
+  submitLabel?: string;
   today: string;
   currentYear: number;
   lastResult?: SubmissionResult<string[]>;
@@ -162,6 +172,11 @@ export function SellerRegistrationForm({
   serviceAreas,
   serviceCategories,
   payment,
+  savedCard,
+  defaultValue,
+  keptDates,
+  showFeedback = true,
+  submitLabel = "Submit Registration",
   today,
   currentYear,
   lastResult,
@@ -170,8 +185,9 @@ export function SellerRegistrationForm({
   cardError: serverCardError,
 }: SellerFormProps) {
   const schema = useMemo(
-    () => createSellerRegistrationFormSchema({ today, currentYear, cardFields: payment.provider === "test" }),
-    [today, currentYear, payment.provider],
+    () =>
+      createSellerRegistrationFormSchema({ today, currentYear, cardFields: payment?.provider === "test", keptDates }),
+    [today, currentYear, payment?.provider, keptDates],
   );
   const constraint = useMemo(() => withOptionalFields(getZodConstraint(schema), isOptionalInForm), [schema]);
   const result = useMemo(() => withNewOperationsContact(lastResult), [lastResult]);
@@ -182,6 +198,7 @@ export function SellerRegistrationForm({
       wcbs: [{}],
       salesContact: NEW_KEY_PERSON,
       operationsContact: NEW_KEY_PERSON,
+      ...defaultValue,
     } as unknown as Partial<SellerFormValues>,
     constraint,
     shouldValidate: "onSubmit",
@@ -190,11 +207,8 @@ export function SellerRegistrationForm({
       parseWithZod(formData, { schema }) as Submission<SellerFormValues, string[], SellerRegistrationData>,
   });
   const [attempts, setAttempts] = useState(0);
-  const stripeCard = useRef<StripeCardHandle | null>(null);
-  const submit = useSubmit();
-  const [requestingToken, setRequestingToken] = useState(false);
-  const [browserCardError, setBrowserCardError] = useState<{ message: string; attempt: number }>();
-  const cardError = browserCardError?.message ?? serverCardError;
+  const { stripeCard, requestingToken, cardRefusal, submitWithToken } = useCardToken(payment?.provider ?? "test");
+  const cardError = cardRefusal?.message ?? serverCardError;
 
   const operationsAdded = fields.operations_contact_added.value === "yes";
   const serviceFieldId = firstCheckboxId("services", serviceTreeNodes(serviceCategories));
@@ -235,41 +249,13 @@ export function SellerRegistrationForm({
 
   const formProps = getFormProps(form);
 
-  /**
-   * Spec section 4's order with Stripe.js: check the form (a service included), then get the card
-   * token, then send the registration; a refused card stops here with focus on the card number.
-   */
-  async function submitWithCardToken(formElement: HTMLFormElement, card: StripeCardHandle, attempt: number) {
-    setRequestingToken(true);
-    const result = await card
-      .createToken()
-      .catch(() => ({ error: CARD_CHECK_FAILED }))
-      .finally(() => setRequestingToken(false));
-    if ("error" in result) {
-      setBrowserCardError({ message: result.error, attempt });
-      card.focusCardNumber();
-      return;
-    }
-    setBrowserCardError(undefined);
-    const tokenInput = formElement.elements.namedItem("stripe_payment_token");
-    if (tokenInput instanceof HTMLInputElement) tokenInput.value = result.token;
-    // Straight to the router: the form was checked a moment ago, and the token must not be asked for twice.
-    submit(formElement, { method: "post" });
-  }
-
   function onSubmit(event: FormEvent<HTMLFormElement>) {
-    const formElement = event.currentTarget;
     const submitter = (event.nativeEvent as SubmitEvent).submitter;
     const isIntent = submitter?.getAttribute("name") === "__intent__";
     if (!isIntent) setAttempts((count) => count + 1);
     formProps.onSubmit(event);
-    if (event.defaultPrevented || isIntent || payment.provider !== "stripe") return;
-    const tokenInput = formElement.elements.namedItem("stripe_payment_token");
-    const card = stripeCard.current;
-    // Without Stripe.js (blocked) the form goes on and the server sends the applicant to Checkout.
-    if (!card || !(tokenInput instanceof HTMLInputElement) || tokenInput.value) return;
-    event.preventDefault();
-    void submitWithCardToken(formElement, card, attempts + 1);
+    // Spec section 4's order with Stripe.js: the form (a service included) is checked first, then the card token.
+    if (!isIntent) submitWithToken(event, attempts + 1);
   }
 
   return (
@@ -408,24 +394,33 @@ export function SellerRegistrationForm({
         )}
       </section>
 
-      <section className="form-section" aria-labelledby={`${id}-feedback-heading`}>
-        <h2 id={`${id}-feedback-heading`}>9.0 Feedback</h2>
-        <TextAreaField
-          field={fields.feedback}
-          label="How did you hear about us, and is there anything you would like us to know? (optional)"
+      {showFeedback ? (
+        <section className="form-section" aria-labelledby={`${id}-feedback-heading`}>
+          <h2 id={`${id}-feedback-heading`}>9.0 Feedback</h2>
+          <TextAreaField
+            field={fields.feedback}
+            label="How did you hear about us, and is there anything you would like us to know? (optional)"
+          />
+        </section>
+      ) : null}
+
+      {payment ? (
+        <SellerPaymentSection
+          id={id}
+          payment={payment}
+          cardFields={fields}
+          cardError={cardError}
+          cardErrorKey={[lastResult, cardRefusal?.attempt]}
+          stripeCard={stripeCard}
         />
-      </section>
+      ) : savedCard ? (
+        <section className="form-section" aria-labelledby={`${id}-payment`}>
+          <h2 id={`${id}-payment`}>10.0 Payment</h2>
+          <p>{`Your ${savedCard} stays on file. No charge is taken until your registration is approved and the free trial has ended.`}</p>
+        </section>
+      ) : null}
 
-      <SellerPaymentSection
-        id={id}
-        payment={payment}
-        cardFields={fields}
-        cardError={cardError}
-        cardErrorKey={[lastResult, browserCardError?.attempt]}
-        stripeCard={stripeCard}
-      />
-
-      <SubmitButton busy={requestingToken}>Submit Registration</SubmitButton>
+      <SubmitButton busy={requestingToken}>{submitLabel}</SubmitButton>
     </Form>
   );
 }

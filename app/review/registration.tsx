@@ -1,4 +1,3 @@
-import type { ReactNode } from "react";
 import { data, Form, Link, redirect } from "react-router";
 import { z } from "zod";
 import { requireStaff } from "~/accounts/auth.server";
@@ -6,26 +5,29 @@ import { parseId } from "~/catalogue/catalogue-schemas";
 import { Alert } from "~/forms/alert";
 import { ErrorSummary } from "~/forms/error-summary";
 import { SubmitButton } from "~/forms/submit-button";
-import { TextInput } from "~/forms/text-input";
+import { TextAreaInput, TextInput } from "~/forms/text-input";
 import { pageTitle } from "~/layout/page-title";
 import { SubscriptionSummary } from "~/payments/subscription-summary";
 import { appServicesContext } from "~/platform/app-context";
 import type { Route } from "./+types/registration";
+import { RegistrationDetails } from "./registration-details";
 import {
   approveRegistration,
   type DecisionOutcome,
   loadRegistration,
   type RegistrationDetail,
   rejectRegistration,
+  requestChanges,
   resendSetupLink,
 } from "./review.server";
-import { expiryState, statusLabelOf, typeLabelOf, utcMinute } from "./review-terms";
+import { statusLabelOf, typeLabelOf, utcMinute } from "./review-terms";
 
 // /staff/registrations/{id}: everything the applicant sent, the decision history, and the decisions.
 // Each decision is a plain form with a confirmation step: the first post answers with the question,
 // the second (confirm=yes) decides.
 
 const REASON_REQUIRED = "Please give the reason for rejecting this registration";
+const MESSAGE_REQUIRED = "Please say which changes the applicant should make";
 const decisionForm = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("approve"), confirm: z.literal("yes").optional() }),
   z.object({ intent: z.literal("resend") }),
@@ -38,7 +40,20 @@ const decisionForm = z.discriminatedUnion("intent", [
       .max(2000, "Please use at most 2000 characters"),
     confirm: z.literal("yes").optional(),
   }),
+  z.object({
+    intent: z.literal("request-changes"),
+    message: z
+      .string({ error: MESSAGE_REQUIRED })
+      .trim()
+      .min(1, MESSAGE_REQUIRED)
+      .max(2000, "Please use at most 2000 characters"),
+    confirm: z.literal("yes").optional(),
+  }),
 ]);
+
+const DONE = ["approved", "rejected", "changes_requested"] as const;
+type Done = (typeof DONE)[number];
+const isDone = (value: string | null): value is Done => (DONE as readonly (string | null)[]).includes(value);
 
 const today = () => new Date().toISOString().slice(0, 10);
 
@@ -47,7 +62,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const registration = id ? await loadRegistration(context.get(appServicesContext).db, id) : undefined;
   if (!registration) throw data(null, { status: 404 });
   const done = new URL(request.url).searchParams.get("done");
-  return { registration, today: today(), done: done === "approved" || done === "rejected" ? done : undefined };
+  return { registration, today: today(), done: isDone(done) ? done : undefined };
 }
 
 const ALREADY_DECIDED = (status: string) =>
@@ -77,9 +92,17 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const submitted = Object.fromEntries(await request.formData());
   const parsed = decisionForm.safeParse(submitted);
   if (!parsed.success) {
-    const reasonError = parsed.error.issues.find((issue) => issue.path[0] === "reason")?.message;
-    const typedReason = typeof submitted.reason === "string" ? submitted.reason : "";
-    return data({ reasonError: reasonError ?? "Please choose a decision", typedReason }, { status: 400 });
+    const issue = parsed.error.issues.find((entry) => entry.path[0] === "reason" || entry.path[0] === "message");
+    const typed = (name: string) => (typeof submitted[name] === "string" ? String(submitted[name]) : "");
+    return data(
+      {
+        reasonError: issue?.path[0] === "reason" ? issue.message : issue ? undefined : "Please choose a decision",
+        messageError: issue?.path[0] === "message" ? issue.message : undefined,
+        typedReason: typed("reason"),
+        typedMessage: typed("message"),
+      },
+      { status: 400 },
+    );
   }
   const form = parsed.data;
   if (form.intent === "resend") {
@@ -99,7 +122,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const outcome =
     form.intent === "approve"
       ? await approveRegistration(services, id, staff.id)
-      : await rejectRegistration(services, id, staff.id, form.reason);
+      : form.intent === "reject"
+        ? await rejectRegistration(services, id, staff.id, form.reason)
+        : await requestChanges(services, id, staff.id, form.message);
   if (outcome.kind !== "decided") return refusal(outcome);
   return redirect(`/staff/registrations/${id}?done=${outcome.decision}`);
 }
@@ -112,8 +137,7 @@ export default function Registration({ loaderData, actionData }: Route.Component
   const { registration, today: day, done } = loaderData;
   const confirm = actionData && "confirm" in actionData ? actionData.confirm : undefined;
   const error = actionData && "error" in actionData ? actionData.error : undefined;
-  const reasonError = actionData && "reasonError" in actionData ? actionData.reasonError : undefined;
-  const typedReason = actionData && "typedReason" in actionData ? actionData.typedReason : undefined;
+  const refused = actionData && "typedReason" in actionData ? actionData : undefined;
   const resent = actionData && "resent" in actionData ? actionData.resent : undefined;
   return (
     <div className="review">
@@ -130,15 +154,12 @@ export default function Registration({ loaderData, actionData }: Route.Component
       </p>
       <ErrorSummary formErrors={error ? [error] : []} submissionKey={error} />
       {done ? (
-        <Alert title={done === "approved" ? "Registration approved" : "Registration rejected"} tone="success">
-          <p>
-            {done === "approved"
-              ? "The account has been created and its contact e-mailed a link to set it up. A seller's subscription starts on the saved card after the free trial."
-              : "The applicant has been e-mailed the reason."}
-          </p>
+        <Alert title={DONE_TEXTS[done].title} tone="success">
+          <p>{DONE_TEXTS[done].text}</p>
         </Alert>
       ) : null}
       <DecisionHistory decisions={registration.decisions} />
+      <OrganizationChangeLog changes={registration.organizationChanges} />
       {registration.subscription ? (
         <section aria-labelledby="subscription">
           <h2 id="subscription">Subscription</h2>
@@ -157,24 +178,51 @@ export default function Registration({ loaderData, actionData }: Route.Component
         </Form>
       ) : null}
       {registration.status === "submitted" ? (
-        <Decisions confirm={confirm} reasonError={reasonError} typedReason={typedReason} name={registration.name} />
+        <Decisions confirm={confirm} refused={refused} name={registration.name} />
       ) : null}
       <RegistrationDetails registration={registration} today={day} />
     </div>
   );
 }
 
+const DONE_TEXTS: Record<Done, { title: string; text: string }> = {
+  approved: {
+    title: "Registration approved",
+    text: "The account has been created and its contact e-mailed a link to set it up. A seller's subscription starts on the saved card after the free trial.",
+  },
+  rejected: { title: "Registration rejected", text: "The applicant has been e-mailed the reason." },
+  changes_requested: {
+    title: "Changes requested",
+    text: "The applicant has been e-mailed your message and a link to their form, filled in with what they sent. Their resubmission comes back to the queue.",
+  },
+};
+
+const HISTORY_LABELS: Record<RegistrationDetail["decisions"][number]["decision"], string> = {
+  approved: "Approved",
+  rejected: "Rejected",
+  changes_requested: "Changes requested",
+  resubmitted: "Resubmitted by the applicant",
+};
+
+/** The audit log of the registration: who decided what, when and why; and the applicant's resubmissions. */
 function DecisionHistory({ decisions }: { decisions: RegistrationDetail["decisions"] }) {
   if (decisions.length === 0) return null;
   return (
     <section aria-labelledby="decision-history">
-      <h2 id="decision-history">Decision</h2>
+      <h2 id="decision-history">History</h2>
       <ul>
         {decisions.map((decision) => (
-          <li key={decision.createdAt.toISOString()}>
-            {`${statusLabelOf(decision.decision)} by ${decision.staffEmail ?? "a former member of staff"} on `}
+          <li key={decision.id}>
+            {decision.decision === "resubmitted"
+              ? `${HISTORY_LABELS[decision.decision]} on `
+              : `${HISTORY_LABELS[decision.decision]} by ${decision.staffEmail ?? "a former member of staff"} on `}
             <time dateTime={decision.createdAt.toISOString()}>{utcMinute(decision.createdAt.toISOString())}</time>
-            {decision.reason ? `. Reason: ${decision.reason}` : ""}
+            {decision.reason ? (
+              <>
+                {decision.decision === "rejected" ? ". Reason: " : ". Message: "}
+                <span className="preserve-lines">{decision.reason}</span>
+              </>
+            ) : null}
           </li>
         ))}
       </ul>
@@ -182,46 +230,114 @@ function DecisionHistory({ decisions }: { decisions: RegistrationDetail["decisio
   );
 }
 
+/** What the organization changed after approval (profile, card), each field before and after. */
+function OrganizationChangeLog({ changes }: { changes: RegistrationDetail["organizationChanges"] }) {
+  if (changes.length === 0) return null;
+  return (
+    <section aria-labelledby="organization-changes">
+      <h2 id="organization-changes">Changes by the organization</h2>
+      <p>Newest first. What is shown below this log is the profile as it is now.</p>
+      {changes.map((change) => (
+        <div key={change.id} className="change-entry">
+          <h3>
+            {`${change.subject === "card" ? "Card replaced" : "Profile changed"} by ${change.userEmail ?? "a former user"} on `}
+            <time dateTime={change.createdAt.toISOString()}>{utcMinute(change.createdAt.toISOString())}</time>
+          </h3>
+          <table className="table">
+            <thead>
+              <tr>
+                <th scope="col">Field</th>
+                <th scope="col">Before</th>
+                <th scope="col">After</th>
+              </tr>
+            </thead>
+            <tbody>
+              {change.changes.map((field) => (
+                <tr key={field.field}>
+                  <th scope="row">{field.field}</th>
+                  <td>{field.before === "" ? "(empty)" : field.before}</td>
+                  <td>{field.after === "" ? "(empty)" : field.after}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ))}
+    </section>
+  );
+}
+
+type Confirmation =
+  | { intent: "approve" }
+  | { intent: "reject"; reason: string }
+  | { intent: "request-changes"; message: string };
+
+const CONFIRMATIONS = {
+  approve: { question: "Approve this registration?", yes: "Yes, approve" },
+  reject: { question: "Reject this registration?", yes: "Yes, reject" },
+  "request-changes": { question: "Ask the applicant for these changes?", yes: "Yes, ask for changes" },
+} as const;
+
+function confirmationText(confirm: Confirmation, name: string) {
+  switch (confirm.intent) {
+    case "approve":
+      return `Approving creates the account for ${name} and e-mails its contact a link to set it up. This cannot be undone.`;
+    case "reject":
+      return `Rejecting e-mails the applicant this reason: "${confirm.reason}". This cannot be undone.`;
+    case "request-changes":
+      return `The applicant is e-mailed this message and a link to change their registration: "${confirm.message}". The registration leaves the queue until they resubmit it.`;
+  }
+}
+
 function Decisions({
   confirm,
-  reasonError,
-  typedReason,
+  refused,
   name,
 }: {
-  confirm?: { intent: "approve" } | { intent: "reject"; reason: string };
-  reasonError?: string;
-  /** What was typed, kept after a refusal. */
-  typedReason?: string;
+  confirm?: Confirmation;
+  /** A refused decision: its field's message and what was typed, kept. */
+  refused?: { reasonError?: string; messageError?: string; typedReason: string; typedMessage: string };
   name: string;
 }) {
   if (confirm) {
     return (
       <section aria-labelledby="confirm-decision" className="card">
-        <h2 id="confirm-decision">
-          {confirm.intent === "approve" ? "Approve this registration?" : "Reject this registration?"}
-        </h2>
-        <p>
-          {confirm.intent === "approve"
-            ? `Approving creates the account for ${name} and e-mails its contact a link to set it up. This cannot be undone.`
-            : `Rejecting e-mails the applicant this reason: "${confirm.reason}". This cannot be undone.`}
-        </p>
+        <h2 id="confirm-decision">{CONFIRMATIONS[confirm.intent].question}</h2>
+        <p className="preserve-lines">{confirmationText(confirm, name)}</p>
         <Form method="post" className="button-row">
           <input type="hidden" name="intent" value={confirm.intent} />
           {confirm.intent === "reject" ? <input type="hidden" name="reason" value={confirm.reason} /> : null}
+          {confirm.intent === "request-changes" ? <input type="hidden" name="message" value={confirm.message} /> : null}
           <input type="hidden" name="confirm" value="yes" />
-          <SubmitButton>{confirm.intent === "approve" ? "Yes, approve" : "Yes, reject"}</SubmitButton>
+          <SubmitButton>{CONFIRMATIONS[confirm.intent].yes}</SubmitButton>
           <Link to=".">No, go back</Link>
         </Form>
       </section>
     );
   }
+  const fieldErrors = [
+    ...(refused?.reasonError ? [{ fieldId: "reject-reason", message: refused.reasonError }] : []),
+    ...(refused?.messageError ? [{ fieldId: "changes-message", message: refused.messageError }] : []),
+  ];
   return (
     <section aria-labelledby="decide" className="card">
       <h2 id="decide">Decide</h2>
-      <ErrorSummary fieldErrors={reasonError ? [{ fieldId: "reject-reason", message: reasonError }] : []} />
+      <ErrorSummary fieldErrors={fieldErrors} submissionKey={refused} />
       <Form method="post">
         <input type="hidden" name="intent" value="approve" />
         <SubmitButton>Approve</SubmitButton>
+      </Form>
+      <Form method="post" className="stack">
+        <input type="hidden" name="intent" value="request-changes" />
+        <TextAreaInput
+          id="changes-message"
+          name="message"
+          label="Changes the applicant should make"
+          hint="The applicant is e-mailed this with a link to their form, filled in with what they sent."
+          errors={refused?.messageError ? [refused.messageError] : undefined}
+          defaultValue={refused?.typedMessage}
+        />
+        <SubmitButton secondary>Ask for changes</SubmitButton>
       </Form>
       <Form method="post" className="stack">
         <input type="hidden" name="intent" value="reject" />
@@ -230,187 +346,11 @@ function Decisions({
           name="reason"
           label="Reason for rejecting"
           hint="The applicant is e-mailed this."
-          errors={reasonError ? [reasonError] : undefined}
-          inputProps={{ defaultValue: typedReason }}
+          errors={refused?.reasonError ? [refused.reasonError] : undefined}
+          inputProps={{ defaultValue: refused?.typedReason }}
         />
         <SubmitButton secondary>Reject</SubmitButton>
       </Form>
     </section>
-  );
-}
-
-function Row({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div>
-      <dt>{label}</dt>
-      <dd>{children ?? "—"}</dd>
-    </div>
-  );
-}
-
-/** An expiry date with its state in words (not colour alone). */
-function Expiry({ date, today }: { date: string | null; today: string }) {
-  const state = expiryState(date, today);
-  if (state === "none") return <>—</>;
-  const note = state === "expired" ? "Expired" : state === "expiring" ? "Expires within 30 days" : null;
-  return (
-    <>
-      {date}
-      {note ? <strong className={`expiry expiry--${state}`}> {note}</strong> : null}
-    </>
-  );
-}
-
-function RegistrationDetails({ registration, today }: { registration: RegistrationDetail; today: string }) {
-  const seller = registration.seller;
-  return (
-    <>
-      <section aria-labelledby="general">
-        <h2 id="general">General</h2>
-        <dl className="summary-list">
-          <Row label="Organization name">{registration.name}</Row>
-          <Row label="Address">{`${registration.address}, ${registration.city}, ${registration.state} ${registration.postalZip}, ${registration.countryCode}`}</Row>
-          <Row label="Phone">{registration.phone}</Row>
-          <Row label="Fax">{registration.fax}</Row>
-          <Row label="Email">{registration.email}</Row>
-          <Row label="Primary industry">{registration.industry}</Row>
-          {registration.billingPreference ? (
-            <Row label="Billing preference">{registration.billingPreference}</Row>
-          ) : null}
-        </dl>
-      </section>
-      <section aria-labelledby="contacts">
-        <h2 id="contacts">Contacts</h2>
-        {registration.contacts.map((contact) => (
-          <div key={contact.id}>
-            <h3>{`${contact.role[0]?.toUpperCase()}${contact.role.slice(1)} contact`}</h3>
-            <dl className="summary-list">
-              <Row label="Name">{`${contact.firstName} ${contact.lastName}`}</Row>
-              <Row label="Phone">{contact.phone}</Row>
-              <Row label="Email">{contact.email}</Row>
-              {contact.experience ? <Row label="Experience">{contact.experience}</Row> : null}
-              {contact.skills ? <Row label="Skills">{contact.skills}</Row> : null}
-            </dl>
-            {seller ? <KeyPersonItems contactId={contact.id} seller={seller} today={today} /> : null}
-          </div>
-        ))}
-      </section>
-      <section aria-labelledby="areas">
-        <h2 id="areas">Service areas</h2>
-        {registration.areas.length === 0 ? (
-          <p>None chosen.</p>
-        ) : (
-          <p>{registration.areas.map((area) => `${area.city} (${area.province})`).join(", ")}</p>
-        )}
-      </section>
-      {seller ? <SellerDetails seller={seller} today={today} /> : null}
-    </>
-  );
-}
-
-type Seller = NonNullable<RegistrationDetail["seller"]>;
-
-function KeyPersonItems({ contactId, seller, today }: { contactId: number; seller: Seller; today: string }) {
-  const work = seller.work.filter((item) => item.contactId === contactId);
-  const certifications = seller.certifications.filter((item) => item.contactId === contactId);
-  const education = seller.education.filter((item) => item.contactId === contactId);
-  return (
-    <ul>
-      {work.map((item) => (
-        <li key={`work-${item.id}`}>
-          Work experience: {item.companyName}
-          {item.position ? `, ${item.position}` : ""}
-          {item.startYear ? ` (${item.startYear}–${item.endYear ?? ""})` : ""}
-        </li>
-      ))}
-      {certifications.map((item) => (
-        <li key={`certification-${item.name}`}>
-          Certification: {item.name}, expires <Expiry date={item.expiresOn} today={today} />
-        </li>
-      ))}
-      {education.map((item) => (
-        <li key={`education-${item.id}`}>
-          Training / education: {item.programName}
-          {item.certDegree ? `, ${item.certDegree}` : ""}
-        </li>
-      ))}
-    </ul>
-  );
-}
-
-const yesNo = (value: boolean | null | undefined) => (value === true ? "Yes" : value === false ? "No" : "Not answered");
-
-function SellerDetails({ seller, today }: { seller: Seller; today: string }) {
-  const profile = seller.profile;
-  if (!profile) return null;
-  const insurance = [
-    ["Commercial general liability", profile.inCommercialGeneral, profile.inCommercialGeneralExpiry],
-    ["Third party automobile liability", profile.inThirdPartyAutomobile, profile.inThirdPartyAutomobileExpiry],
-    ["Aircraft liability", profile.inAircraft, profile.inAircraftExpiry],
-    ["Pollution liability", profile.inPollution, profile.inPollutionExpiry],
-    ["Forest fire fighting expense", profile.inFire, profile.inFireExpiry],
-    ["Errors and omissions", profile.inErrorsOmissions, profile.inErrorsOmissionsExpiry],
-  ] as const;
-  return (
-    <>
-      <section aria-labelledby="safety">
-        <h2 id="safety">Safety program and certifications</h2>
-        <dl className="summary-list">
-          <Row label="Written safety program">{yesNo(profile.saWrittenSafetyProgram)}</Row>
-          <Row label="Conducts hazard assessments">{yesNo(profile.saConductHazardAssessments)}</Row>
-          <Row label="Safe work procedures">{yesNo(profile.saSafeWorkProcedures)}</Row>
-          <Row label="One-person operation">{yesNo(profile.saOneManOp)}</Row>
-          <Row label="Third-party subcontractors">{yesNo(profile.saThirdPartySub)}</Row>
-          <Row label="ComplyWorks">
-            <Expiry date={profile.scComplyWorksExpiry} today={today} />
-          </Row>
-          <Row label="ISNetworld">
-            <Expiry date={profile.scIsnetWorldExpiry} today={today} />
-          </Row>
-          <Row label="SECOR">
-            <Expiry date={profile.scSecorExpiry} today={today} />
-          </Row>
-        </dl>
-      </section>
-      <section aria-labelledby="insurance">
-        <h2 id="insurance">Insurance and WCB</h2>
-        <dl className="summary-list">
-          {insurance.map(([label, coverage, expiry]) => (
-            <Row key={label} label={label}>
-              {coverage}
-              {coverage !== "No" ? (
-                <>
-                  , expires <Expiry date={expiry} today={today} />
-                </>
-              ) : null}
-            </Row>
-          ))}
-          <Row label="WCB coverage number">{profile.inWcbCoverageNumber}</Row>
-          <Row label="WCB expiry">
-            <Expiry date={profile.inWcbExpiry} today={today} />
-          </Row>
-          {seller.wcbs.map((wcb) => (
-            <Row key={wcb.id} label={`WCB ${wcb.state}`}>
-              {wcb.number}, expires <Expiry date={wcb.expiresOn} today={today} />
-            </Row>
-          ))}
-        </dl>
-      </section>
-      <section aria-labelledby="categories">
-        <h2 id="categories">Service categories</h2>
-        <p>{seller.services.join(", ")}</p>
-      </section>
-      <section aria-labelledby="feedback">
-        <h2 id="feedback">Feedback and payment</h2>
-        <dl className="summary-list">
-          <Row label="Feedback">{profile.feedback}</Row>
-          <Row label="Card">
-            {profile.paymentStatus === "card_saved"
-              ? `${profile.cardBrand ?? "Card"} ending ${profile.cardLast4 ?? "…"} saved (${profile.paymentProvider})`
-              : "Awaiting payment: the card was not saved on Stripe Checkout"}
-          </Row>
-        </dl>
-      </section>
-    </>
   );
 }

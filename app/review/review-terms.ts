@@ -9,6 +9,7 @@ export type RegistrationType = (typeof REGISTRATION_TYPES)[number]["code"];
 
 export const REGISTRATION_STATUSES = [
   { value: "submitted", label: "Awaiting review" },
+  { value: "changes_requested", label: "Changes requested" },
   { value: "approved", label: "Approved" },
   { value: "rejected", label: "Rejected" },
 ] as const;

@@ -1,15 +1,14 @@
-import { and, asc, count, desc, eq, inArray } from "drizzle-orm";
+import { and, asc, count, desc, eq } from "drizzle-orm";
 import { accountLinkUrl, issueAccountToken } from "~/accounts/account-tokens.server";
+import { listOrganizationChanges } from "~/accounts/organization-profile.server";
 import { sendNotice } from "~/messaging/messaging.server";
 import { toSubscriptionView } from "~/payments/subscription-summary";
 import type { AppServices } from "~/platform/app-context";
-import type { Database } from "~db/database.server";
+import { CHANGE_LINK_DAYS, changeLinkUrl, issueChangeToken } from "~/registration/registration-changes.server";
+import { keyPersonItems } from "~/registration/stored-registration.server";
+import type { Database, Transaction } from "~db/database.server";
 import {
-  certificationOptions,
   industries,
-  keyPersonCertifications,
-  keyPersonEducation,
-  keyPersonWorkExperiences,
   organizations,
   provinces,
   registrationContacts,
@@ -83,6 +82,7 @@ export async function loadRegistration(db: Database, id: number) {
       .orderBy(asc(provinces.name), asc(serviceAreas.city)),
     db
       .select({
+        id: registrationDecisions.id,
         decision: registrationDecisions.decision,
         reason: registrationDecisions.reason,
         createdAt: registrationDecisions.createdAt,
@@ -91,13 +91,17 @@ export async function loadRegistration(db: Database, id: number) {
       .from(registrationDecisions)
       .leftJoin(users, eq(users.id, registrationDecisions.staffUserId))
       .where(eq(registrationDecisions.registrationId, id))
-      .orderBy(asc(registrationDecisions.createdAt)),
+      .orderBy(asc(registrationDecisions.createdAt), asc(registrationDecisions.id)),
   ]);
   const isSeller = registration.registration.organizationType === 3;
   const seller = isSeller ? await loadSellerDetails(db, id, contacts) : null;
   const organizationId = registration.registration.organizationId;
-  const subscription = isSeller && organizationId ? await sellerSubscriptionOf(db, organizationId) : undefined;
+  const [subscription, organizationChanges] = await Promise.all([
+    isSeller && organizationId ? sellerSubscriptionOf(db, organizationId) : undefined,
+    organizationId ? listOrganizationChanges(db, organizationId) : [],
+  ]);
   return {
+    organizationChanges,
     ...registration.registration,
     industry: registration.industry,
     contacts,
@@ -110,8 +114,7 @@ export async function loadRegistration(db: Database, id: number) {
 
 async function loadSellerDetails(db: Database, id: number, contacts: { id: number }[]) {
   const contactIds = contacts.map((contact) => contact.id);
-  const anyContact = contactIds.length > 0 ? inArray(keyPersonWorkExperiences.contactId, contactIds) : undefined;
-  const [[profile], wcbs, chosenServices, work, certifications, education] = await Promise.all([
+  const [[profile], wcbs, chosenServices, { work, certifications, education }] = await Promise.all([
     db.select().from(sellerRegistrations).where(eq(sellerRegistrations.registrationId, id)),
     db
       .select()
@@ -124,28 +127,7 @@ async function loadSellerDetails(db: Database, id: number, contacts: { id: numbe
       .innerJoin(services, eq(services.id, registrationServices.serviceId))
       .where(eq(registrationServices.registrationId, id))
       .orderBy(asc(services.name)),
-    anyContact
-      ? db.select().from(keyPersonWorkExperiences).where(anyContact).orderBy(asc(keyPersonWorkExperiences.sortOrder))
-      : [],
-    contactIds.length > 0
-      ? db
-          .select({
-            contactId: keyPersonCertifications.contactId,
-            name: certificationOptions.name,
-            expiresOn: keyPersonCertifications.expiresOn,
-          })
-          .from(keyPersonCertifications)
-          .innerJoin(certificationOptions, eq(certificationOptions.id, keyPersonCertifications.certificationOptionId))
-          .where(inArray(keyPersonCertifications.contactId, contactIds))
-          .orderBy(asc(keyPersonCertifications.sortOrder))
-      : [],
-    contactIds.length > 0
-      ? db
-          .select()
-          .from(keyPersonEducation)
-          .where(inArray(keyPersonEducation.contactId, contactIds))
-          .orderBy(asc(keyPersonEducation.sortOrder))
-      : [],
+    keyPersonItems(db, contactIds),
   ]);
   return { profile, wcbs, services: chosenServices.map((row) => row.name), work, certifications, education };
 }
@@ -153,15 +135,13 @@ async function loadSellerDetails(db: Database, id: number, contacts: { id: numbe
 export type RegistrationDetail = NonNullable<Awaited<ReturnType<typeof loadRegistration>>>;
 
 export type DecisionOutcome =
-  | { kind: "decided"; decision: "approved" | "rejected" }
+  | { kind: "decided"; decision: "approved" | "rejected" | "changes_requested" }
   | { kind: "not-found" }
   | { kind: "already-decided"; status: string }
   | { kind: "email-in-use"; email: string };
 
 /** The contact the account is made for: primary (buyer, consultant) or sales (seller). */
 const ACCOUNT_CONTACT_ROLE = { 2: "primary", 3: "sales", 4: "primary" } as const;
-
-type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
 /** The registration and the contact its account is (or would be) made for. */
 async function registrationWithContact(tx: Transaction, id: number) {
@@ -185,7 +165,7 @@ async function takeDecision(
   tx: Transaction,
   id: number,
   staffUserId: number,
-  decision: "approved" | "rejected",
+  decision: "approved" | "rejected" | "changes_requested",
   reason: string | null,
 ): Promise<boolean> {
   const [decided] = await tx
@@ -310,4 +290,39 @@ export async function resendSetupLink(services: AppServices, id: number): Promis
     accountLinkUrl(services.env.APP_URL, "account_setup", token),
   ]);
   return { kind: "sent", email: user.email };
+}
+
+/**
+ * Ask for changes with a message: the registration waits for the applicant, who is e-mailed the
+ * message and a link (14 days) that reopens their form pre-filled; their resubmission puts it back
+ * in the queue. Like the other decisions it is taken once per submission.
+ */
+export async function requestChanges(
+  services: AppServices,
+  id: number,
+  staffUserId: number,
+  message: string,
+): Promise<DecisionOutcome> {
+  const outcome = await services.db.transaction(async (tx) => {
+    const found = await registrationWithContact(tx, id);
+    if (!found) return { kind: "not-found" as const };
+    if (found.registration.status !== "submitted") {
+      return { kind: "already-decided" as const, status: found.registration.status };
+    }
+    if (!(await takeDecision(tx, id, staffUserId, "changes_requested", message))) {
+      return { kind: "already-decided" as const, status: "changes_requested" };
+    }
+    const token = await issueChangeToken(tx, id);
+    return { kind: "asked" as const, email: found.contact.email.toLowerCase(), name: found.registration.name, token };
+  });
+  if (outcome.kind !== "asked") return outcome;
+  await tellApplicant(services, outcome.email, "Please update your registration", [
+    `We have reviewed the registration of ${outcome.name} and need some changes before we can approve it:`,
+    "",
+    message,
+    "",
+    `Please update your registration here (the link works for ${CHANGE_LINK_DAYS} days); what you sent before is filled in:`,
+    changeLinkUrl(services.env.APP_URL, outcome.token),
+  ]);
+  return { kind: "decided", decision: "changes_requested" };
 }

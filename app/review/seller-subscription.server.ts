@@ -3,62 +3,124 @@ import { SELLER_FEES_TOTAL, SELLER_TRIAL_DAYS } from "~/payments/fees";
 import { CardError, PaymentProviderError } from "~/payments/payments";
 import type { AppServices } from "~/platform/app-context";
 import type { Database } from "~db/database.server";
-import { sellerRegistrations, sellerSubscriptions } from "~db/schema";
+import { registrations, sellerRegistrations, sellerSubscriptions } from "~db/schema";
 
 // The seller's yearly subscription, started when staff approve (spec section 9's fees, issue 8): on
 // the card saved at registration, after the free trial. It runs after the approval's transaction:
-// a refused card or an outage is recorded as a failed subscription, and the approval stands.
+// a refused card or an outage is recorded as a failed subscription, and the approval stands. A
+// failed subscription is tried again when the seller replaces the card (app/billing/).
 
 const NO_CARD = "No card was saved with the registration.";
 const OTHER_PROVIDER = "The card was saved with another card provider than the one now configured.";
 
-export async function startSellerSubscription(
+type SellerCard = Pick<
+  typeof sellerRegistrations.$inferSelect,
+  "paymentStatus" | "paymentProvider" | "paymentCustomerId" | "paymentMethodId" | "cardBrand" | "cardLast4"
+>;
+
+const cardColumns = {
+  paymentStatus: sellerRegistrations.paymentStatus,
+  paymentProvider: sellerRegistrations.paymentProvider,
+  paymentCustomerId: sellerRegistrations.paymentCustomerId,
+  paymentMethodId: sellerRegistrations.paymentMethodId,
+  cardBrand: sellerRegistrations.cardBrand,
+  cardLast4: sellerRegistrations.cardLast4,
+};
+
+/**
+ * Starts the subscription on the seller's card and records the answer. `replaceFailed` is for a
+ * retry: a failed row is overwritten; otherwise (approval) an existing row is kept as it is.
+ */
+async function startAndRecord(
   services: AppServices,
   organizationId: number,
-  registrationId: number,
-): Promise<void> {
+  seller: SellerCard | undefined,
+  options: { idempotencyKey: string; replaceFailed: boolean },
+): Promise<"trialing" | "active" | "failed"> {
   const { db, payments } = services;
-  const [seller] = await db
-    .select()
-    .from(sellerRegistrations)
-    .where(eq(sellerRegistrations.registrationId, registrationId));
-  const record = (
-    values: Partial<typeof sellerSubscriptions.$inferInsert> & { status: "trialing" | "active" | "failed" },
-  ) =>
-    db
-      .insert(sellerSubscriptions)
-      .values({
-        organizationId,
-        provider: payments.provider,
-        amountCents: SELLER_FEES_TOTAL,
-        cardBrand: seller?.cardBrand ?? null,
-        cardLast4: seller?.cardLast4 ?? null,
-        ...values,
-      })
-      // Started once: a second approval attempt cannot happen, and a retry keeps the first answer.
-      .onConflictDoNothing();
+  const record = async (
+    values: Pick<typeof sellerSubscriptions.$inferInsert, "subscriptionId" | "trialEndsAt" | "failure"> & {
+      status: "trialing" | "active" | "failed";
+    },
+  ) => {
+    const row = {
+      provider: payments.provider,
+      amountCents: SELLER_FEES_TOTAL,
+      cardBrand: seller?.cardBrand ?? null,
+      cardLast4: seller?.cardLast4 ?? null,
+      subscriptionId: null,
+      trialEndsAt: null,
+      failure: null,
+      ...values,
+    };
+    const insert = db.insert(sellerSubscriptions).values({ organizationId, ...row });
+    await (options.replaceFailed
+      ? insert.onConflictDoUpdate({
+          target: sellerSubscriptions.organizationId,
+          set: row,
+          // Only a failed subscription is started again: a running one is never replaced.
+          setWhere: eq(sellerSubscriptions.status, "failed"),
+        })
+      : // Started once: a second approval attempt cannot happen, and a retry keeps the first answer.
+        insert.onConflictDoNothing());
+    return values.status;
+  };
 
   if (seller?.paymentStatus !== "card_saved" || !seller.paymentCustomerId || !seller.paymentMethodId) {
-    await record({ status: "failed", failure: NO_CARD });
-    return;
+    return record({ status: "failed", failure: NO_CARD });
   }
-  if (seller.paymentProvider !== payments.provider) {
-    await record({ status: "failed", failure: OTHER_PROVIDER });
-    return;
-  }
+  if (seller.paymentProvider !== payments.provider) return record({ status: "failed", failure: OTHER_PROVIDER });
   try {
     const started = await payments.startSubscription({
       customerId: seller.paymentCustomerId,
       paymentMethodId: seller.paymentMethodId,
       trialDays: SELLER_TRIAL_DAYS,
-      idempotencyKey: `organization-${organizationId}`,
+      idempotencyKey: options.idempotencyKey,
     });
-    await record({ status: started.status, subscriptionId: started.subscriptionId, trialEndsAt: started.trialEndsAt });
+    return record({ status: started.status, subscriptionId: started.subscriptionId, trialEndsAt: started.trialEndsAt });
   } catch (error) {
     if (!(error instanceof CardError || error instanceof PaymentProviderError)) throw error;
     console.error(`starting the subscription of organization ${organizationId} failed:`, error.message);
-    await record({ status: "failed", failure: error.message });
+    return record({ status: "failed", failure: error.message });
   }
+}
+
+/** At approval: the subscription on the card saved with the registration. */
+export async function startSellerSubscription(
+  services: AppServices,
+  organizationId: number,
+  registrationId: number,
+): Promise<void> {
+  const [seller] = await services.db
+    .select(cardColumns)
+    .from(sellerRegistrations)
+    .where(eq(sellerRegistrations.registrationId, registrationId));
+  await startAndRecord(services, organizationId, seller, {
+    idempotencyKey: `organization-${organizationId}`,
+    replaceFailed: false,
+  });
+}
+
+/**
+ * A failed (or missing) subscription started again on the organization's current card, after the
+ * card was replaced; a running subscription is left alone. The idempotency key names the card, so a
+ * retry on a new card is a new request to the provider and a double submit is the same one.
+ */
+export async function retrySellerSubscription(
+  services: AppServices,
+  organizationId: number,
+): Promise<"trialing" | "active" | "failed"> {
+  const current = await sellerSubscriptionOf(services.db, organizationId);
+  if (current && current.status !== "failed") return current.status;
+  const [seller] = await services.db
+    .select(cardColumns)
+    .from(sellerRegistrations)
+    .innerJoin(registrations, eq(registrations.id, sellerRegistrations.registrationId))
+    .where(eq(registrations.organizationId, organizationId));
+  return startAndRecord(services, organizationId, seller, {
+    idempotencyKey: `organization-${organizationId}-card-${seller?.paymentMethodId ?? "none"}`,
+    replaceFailed: true,
+  });
 }
 
 /** The organization's subscription, for its account page and for staff. */

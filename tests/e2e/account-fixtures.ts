@@ -1,8 +1,9 @@
+import { eq } from "drizzle-orm";
 import { accountLinkUrl, consumeAccountToken, issueAccountToken } from "~/accounts/account-tokens.server";
 import { hashPassword } from "~/accounts/password.server";
 import { createThrottles, SIGN_IN_POLICY } from "~/accounts/throttle.server";
 import type { DatabaseHandle } from "~db/database.server";
-import { organizations, users } from "~db/schema";
+import { organizations, rateLimits, users } from "~db/schema";
 import type { JavaScriptMode } from "./browser";
 import { STAFF as STAFF_ACCOUNT } from "./staff-account";
 
@@ -68,6 +69,14 @@ export async function prepareAccountFixtures(database: DatabaseHandle, appUrl: s
   for (let failure = 0; failure < SIGN_IN_POLICY.perAccount; failure += 1) {
     await throttles.recordSignInFailure(locked.email, "203.0.113.7");
   }
+  // The lock must outlast the run: the browser tests start after the others, which on a busy
+  // machine can take longer than the 15-minute window.
+  const extended = await db
+    .update(rateLimits)
+    .set({ expire: Date.now() + 3 * 60 * 60 * 1000 })
+    .where(eq(rateLimits.key, `sign-in-account:${locked.email}`))
+    .returning({ key: rateLimits.key });
+  if (extended.length !== 1) throw new Error("the locked account's sign-in counter was not found");
 
   const link = async (purpose: "set_password" | "account_setup", email: string, issuedAt?: Date) => {
     const userId = await createUser(email, null);

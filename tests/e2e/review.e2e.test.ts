@@ -5,7 +5,8 @@ import { outboxMessages, registrations } from "~db/schema";
 import { startSellerFormApp } from "../support/seller-form-app";
 import { hasBuild } from "../support/test-app";
 import { submit } from "./account-helpers";
-import { browserForFile, expectNoAxeViolations, type JavaScriptMode, javaScriptModes, openPage } from "./browser";
+import { pagesOn, signInThroughForm } from "./app-pages";
+import { browserForFile, expectNoAxeViolations, javaScriptModes } from "./browser";
 
 // Issue 8's first part in Chromium, with JavaScript on and off: a seller registers, staff find the
 // registration in the queue, read it and approve it after the confirmation; the seller follows the
@@ -21,25 +22,7 @@ afterAll(async () => {
   await app?.app.stop();
 });
 const { browser } = browserForFile();
-
-/** A fresh page, in a context of its own, on the in-process app. */
-async function open(mode: JavaScriptMode): Promise<Page> {
-  const { context, page } = await openPage(browser(), mode, { baseURL: app.app.baseURL });
-  context.setDefaultTimeout(15_000);
-  return page;
-}
-
-async function signIn(page: Page, mode: JavaScriptMode, email: string, password: string) {
-  await page.goto("/login");
-  await page.getByLabel("Email", { exact: true }).fill(email);
-  await page.getByLabel("Password", { exact: true }).fill(password);
-  if (mode === "js") {
-    await page.getByRole("button", { name: "Sign in" }).click();
-    await page.waitForURL("**/account");
-  } else {
-    await submit(page, mode, page.getByRole("button", { name: "Sign in" }));
-  }
-}
+const open = pagesOn(browser, () => app.app.baseURL);
 
 describe.runIf(hasBuild).each(javaScriptModes)("staff review with %s", (mode) => {
   const axe = (page: Page) => (mode === "js" ? expectNoAxeViolations(page) : Promise.resolve());
@@ -61,7 +44,7 @@ describe.runIf(hasBuild).each(javaScriptModes)("staff review with %s", (mode) =>
 
     // Staff: the queue, the registration, the confirmation, the decision.
     const staffPage = await open(mode);
-    await signIn(staffPage, mode, STAFF.email, STAFF.password);
+    await signInThroughForm(staffPage, mode, STAFF);
     await staffPage.goto("/staff/registrations?status=submitted");
     await axe(staffPage);
     await submit(staffPage, mode, staffPage.getByRole("link", { name }), { clientSide: true });
@@ -89,7 +72,7 @@ describe.runIf(hasBuild).each(javaScriptModes)("staff review with %s", (mode) =>
     await sellerPage.getByLabel("Timezone").selectOption({ index: 1 });
     await submit(sellerPage, mode, sellerPage.getByRole("button", { name: "Submit" }));
     await expect.poll(() => sellerPage.locator("main").textContent()).toContain("Setup Complete!");
-    await signIn(sellerPage, mode, salesEmail, "seller-password-1");
+    await signInThroughForm(sellerPage, mode, { email: salesEmail, password: "seller-password-1" });
     await expect.poll(() => sellerPage.locator("main").textContent()).toContain(name);
     const account = (await sellerPage.locator("main").textContent()) ?? "";
     expect(account).toContain("Seller");

@@ -8,41 +8,13 @@ import { stripeHandlers } from "../mocks/stripe";
 import { startSellerFormApp } from "../support/seller-form-app";
 import { hasBuild } from "../support/test-app";
 import { launchBrowser, waitForHydration } from "./browser";
+import { FAKE_STRIPE_JS } from "./fake-stripe-js";
 import { fillRequiredSellerFields } from "./seller-form-steps";
 
 // The seller form with Stripe configured and JavaScript on: Stripe.js's card fields (a stand-in for
 // js.stripe.com served by the browser's router; Stripe's HTTP API faked with MSW at the edge) and the
 // submit order of spec section 4: the form is checked first, then the card token is requested, then
 // the registration is sent; a refused card shows the provider's message with focus on the card number.
-
-/** The part of Stripe.js the form uses; 4000 0000 0000 0002 is declined as Stripe's test card is. */
-const FAKE_STRIPE_JS = `
-window.__tokenRequests = 0;
-window.Stripe = function () {
-  return {
-    elements: function () {
-      return {
-        create: function (type) {
-          var input = document.createElement("input");
-          input.setAttribute("aria-label", type);
-          return {
-            mount: function (container) { container.appendChild(input); },
-            destroy: function () { input.remove(); },
-            focus: function () { input.focus(); },
-            on: function () {},
-            value: function () { return input.value; },
-          };
-        },
-      };
-    },
-    createToken: function (element) {
-      window.__tokenRequests += 1;
-      var number = element.value().replace(/\\s/g, "");
-      if (number === "4000000000000002") return Promise.resolve({ error: { message: "Your card was declined." } });
-      return Promise.resolve({ token: { id: "tok_visa" } });
-    },
-  };
-};`;
 
 const captured: CapturedRequest[] = [];
 const stripeApi = setupServer(...stripeHandlers(captured));

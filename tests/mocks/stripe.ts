@@ -2,7 +2,17 @@ import { HttpResponse, http } from "msw";
 import type { CapturedRequest } from "./providers";
 
 // A fake of the few Stripe endpoints the payments adapter calls, with Stripe's test tokens' behaviour
-// (https://docs.stripe.com/testing): tok_chargeDeclined and pm_card_chargeDeclined are declined.
+// (https://docs.stripe.com/testing): tok_chargeDeclined and pm_card_chargeDeclined are declined;
+// tok_mastercard and pm_card_mastercard are a Mastercard ending 4444, other cards a Visa ending 4242.
+
+const unknownToken = (token: string | null) => ({
+  error: {
+    type: "invalid_request_error",
+    code: "resource_missing",
+    message: `No such token: '${token}'`,
+    param: "source",
+  },
+});
 
 const declined = {
   error: {
@@ -25,19 +35,7 @@ export function stripeHandlers(captured: CapturedRequest[]) {
       const form = await capture(request);
       const source = form.get("source");
       if (source === "tok_chargeDeclined") return HttpResponse.json(declined, { status: 402 });
-      if (source === "tok_unknown") {
-        return HttpResponse.json(
-          {
-            error: {
-              type: "invalid_request_error",
-              code: "resource_missing",
-              message: "No such token: 'tok_unknown'",
-              param: "source",
-            },
-          },
-          { status: 400 },
-        );
-      }
+      if (source === "tok_unknown") return HttpResponse.json(unknownToken(source), { status: 400 });
       if (form.get("email") === "outage@example.com") {
         return HttpResponse.json({ error: { type: "api_error", message: "Something went wrong" } }, { status: 500 });
       }
@@ -45,6 +43,27 @@ export function stripeHandlers(captured: CapturedRequest[]) {
         id: "cus_123",
         object: "customer",
         default_source: source ? { id: "card_123", object: "card", brand: "Visa", last4: "4242" } : null,
+      });
+    }),
+    // A new card for an existing customer (replacing the card).
+    http.post("https://api.stripe.com/v1/customers/:id/sources", async ({ request, params }) => {
+      const form = await capture(request);
+      const source = form.get("source");
+      if (source === "tok_chargeDeclined") return HttpResponse.json(declined, { status: 402 });
+      if (source === "tok_unknown") return HttpResponse.json(unknownToken(source), { status: 400 });
+      const card =
+        source === "tok_mastercard"
+          ? { id: "card_mastercard", brand: "MasterCard", last4: "4444" }
+          : { id: "card_456", brand: "Visa", last4: "4242" };
+      return HttpResponse.json({ ...card, object: "card", customer: params.id });
+    }),
+    http.post("https://api.stripe.com/v1/subscriptions/:id", async ({ request, params }) => {
+      const form = await capture(request);
+      return HttpResponse.json({
+        id: params.id,
+        object: "subscription",
+        status: "trialing",
+        default_payment_method: form.get("default_payment_method"),
       });
     }),
     http.post("https://api.stripe.com/v1/customers/:id", async ({ request, params }) => {
@@ -63,22 +82,26 @@ export function stripeHandlers(captured: CapturedRequest[]) {
           { status: 402 },
         );
       }
+      const paymentMethod =
+        form.get("payment_method") === "pm_card_mastercard"
+          ? { id: "pm_mastercard", card: { brand: "mastercard", last4: "4444" } }
+          : { id: "pm_123", card: { brand: "visa", last4: "4242" } };
       return HttpResponse.json({
         id: "seti_123",
         object: "setup_intent",
         status: "succeeded",
         customer: form.get("customer"),
-        payment_method: { id: "pm_123", object: "payment_method", card: { brand: "visa", last4: "4242" } },
+        payment_method: { ...paymentMethod, object: "payment_method" },
       });
     }),
     http.post("https://api.stripe.com/v1/checkout/sessions", async ({ request }) => {
-      await capture(request);
+      const form = await capture(request);
       return HttpResponse.json({
         id: "cs_test_123",
         object: "checkout.session",
         url: "https://checkout.stripe.com/c/pay/cs_test_123",
         status: "open",
-        customer: "cus_123",
+        customer: form.get("customer"),
         setup_intent: "seti_123",
       });
     }),

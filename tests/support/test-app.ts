@@ -24,12 +24,17 @@ export type TestApp = {
   stop(): Promise<void>;
 };
 
-/** Starts the built app on a fresh database of the given kind, on a random local port. */
+/**
+ * Starts the built app on a fresh database of the given kind, on a random local port. With
+ * `environment.DATABASE_URL` (postgres only) it uses that database instead and leaves it in place
+ * when stopped: several apps on one database, as several machines (the caller drops it).
+ */
 export async function startTestApp(kind: DatabaseKind, environment: NodeJS.ProcessEnv = {}): Promise<TestApp> {
   const { createApplication } = (await import(/* @vite-ignore */ buildEntry)) as {
     createApplication(options: { environment: NodeJS.ProcessEnv }): Promise<BuiltApplication>;
   };
-  const database = kind === "postgres" ? await createPostgresDatabase() : undefined;
+  if (environment.DATABASE_URL && kind !== "postgres") throw new Error("DATABASE_URL is for postgres test apps");
+  const database = kind === "postgres" && !environment.DATABASE_URL ? await createPostgresDatabase() : undefined;
   // Listen first, so the app knows its own address for the links it puts in e-mails.
   let application: BuiltApplication | undefined;
   const server: Server = createServer((req, res) => {
@@ -68,12 +73,21 @@ export function createClient(baseURL: string) {
   const cookies = new Map<string, string>();
   async function request(
     pathname: string,
-    init: { method?: string; form?: Record<string, string>; json?: unknown; headers?: Record<string, string> } = {},
+    init: {
+      method?: string;
+      form?: Record<string, string> | URLSearchParams;
+      json?: unknown;
+      /** A multipart body, as a browser sends a form with a file input. */
+      multipart?: FormData;
+      headers?: Record<string, string>;
+    } = {},
   ): Promise<Response> {
     const headers: Record<string, string> = { ...init.headers };
     if (cookies.size) headers.cookie = [...cookies].map(([name, value]) => `${name}=${value}`).join("; ");
-    let body: string | undefined;
-    if (init.form) {
+    let body: string | FormData | undefined;
+    if (init.multipart) {
+      body = init.multipart;
+    } else if (init.form) {
       headers["content-type"] = "application/x-www-form-urlencoded";
       body = new URLSearchParams(init.form).toString();
     } else if (init.json !== undefined) {

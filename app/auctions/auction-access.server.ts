@@ -1,0 +1,41 @@
+import { data, type RouterContextProvider } from "react-router";
+import { requireUser } from "~/accounts/auth.server";
+import type { CurrentUser } from "~/accounts/current-user";
+import { parseId } from "~/catalogue/catalogue-schemas";
+import { appServicesContext } from "~/platform/app-context";
+import { type AuctionRow, findAuction, type Viewer, viewerOf } from "./auction-views.server";
+import type { Actor } from "./auctions.server";
+
+// Who may reach an auction's pages. Anyone who may not see an auction gets the same 404 as for an
+// auction that does not exist, so its existence is not given away.
+
+type Context = Readonly<RouterContextProvider>;
+
+/** A buyer or consultant with an organization: those who run auctions. */
+export function requireAuctionRunner(request: Request, context: Context): CurrentUser & Actor {
+  const user = requireUser(request, context);
+  if ((user.role !== 2 && user.role !== 4) || !user.organizationId) throw data(null, { status: 403 });
+  return { ...user, userId: user.id, organizationId: user.organizationId };
+}
+
+export async function requireAuction(
+  request: Request,
+  context: Context,
+  rawId: string | undefined,
+): Promise<{ user: CurrentUser; auction: AuctionRow; viewer: Viewer }> {
+  const user = requireUser(request, context);
+  const id = parseId(rawId);
+  const { db } = context.get(appServicesContext);
+  const auction = id ? await findAuction(db, id) : undefined;
+  const viewer = auction ? await viewerOf(db, auction, user) : null;
+  if (!auction || !viewer) throw data(null, { status: 404 });
+  return { user, auction, viewer };
+}
+
+/** The auction's own side (buyer or consultant organization): the only one that changes it. */
+export async function requireAuctionOwner(request: Request, context: Context, rawId: string | undefined) {
+  const found = await requireAuction(request, context, rawId);
+  if (found.viewer.kind !== "owner") throw data(null, { status: found.viewer.kind === "staff" ? 403 : 404 });
+  const actor: Actor = { userId: found.user.id, organizationId: found.viewer.organizationId };
+  return { ...found, actor };
+}

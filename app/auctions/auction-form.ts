@@ -1,0 +1,185 @@
+import { z } from "zod";
+
+// The auction form (issue 9): one schema for the browser and the action. Money is typed in dollars
+// and kept in cents; times are typed on the user's wall clock (datetime-local) and converted to UTC
+// on the server with the user's time zone.
+
+export const MAX_AUCTION_CENTS = 100_000_000_000; // $1,000,000,000.00
+
+const MONEY_PATTERN = /^\$?\s*(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?$/;
+
+/** "12,500.50", "$12500", "12500.5" → cents; null when it is not an amount of dollars and cents. */
+export function parseDollars(text: string): number | null {
+  const match = MONEY_PATTERN.exec(text.trim());
+  if (!match) return null;
+  const dollars = Number((match[1] ?? "").replaceAll(",", ""));
+  const cents = Number((match[2] ?? "").padEnd(2, "0"));
+  const total = dollars * 100 + cents;
+  return Number.isSafeInteger(total) ? total : null;
+}
+
+/** Cents as the form shows them back: 1250050 → "12500.50". */
+export const centsToDollarsText = (cents: number) => (cents / 100).toFixed(2);
+
+export const money = (required: string, { min = 1, max = MAX_AUCTION_CENTS } = {}) =>
+  z
+    .string({ error: required })
+    .trim()
+    .min(1, required)
+    .transform((text, context) => {
+      const cents = parseDollars(text);
+      if (cents === null) {
+        context.addIssue({ code: "custom", message: "Please enter an amount in dollars and cents, like 12500.00" });
+        return z.NEVER;
+      }
+      if (cents < min || cents > max) {
+        context.addIssue({
+          code: "custom",
+          message: `Please enter an amount between $${(min / 100).toFixed(2)} and $${(max / 100).toLocaleString("en-CA", { minimumFractionDigits: 2 })}`,
+        });
+        return z.NEVER;
+      }
+      return cents;
+    });
+
+const minutes = (label: string, max: number) =>
+  z.coerce
+    .number({ error: `Please enter the ${label} in whole minutes` })
+    .int(`Please enter the ${label} in whole minutes`)
+    .min(0, `The ${label} cannot be negative`)
+    .max(max, `Please keep the ${label} at most ${max} minutes`);
+
+const id = (message: string) =>
+  z
+    .string({ error: message })
+    .trim()
+    .regex(/^\d{1,9}$/, message)
+    .transform(Number);
+
+const LOCAL_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/;
+const localTime = (message: string) =>
+  z.string({ error: message }).trim().regex(LOCAL_TIME, "Please enter a date and time, like 2026-12-01 09:00");
+
+const blankTo =
+  <T>(fallback: T) =>
+  (value: unknown) =>
+    value === undefined || value === null || (typeof value === "string" && value.trim() === "") ? fallback : value;
+
+const percentNumber = (label: string) =>
+  z.coerce
+    .number({ error: `Please enter the ${label} as a whole number from 0 to 100` })
+    .int(`Please enter the ${label} as a whole number from 0 to 100`)
+    .min(0, `Please enter the ${label} as a whole number from 0 to 100`)
+    .max(100, `Please enter the ${label} as a whole number from 0 to 100`);
+
+export const MAX_REQUIREMENTS = 20;
+
+/** The sealed bid's required documents, one per line: trimmed, blank lines dropped, duplicates once. */
+export function requirementLines(text: string | undefined): string[] {
+  const seen = new Set<string>();
+  return (text ?? "")
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== "" && !seen.has(line.toLowerCase()) && seen.add(line.toLowerCase()) !== undefined);
+}
+
+export const auctionFormSchema = z
+  .object({
+    kind: z.preprocess(
+      blankTo("reverse"),
+      z.enum(["reverse", "sealed"], { error: "Please choose the kind of auction" }),
+    ),
+    title: z
+      .string({ error: "Please enter a title" })
+      .trim()
+      .min(1, "Please enter a title")
+      .max(200, "Please use at most 200 characters"),
+    description: z
+      .string({ error: "Please describe the work" })
+      .trim()
+      .min(1, "Please describe the work")
+      .max(10_000, "Please use at most 10000 characters"),
+    service: id("Please choose a service category"),
+    service_area: id("Please choose a service area"),
+    reserve: money("Please enter the reserve price"),
+    decrement_kind: z.enum(["amount", "percent"], { error: "Please choose how bids must go down" }),
+    decrement_amount: z.string().trim().optional(),
+    decrement_percent: z.string().trim().optional(),
+    starts_at: localTime("Please enter when bidding starts"),
+    ends_at: localTime("Please enter when bidding ends"),
+    soft_close_window: minutes("soft-close window", 120),
+    soft_close_extension: minutes("extension", 120),
+    soft_close_cap: minutes("extension cap", 1_440),
+    evaluator: z.preprocess(
+      blankTo(undefined),
+      z
+        .string()
+        .regex(/^\d{1,9}$/, "Please choose a consultant from the list")
+        .transform(Number)
+        .optional(),
+    ),
+    price_weight: z.preprocess(blankTo("100"), percentNumber("price weight")),
+    pass_mark: z.preprocess(blankTo(undefined), percentNumber("technical pass mark").optional()),
+    requirements: z.string().max(4_000, "Please use at most 4000 characters").optional(),
+  })
+  .superRefine(
+    (value, context) => {
+      // Runs even when other fields failed (so every problem is reported at once): types are checked.
+      const reserve = typeof value.reserve === "number" ? value.reserve : Number.POSITIVE_INFINITY;
+      if (value.kind === "sealed") {
+        const lines = requirementLines(value.requirements);
+        if (lines.length === 0) {
+          context.addIssue({
+            code: "custom",
+            path: ["requirements"],
+            message: "Please list the documents each bid must carry, one per line",
+          });
+        } else if (lines.length > MAX_REQUIREMENTS || lines.some((line) => line.length > 100)) {
+          context.addIssue({
+            code: "custom",
+            path: ["requirements"],
+            message: `Please list at most ${MAX_REQUIREMENTS} documents of at most 100 characters each`,
+          });
+        }
+      } else if (decrementValueOf({ ...value, reserve }) === null) {
+        const amount = value.decrement_kind === "amount";
+        const cents = amount ? parseDollars(value.decrement_amount ?? "") : null;
+        context.addIssue({
+          code: "custom",
+          path: [amount ? "decrement_amount" : "decrement_percent"],
+          message: !amount
+            ? "Please enter a percentage between 0.01 and 50"
+            : cents !== null && cents >= 1
+              ? "The minimum decrement must be less than the reserve price"
+              : "Please enter the minimum decrement in dollars and cents, like 100.00",
+        });
+      }
+      if (
+        typeof value.ends_at === "string" &&
+        typeof value.starts_at === "string" &&
+        value.ends_at <= value.starts_at
+      ) {
+        context.addIssue({ code: "custom", path: ["ends_at"], message: "Bidding must end after it starts" });
+      }
+    },
+    { when: () => true },
+  );
+
+/** The decrement in the auction's unit (cents, or basis points for a percentage), or null when invalid. */
+export function decrementValueOf(value: {
+  decrement_kind: "amount" | "percent";
+  decrement_amount?: string | undefined;
+  decrement_percent?: string | undefined;
+  reserve: number;
+}): number | null {
+  if (value.decrement_kind === "amount") {
+    const cents = parseDollars(value.decrement_amount ?? "");
+    return cents !== null && cents >= 1 && cents < value.reserve ? cents : null;
+  }
+  const text = value.decrement_percent ?? "";
+  const percent = Number(text);
+  if (!/^\d{1,2}(\.\d{1,2})?$/.test(text) || percent < 0.01 || percent > 50) return null;
+  return Math.round(percent * 100);
+}
+
+export type AuctionFormValue = z.infer<typeof auctionFormSchema>;

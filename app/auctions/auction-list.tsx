@@ -1,0 +1,82 @@
+import { Link } from "react-router";
+import { requireUser } from "~/accounts/auth.server";
+import { pageTitle } from "~/layout/page-title";
+import { appServicesContext } from "~/platform/app-context";
+import { formatInZone } from "~/platform/zoned-time";
+import type { Route } from "./+types/auction-list";
+import { timezoneOf } from "./auction-form.server";
+import { STATUS_LABELS, statusAt } from "./auction-rules";
+import { listAuctionsFor } from "./auction-views.server";
+
+// /auctions: a buyer's or consultant's own auctions, the auctions a seller is invited to, or (staff) all.
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = requireUser(request, context);
+  const rows = await listAuctionsFor(context.get(appServicesContext).db, user);
+  const now = new Date();
+  return {
+    canCreate: (user.role === 2 || user.role === 4) && user.organizationId !== null,
+    isSeller: user.role === 3,
+    timezone: timezoneOf(user),
+    auctions: rows.map((row) => ({
+      id: row.id,
+      title: row.title,
+      organizationName: row.organizationName,
+      status: statusAt(row, now),
+      startsAt: row.startsAt.toISOString(),
+      endsAt: row.endsAt.toISOString(),
+    })),
+  };
+}
+
+export function meta() {
+  return [{ title: pageTitle("Auctions") }];
+}
+
+export default function AuctionList({ loaderData }: Route.ComponentProps) {
+  const { auctions, canCreate, isSeller, timezone } = loaderData;
+  return (
+    <div>
+      <h1>Auctions</h1>
+      {canCreate ? (
+        <p>
+          <Link className="button" to="/auctions/new">
+            New reverse auction
+          </Link>
+        </p>
+      ) : null}
+      {auctions.length === 0 ? (
+        <p>{isSeller ? "You have not been invited to an auction yet." : "No auctions yet."}</p>
+      ) : (
+        <div className="table-wrap">
+          <table className="table">
+            <thead>
+              <tr>
+                <th scope="col">Auction</th>
+                <th scope="col">Buyer</th>
+                <th scope="col">Status</th>
+                <th scope="col">Bidding</th>
+              </tr>
+            </thead>
+            <tbody>
+              {auctions.map((auction) => (
+                <tr key={auction.id}>
+                  <th scope="row">
+                    <Link to={`/auctions/${auction.id}`}>{auction.title}</Link>
+                  </th>
+                  <td>{auction.organizationName}</td>
+                  <td>{STATUS_LABELS[auction.status]}</td>
+                  <td>
+                    <time dateTime={auction.startsAt}>{formatInZone(auction.startsAt, timezone)}</time>
+                    {" to "}
+                    <time dateTime={auction.endsAt}>{formatInZone(auction.endsAt, timezone)}</time>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,136 @@
+import { data, type RouterContextProvider, redirect } from "react-router";
+import { z } from "zod";
+import { appServicesContext } from "~/platform/app-context";
+import { requireAuction } from "./auction-access.server";
+import { parseDollars } from "./auction-form";
+import { timezoneOf } from "./auction-form.server";
+import { dropShare, LARGE_DROP } from "./auction-rules";
+import { viewFor } from "./auction-views.server";
+import {
+  type AuctionServices,
+  acceptAuctionTerms,
+  cancelAuction,
+  publishAuction,
+  tellBidEffects,
+  withdrawAuction,
+} from "./auctions.server";
+import { type BidOutcome, placeManualBid, setAutoBidMinimum } from "./bids.server";
+
+// Loader and action of /auctions/{id}: the buyer's console, a seller's bidding page, or staff's
+// read-only console, all built from the party's view. Every change is a plain form post answered
+// with a redirect (POST/redirect/GET), or with the page and the message at the field.
+
+type Context = Readonly<RouterContextProvider>;
+
+const NOTICES = ["placed", "minimum", "accepted", "published", "withdrawn", "cancelled", "saved", "awarded"] as const;
+export type Notice = (typeof NOTICES)[number];
+
+export async function loadAuctionPage(request: Request, context: Context, rawId: string | undefined) {
+  const { user, auction, viewer } = await requireAuction(request, context, rawId);
+  const { db } = context.get(appServicesContext);
+  const view = await viewFor(db, auction, viewer);
+  const params = new URL(request.url).searchParams;
+  const notice = NOTICES.find((name) => params.has(name));
+  return { auctionId: auction.id, view, timezone: timezoneOf(user), notice: notice ?? null };
+}
+
+const CANCEL_REASON_REQUIRED = "Please say why the auction is cancelled";
+const actionSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("publish") }),
+  z.object({ intent: z.literal("withdraw") }),
+  z.object({
+    intent: z.literal("cancel"),
+    reason: z.string({ error: CANCEL_REASON_REQUIRED }).trim().min(1, CANCEL_REASON_REQUIRED).max(2000),
+    confirm: z.literal("yes").optional(),
+  }),
+  z.object({ intent: z.literal("accept-terms") }),
+  z.object({ intent: z.literal("bid"), amount: z.string().max(40).default(""), confirm: z.literal("yes").optional() }),
+  z.object({ intent: z.literal("auto-bid"), minimum: z.string().max(40).default("") }),
+]);
+
+export type AuctionActionData =
+  | { error: string; field?: "amount" | "minimum" | "reason"; typed?: string }
+  | { confirmBid: { amount: string; amountCents: number; referenceCents: number; dropPercent: number } }
+  | { confirmCancel: { reason: string } };
+
+const refuse = (status: number, body: AuctionActionData) => data(body, { status });
+
+/** The outbid and extension notices go out after the answer: the bid stands whatever happens to them. */
+function tellInBackground(services: AuctionServices, auctionId: number, outcome: BidOutcome) {
+  if (outcome.kind !== "accepted") return;
+  void tellBidEffects(services, auctionId, outcome).catch((error) => console.error("bid notices failed:", error));
+}
+
+export async function submitAuctionPage(request: Request, context: Context, rawId: string | undefined) {
+  const { auction, viewer, user } = await requireAuction(request, context, rawId);
+  const services = context.get(appServicesContext);
+  const submitted = Object.fromEntries(await request.formData());
+  const parsed = actionSchema.safeParse(submitted);
+  const back = (notice: Notice, value = "1") => redirect(`/auctions/${auction.id}?${notice}=${value}`);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    if (issue?.path[0] === "reason") {
+      return refuse(400, { error: CANCEL_REASON_REQUIRED, field: "reason", typed: String(submitted.reason ?? "") });
+    }
+    return refuse(400, { error: "Please choose what to do." });
+  }
+  const form = parsed.data;
+
+  if (form.intent === "publish" || form.intent === "withdraw" || form.intent === "cancel") {
+    if (viewer.kind !== "owner") throw data(null, { status: viewer.kind === "staff" ? 403 : 404 });
+    const actor = { userId: user.id, organizationId: viewer.organizationId };
+    if (form.intent === "cancel" && form.confirm !== "yes") return { confirmCancel: { reason: form.reason } };
+    const changed =
+      form.intent === "publish"
+        ? await publishAuction(services, auction.id, actor)
+        : form.intent === "withdraw"
+          ? await withdrawAuction(services.db, auction.id, actor)
+          : await cancelAuction(services, auction.id, actor, form.reason);
+    if (changed.kind === "refused") return refuse(changed.status, { error: changed.message });
+    return back(form.intent === "publish" ? "published" : form.intent === "withdraw" ? "withdrawn" : "cancelled");
+  }
+
+  // The rest is bidding: invited sellers only.
+  if (viewer.kind !== "seller")
+    throw data(null, { status: viewer.kind === "staff" || viewer.kind === "owner" ? 403 : 404 });
+  const bidder = { auctionId: auction.id, organizationId: viewer.organizationId, userId: user.id };
+  if (form.intent === "accept-terms") {
+    const accepted = await acceptAuctionTerms(services.db, auction.id, bidder);
+    if (accepted.kind === "refused") return refuse(accepted.status, { error: accepted.message });
+    return back("accepted");
+  }
+  const field = form.intent === "bid" ? "amount" : "minimum";
+  const typed = form.intent === "bid" ? form.amount : form.minimum;
+  const cents = parseDollars(typed);
+  if (cents === null || cents < 1) {
+    const message = typed.trim()
+      ? "Please enter an amount in dollars and cents, like 12500.00"
+      : form.intent === "bid"
+        ? "Please enter your bid"
+        : "Please enter your minimum";
+    return refuse(400, { error: message, field, typed });
+  }
+  if (form.intent === "bid") {
+    // A typo guard: a bid far under the price asks once more before it binds the seller.
+    const reference = auction.lowestCents ?? auction.reserveCents;
+    const share = dropShare(reference, cents);
+    if (share > LARGE_DROP && form.confirm !== "yes") {
+      return {
+        confirmBid: {
+          amount: typed,
+          amountCents: cents,
+          referenceCents: reference,
+          dropPercent: Math.round(share * 100),
+        },
+      };
+    }
+    const placed = await placeManualBid(services.db, { ...bidder, amountCents: cents });
+    if (placed.kind === "refused") return refuse(placed.status, { error: placed.message, field, typed });
+    tellInBackground(services, auction.id, placed);
+    return back("placed", String(placed.bids[0]?.id ?? ""));
+  }
+  const set = await setAutoBidMinimum(services.db, { ...bidder, minimumCents: cents });
+  if (set.kind === "refused") return refuse(set.status, { error: set.message, field, typed });
+  tellInBackground(services, auction.id, set);
+  return back("minimum");
+}

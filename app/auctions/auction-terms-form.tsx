@@ -1,0 +1,161 @@
+import { getFormProps, type Submission, type SubmissionResult, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { useState } from "react";
+import { Form } from "react-router";
+import { ErrorSummary } from "~/forms/error-summary";
+import { RadioGroupField, radioId, SelectField, TextAreaField, TextField } from "~/forms/field";
+import { summaryLinks } from "~/forms/form-errors";
+import { SubmitButton } from "~/forms/submit-button";
+import { auctionFormSchema } from "./auction-form";
+import type { AuctionFormOptions } from "./auction-form.server";
+
+/** The form's fields as the browser sends them. */
+type AuctionFormFields = Record<
+  | "title"
+  | "description"
+  | "service"
+  | "service_area"
+  | "reserve"
+  | "decrement_kind"
+  | "decrement_amount"
+  | "decrement_percent"
+  | "starts_at"
+  | "ends_at"
+  | "soft_close_window"
+  | "soft_close_extension"
+  | "soft_close_cap",
+  string
+>;
+
+const DECREMENT_KINDS = [
+  { value: "amount", label: "A fixed amount" },
+  { value: "percent", label: "A percentage of the lowest bid" },
+];
+
+/**
+ * The terms of a reverse auction: what is bought, where, the reserve (the buyer's maximum), how far
+ * each bid must go under the lowest, the bidding time and the soft close. A plain form; the server
+ * checks everything again and answers with the values kept.
+ */
+export function AuctionTermsForm({
+  id,
+  options,
+  defaultValue,
+  lastResult,
+  submitLabel,
+}: {
+  id: string;
+  options: AuctionFormOptions;
+  defaultValue: Partial<AuctionFormFields>;
+  lastResult?: SubmissionResult<string[]>;
+  submitLabel: string;
+}) {
+  const [form, fields] = useForm<AuctionFormFields>({
+    id,
+    lastResult,
+    defaultValue,
+    constraint: getZodConstraint(auctionFormSchema),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) =>
+      parseWithZod(formData, { schema: auctionFormSchema }) as unknown as Submission<AuctionFormFields, string[]>,
+  });
+  const [attempts, setAttempts] = useState(0);
+  const fieldLinks = [
+    ...summaryLinks([fields.title, fields.description, fields.service, fields.service_area, fields.reserve]),
+    ...(fields.decrement_kind.errors ?? []).map((message) => ({ fieldId: radioId(fields.decrement_kind, 0), message })),
+    ...summaryLinks([
+      fields.decrement_amount,
+      fields.decrement_percent,
+      fields.starts_at,
+      fields.ends_at,
+      fields.soft_close_window,
+      fields.soft_close_extension,
+      fields.soft_close_cap,
+    ]),
+  ];
+  const formProps = getFormProps(form);
+  return (
+    <Form
+      method="post"
+      {...formProps}
+      onSubmit={(event) => {
+        setAttempts((count) => count + 1);
+        formProps.onSubmit(event);
+      }}
+      className="stack"
+    >
+      <ErrorSummary
+        formErrors={fieldLinks.length > 0 ? ["Please correct the fields below."] : (form.errors ?? [])}
+        fieldErrors={fieldLinks}
+        submissionKey={[lastResult, attempts]}
+      />
+      <section className="form-section" aria-labelledby={`${id}-work`}>
+        <h2 id={`${id}-work`}>The work</h2>
+        <TextField
+          field={fields.title}
+          label="Title"
+          hint="What sellers see first, e.g. 'Gravel hauling to 12-34 lease'."
+        />
+        <TextAreaField field={fields.description} label="Description" rows={6} />
+        <SelectField field={fields.service} label="Service category" options={options.services} />
+        <SelectField field={fields.service_area} label="Service area" options={options.serviceAreas} />
+      </section>
+      <section className="form-section" aria-labelledby={`${id}-price`}>
+        <h2 id={`${id}-price`}>Price</h2>
+        <TextField
+          field={fields.reserve}
+          label="Reserve price (CAD)"
+          hint="Your maximum: no bid may be higher. Dollars and cents, e.g. 25000.00."
+          inputProps={{ inputMode: "decimal", autoComplete: "off" }}
+        />
+        <RadioGroupField
+          field={fields.decrement_kind}
+          legend="Each bid must be lower than the lowest bid by at least"
+          options={DECREMENT_KINDS}
+        />
+        <TextField
+          field={fields.decrement_amount}
+          label="Minimum decrement (CAD)"
+          hint="For a fixed amount, e.g. 100.00."
+          inputProps={{ inputMode: "decimal", autoComplete: "off" }}
+        />
+        <TextField
+          field={fields.decrement_percent}
+          label="Minimum decrement (%)"
+          hint="For a percentage, from 0.01 to 50, e.g. 1.5."
+          inputProps={{ inputMode: "decimal", autoComplete: "off" }}
+        />
+      </section>
+      <section className="form-section" aria-labelledby={`${id}-time`}>
+        <h2 id={`${id}-time`}>Bidding time</h2>
+        <p className="field__hint">Times are in your time zone, {options.timezone}. Each seller sees them in theirs.</p>
+        <TextField field={fields.starts_at} label="Bidding starts" type="datetime-local" />
+        <TextField field={fields.ends_at} label="Bidding ends" type="datetime-local" />
+        <fieldset className="fieldset">
+          <legend className="fieldset__legend">Soft close</legend>
+          <p className="field__hint">
+            A bid in the last minutes moves the end later, so nobody can win by bidding at the last second. Enter 0 to
+            turn it off.
+          </p>
+          <TextField
+            field={fields.soft_close_window}
+            label="A bid this many minutes before the end…"
+            inputProps={{ inputMode: "numeric" }}
+          />
+          <TextField
+            field={fields.soft_close_extension}
+            label="…moves the end this many minutes later"
+            inputProps={{ inputMode: "numeric" }}
+          />
+          <TextField
+            field={fields.soft_close_cap}
+            label="In all, the end moves at most this many minutes"
+            inputProps={{ inputMode: "numeric" }}
+          />
+        </fieldset>
+      </section>
+      <SubmitButton>{submitLabel}</SubmitButton>
+    </Form>
+  );
+}

@@ -1,0 +1,350 @@
+import { and, asc, desc, eq, inArray } from "drizzle-orm";
+import type { CurrentUser } from "~/accounts/current-user";
+import type { Database } from "~db/database.server";
+import {
+  type AuctionStatus,
+  auctionAutoBids,
+  auctionBids,
+  auctionDocuments,
+  auctionInvitations,
+  auctions,
+  organizations,
+  provinces,
+  serviceAreas,
+  services,
+} from "~db/schema";
+import { decrementOf, statusAt } from "./auction-rules";
+import { highestAllowedBid } from "./bidding";
+
+// What each party may see of an auction (issue 9). The side that runs it (the buyer or consultant
+// organization) and staff see everything; an invited seller sees only the current lowest price,
+// whether they lead, their own bids and their own minimum; never another seller's name, bids,
+// minimum or how many there are. Every page, download and event stream is built from these views.
+
+export type Viewer =
+  | { kind: "owner"; organizationId: number }
+  | { kind: "staff" }
+  | { kind: "seller"; organizationId: number };
+
+export type AuctionRow = typeof auctions.$inferSelect;
+
+/** Who the user is to this auction, or null when they may not see it at all (answered as 404). */
+export async function viewerOf(db: Database, auction: AuctionRow, user: CurrentUser): Promise<Viewer | null> {
+  if (user.role === 1) return { kind: "staff" };
+  if (!user.organizationId) return null;
+  if (user.organizationId === auction.organizationId) return { kind: "owner", organizationId: user.organizationId };
+  if (user.role !== 3 || auction.status === "draft") return null;
+  const [invitation] = await db
+    .select({ organizationId: auctionInvitations.organizationId })
+    .from(auctionInvitations)
+    .where(
+      and(eq(auctionInvitations.auctionId, auction.id), eq(auctionInvitations.organizationId, user.organizationId)),
+    );
+  return invitation ? { kind: "seller", organizationId: user.organizationId } : null;
+}
+
+export async function findAuction(db: Database, auctionId: number): Promise<AuctionRow | undefined> {
+  const [auction] = await db.select().from(auctions).where(eq(auctions.id, auctionId));
+  return auction;
+}
+
+/** The terms every party sees (no bids): title, description, category, area, money rules, times. */
+async function auctionTerms(db: Database, auction: AuctionRow) {
+  const [[service], [area], documents] = await Promise.all([
+    db.select({ name: services.name }).from(services).where(eq(services.id, auction.serviceId)),
+    db
+      .select({ city: serviceAreas.city, province: provinces.name })
+      .from(serviceAreas)
+      .innerJoin(provinces, eq(provinces.id, serviceAreas.provinceId))
+      .where(eq(serviceAreas.id, auction.serviceAreaId)),
+    db
+      .select({
+        id: auctionDocuments.id,
+        fileName: auctionDocuments.fileName,
+        contentType: auctionDocuments.contentType,
+        sizeBytes: auctionDocuments.sizeBytes,
+      })
+      .from(auctionDocuments)
+      .where(eq(auctionDocuments.auctionId, auction.id))
+      .orderBy(asc(auctionDocuments.id)),
+  ]);
+  return {
+    id: auction.id,
+    title: auction.title,
+    description: auction.description,
+    serviceId: auction.serviceId,
+    serviceName: service?.name ?? "",
+    serviceAreaId: auction.serviceAreaId,
+    serviceAreaName: area ? `${area.city} (${area.province})` : "",
+    reserveCents: auction.reserveCents,
+    decrement: decrementOf(auction),
+    startsAt: auction.startsAt.toISOString(),
+    endsAt: auction.endsAt.toISOString(),
+    scheduledEndsAt: auction.scheduledEndsAt.toISOString(),
+    softCloseWindowMinutes: auction.softCloseWindowMinutes,
+    softCloseExtensionMinutes: auction.softCloseExtensionMinutes,
+    softCloseCapMinutes: auction.softCloseCapMinutes,
+    extensions: auction.extensions,
+    documents,
+  };
+}
+
+/** The moment the view was made, the status then and the time left, all from the server's clock. */
+function clock(auction: AuctionRow, now: Date) {
+  const status: AuctionStatus = statusAt(auction, now);
+  const timeLeftMs =
+    status === "open"
+      ? auction.endsAt.getTime() - now.getTime()
+      : status === "scheduled"
+        ? auction.startsAt.getTime() - now.getTime()
+        : 0;
+  return { status, serverTime: now.toISOString(), timeLeftMs: Math.max(0, timeLeftMs) };
+}
+
+export type OwnerView = Awaited<ReturnType<typeof ownerView>>;
+export type SellerView = ReturnType<typeof sellerViewOf>;
+export type AuctionView = OwnerView | SellerView;
+
+type AuctionTerms = Awaited<ReturnType<typeof auctionTerms>>;
+
+/** The buyer's console (and staff's): every bid with its seller, the leader, the invited sellers. */
+export async function ownerView(
+  db: Database,
+  auction: AuctionRow,
+  now: Date,
+  viewer: "owner" | "staff",
+  knownTerms?: AuctionTerms,
+) {
+  const [terms, bids, invitations] = await Promise.all([
+    knownTerms ?? auctionTerms(db, auction),
+    db
+      .select({
+        id: auctionBids.id,
+        amountCents: auctionBids.amountCents,
+        kind: auctionBids.kind,
+        createdAt: auctionBids.createdAt,
+        organizationId: auctionBids.organizationId,
+        organizationName: organizations.name,
+        triggeredByBidId: auctionBids.triggeredByBidId,
+      })
+      .from(auctionBids)
+      .innerJoin(organizations, eq(organizations.id, auctionBids.organizationId))
+      .where(eq(auctionBids.auctionId, auction.id))
+      .orderBy(desc(auctionBids.id))
+      .limit(2_000),
+    db
+      .select({
+        organizationId: auctionInvitations.organizationId,
+        name: organizations.name,
+        alias: auctionInvitations.alias,
+        termsAcceptedAt: auctionInvitations.termsAcceptedAt,
+      })
+      .from(auctionInvitations)
+      .innerJoin(organizations, eq(organizations.id, auctionInvitations.organizationId))
+      .where(eq(auctionInvitations.auctionId, auction.id))
+      .orderBy(asc(auctionInvitations.alias)),
+  ]);
+  const leader = bids.find((bid) => bid.id === auction.lowestBidId);
+  return {
+    kind: "owner" as const,
+    viewer,
+    ...clock(auction, now),
+    terms,
+    lowest: leader
+      ? {
+          bidId: leader.id,
+          amountCents: leader.amountCents,
+          organizationId: leader.organizationId,
+          organizationName: leader.organizationName,
+        }
+      : null,
+    bidCount: auction.bidCount,
+    bids: bids.map((bid) => ({ ...bid, createdAt: bid.createdAt.toISOString() })),
+    invitations: invitations.map((invitation) => ({
+      ...invitation,
+      termsAcceptedAt: invitation.termsAcceptedAt?.toISOString() ?? null,
+    })),
+    award: awardOf(auction),
+    cancelReason: auction.cancelReason,
+  };
+}
+
+function awardOf(auction: AuctionRow) {
+  return auction.awardedBidId
+    ? {
+        bidId: auction.awardedBidId,
+        organizationId: auction.awardedOrganizationId,
+        reason: auction.awardReason,
+        awardedAt: auction.awardedAt?.toISOString() ?? null,
+        buyerFeeCents: auction.buyerFeeCents,
+      }
+    : null;
+}
+
+/** An invited seller's page: the lowest price, whether they lead, their own bids and minimum. Nothing of the others. */
+export async function sellerView(db: Database, auction: AuctionRow, now: Date, organizationId: number) {
+  const views = await sellerViews(db, auction, now, [organizationId]);
+  return views.get(organizationId) as SellerView;
+}
+
+const OWN_BIDS_SHOWN = 1_000;
+
+/**
+ * Several invited sellers' pages at once, from one read of each table (the live hub builds every
+ * watching seller's view per change). Each seller's view is made from rows filtered to that seller
+ * only: their bids, their minimum, their invitation; of the auction, only the lowest price and
+ * whether they lead.
+ */
+export async function sellerViews(
+  db: Database,
+  auction: AuctionRow,
+  now: Date,
+  organizationIds: number[],
+  knownTerms?: AuctionTerms,
+): Promise<Map<number, SellerView>> {
+  const ids = [...new Set(organizationIds)];
+  if (ids.length === 0) return new Map();
+  const ownBidsQuery = db
+    .select({
+      organizationId: auctionBids.organizationId,
+      id: auctionBids.id,
+      amountCents: auctionBids.amountCents,
+      kind: auctionBids.kind,
+      createdAt: auctionBids.createdAt,
+    })
+    .from(auctionBids)
+    .where(and(eq(auctionBids.auctionId, auction.id), inArray(auctionBids.organizationId, ids)))
+    .orderBy(desc(auctionBids.id));
+  const [terms, ownBids, autoBids, invitations] = await Promise.all([
+    knownTerms ?? auctionTerms(db, auction),
+    ids.length === 1 ? ownBidsQuery.limit(OWN_BIDS_SHOWN) : ownBidsQuery,
+    db
+      .select({ organizationId: auctionAutoBids.organizationId, minimumCents: auctionAutoBids.minimumCents })
+      .from(auctionAutoBids)
+      .where(and(eq(auctionAutoBids.auctionId, auction.id), inArray(auctionAutoBids.organizationId, ids))),
+    db
+      .select({
+        organizationId: auctionInvitations.organizationId,
+        termsAcceptedAt: auctionInvitations.termsAcceptedAt,
+      })
+      .from(auctionInvitations)
+      .where(and(eq(auctionInvitations.auctionId, auction.id), inArray(auctionInvitations.organizationId, ids))),
+  ]);
+  const shared = { ...clock(auction, now), terms };
+  const views = new Map<number, SellerView>();
+  for (const organizationId of ids) {
+    views.set(
+      organizationId,
+      sellerViewOf(auction, shared, {
+        ownBids: ownBids.filter((bid) => bid.organizationId === organizationId).slice(0, OWN_BIDS_SHOWN),
+        ownMinimumCents: autoBids.find((autoBid) => autoBid.organizationId === organizationId)?.minimumCents ?? null,
+        termsAcceptedAt:
+          invitations.find((invitation) => invitation.organizationId === organizationId)?.termsAcceptedAt ?? null,
+        organizationId,
+      }),
+    );
+  }
+  return views;
+}
+
+/** One seller's view from the auction row and that seller's own rows. */
+function sellerViewOf(
+  auction: AuctionRow,
+  shared: ReturnType<typeof clock> & { terms: AuctionTerms },
+  own: {
+    organizationId: number;
+    ownBids: { id: number; amountCents: number; kind: "manual" | "auto"; createdAt: Date }[];
+    ownMinimumCents: number | null;
+    termsAcceptedAt: Date | null;
+  },
+) {
+  const lowestCents = auction.lowestCents;
+  const leading = auction.leaderOrganizationId === own.organizationId;
+  return {
+    kind: "seller" as const,
+    ...shared,
+    lowestCents,
+    leading,
+    ownBids: own.ownBids.map((bid) => ({
+      id: bid.id,
+      amountCents: bid.amountCents,
+      kind: bid.kind,
+      createdAt: bid.createdAt.toISOString(),
+    })),
+    ownMinimumCents: own.ownMinimumCents,
+    /** The highest amount a new bid may be (the reserve, or the lowest less the decrement). */
+    highestAllowedCents: highestAllowedBid(auction.reserveCents, lowestCents, decrementOf(auction)),
+    termsAccepted: Boolean(own.termsAcceptedAt),
+    outcome:
+      auction.status === "awarded"
+        ? { awarded: true as const, won: auction.awardedOrganizationId === own.organizationId }
+        : auction.status === "cancelled"
+          ? { awarded: false as const, cancelled: true as const }
+          : null,
+  };
+}
+
+/** The view for this viewer. */
+export function viewFor(db: Database, auction: AuctionRow, viewer: Viewer, now = new Date()): Promise<AuctionView> {
+  return viewer.kind === "seller"
+    ? sellerView(db, auction, now, viewer.organizationId)
+    : ownerView(db, auction, now, viewer.kind);
+}
+
+/**
+ * The views of several viewers at one moment, built together: the terms once, the full view once
+ * (for the first owner or staff viewer; the others get the same with their `viewer`), and the
+ * sellers' views from one read of each table. Answers them in the order asked.
+ */
+export async function viewsFor(
+  db: Database,
+  auction: AuctionRow,
+  viewers: Viewer[],
+  now = new Date(),
+): Promise<AuctionView[]> {
+  const terms = await auctionTerms(db, auction);
+  const sellerIds = viewers.flatMap((viewer) => (viewer.kind === "seller" ? [viewer.organizationId] : []));
+  const full = viewers.find((viewer) => viewer.kind !== "seller");
+  const [sellers, owner] = await Promise.all([
+    sellerViews(db, auction, now, sellerIds, terms),
+    full ? ownerView(db, auction, now, full.kind, terms) : undefined,
+  ]);
+  return viewers.map((viewer) => {
+    if (viewer.kind === "seller") return sellers.get(viewer.organizationId) as SellerView;
+    const view = owner as OwnerView;
+    return view.viewer === viewer.kind ? view : { ...view, viewer: viewer.kind };
+  });
+}
+
+/** The auctions a user may see: their organization's, those they are invited to, or (staff) all. */
+export async function listAuctionsFor(db: Database, user: CurrentUser) {
+  const columns = {
+    id: auctions.id,
+    title: auctions.title,
+    status: auctions.status,
+    startsAt: auctions.startsAt,
+    endsAt: auctions.endsAt,
+    organizationName: organizations.name,
+  };
+  const base = db
+    .select(columns)
+    .from(auctions)
+    .innerJoin(organizations, eq(organizations.id, auctions.organizationId));
+  if (user.role === 1) return base.orderBy(desc(auctions.id)).limit(500);
+  if (!user.organizationId) return [];
+  if (user.role === 3) {
+    const invited = db
+      .select({ auctionId: auctionInvitations.auctionId })
+      .from(auctionInvitations)
+      .where(eq(auctionInvitations.organizationId, user.organizationId));
+    const rows = await db
+      .select(columns)
+      .from(auctions)
+      .innerJoin(organizations, eq(organizations.id, auctions.organizationId))
+      .where(inArray(auctions.id, invited))
+      .orderBy(desc(auctions.startsAt))
+      .limit(500);
+    return rows.filter((row) => row.status !== "draft");
+  }
+  return base.where(eq(auctions.organizationId, user.organizationId)).orderBy(desc(auctions.id)).limit(500);
+}

@@ -1,0 +1,719 @@
+import { and, asc, count, eq, gte, inArray, isNotNull, lte, ne, or, sql } from "drizzle-orm";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
+import { notifyOrganizations } from "~/notifications/notifications.server";
+import { BUYER_AUCTION_FEE_CENTS, formatCents } from "~/payments/fees";
+import type { AppServices } from "~/platform/app-context";
+import type { Database, Transaction } from "~db/database.server";
+import {
+  type AuctionStatus,
+  auctionBids,
+  auctionEvents,
+  auctionInvitations,
+  auctions,
+  organizations,
+  registrationServiceAreas,
+  registrationServices,
+  registrations,
+  registrationWcbs,
+  sellerRegistrations,
+  serviceAreas,
+  services,
+} from "~db/schema";
+import { canMove, sellerAlias, statusAt, termsEditable, termsOpenForChange } from "./auction-rules";
+import { notifyAuction } from "./bids.server";
+
+// Running a reverse auction (issue 9): create and edit it while no bidding has started, invite
+// eligible sellers, publish, cancel, close on time, award. Every change of status is a conditional
+// update under the auction's row lock and an entry in its event log.
+
+export type AuctionTerms = {
+  title: string;
+  description: string;
+  serviceId: number;
+  serviceAreaId: number;
+  reserveCents: number;
+  decrementKind: "amount" | "percent";
+  decrementValue: number;
+  startsAt: Date;
+  endsAt: Date;
+  softCloseWindowMinutes: number;
+  softCloseExtensionMinutes: number;
+  softCloseCapMinutes: number;
+};
+
+export type Actor = { userId: number; organizationId: number };
+
+/** What sending the auction e-mails needs (the worker process has no more than this). */
+export type AuctionServices = Pick<AppServices, "db" | "messaging" | "env">;
+
+export type AuctionChange =
+  | { kind: "done"; auctionId: number }
+  | { kind: "refused"; status: 400 | 404 | 409; message: string; field?: string };
+
+const refused = (status: 400 | 404 | 409, message: string, field?: string): AuctionChange => ({
+  kind: "refused",
+  status,
+  message,
+  field,
+});
+
+/** Category and area must exist: field errors, or none. */
+export async function checkTermsReferences(db: Database, terms: Pick<AuctionTerms, "serviceId" | "serviceAreaId">) {
+  const errors: Record<string, string> = {};
+  const [service] = await db.select({ id: services.id }).from(services).where(eq(services.id, terms.serviceId));
+  if (!service) errors.service = "Please choose a service category from the list";
+  const [area] = await db
+    .select({ id: serviceAreas.id })
+    .from(serviceAreas)
+    .where(eq(serviceAreas.id, terms.serviceAreaId));
+  if (!area) errors.service_area = "Please choose a service area from the list";
+  return errors;
+}
+
+const termsColumns = (terms: AuctionTerms) => ({
+  title: terms.title,
+  description: terms.description,
+  serviceId: terms.serviceId,
+  serviceAreaId: terms.serviceAreaId,
+  reserveCents: terms.reserveCents,
+  decrementKind: terms.decrementKind,
+  decrementValue: terms.decrementValue,
+  startsAt: terms.startsAt,
+  endsAt: terms.endsAt,
+  scheduledEndsAt: terms.endsAt,
+  softCloseWindowMinutes: terms.softCloseWindowMinutes,
+  softCloseExtensionMinutes: terms.softCloseExtensionMinutes,
+  softCloseCapMinutes: terms.softCloseCapMinutes,
+});
+
+async function logEvent(
+  tx: Pick<Database, "insert">,
+  auctionId: number,
+  kind: string,
+  actor: Partial<Actor> | null,
+  data: Record<string, unknown> = {},
+) {
+  await tx.insert(auctionEvents).values({
+    auctionId,
+    kind,
+    userId: actor?.userId ?? null,
+    organizationId: actor?.organizationId ?? null,
+    data,
+  });
+}
+
+/** A new auction, as a draft of the actor's organization. */
+export async function createAuction(db: Database, actor: Actor, terms: AuctionTerms): Promise<number> {
+  return db.transaction(async (tx) => {
+    const [auction] = await tx
+      .insert(auctions)
+      .values({ organizationId: actor.organizationId, createdByUserId: actor.userId, ...termsColumns(terms) })
+      .returning({ id: auctions.id });
+    if (!auction) throw new Error("no auction row");
+    await logEvent(tx, auction.id, "created", actor, { title: terms.title });
+    return auction.id;
+  });
+}
+
+/** The auction of the actor's organization, locked; or why not. */
+async function lockOwned(tx: Transaction, auctionId: number, actor: Actor) {
+  const [auction] = await tx.select().from(auctions).where(eq(auctions.id, auctionId)).for("update");
+  if (!auction || auction.organizationId !== actor.organizationId) return undefined;
+  return auction;
+}
+
+const NOT_FOUND = "This auction does not exist.";
+const TERMS_LOCKED = "Bidding has started: the terms of this auction can no longer change.";
+
+/** New terms, while nothing has been bid and the auction has not opened. */
+export async function updateAuctionTerms(
+  db: Database,
+  auctionId: number,
+  actor: Actor,
+  terms: AuctionTerms,
+  now = new Date(),
+): Promise<AuctionChange> {
+  return db.transaction(async (tx) => {
+    const auction = await lockOwned(tx, auctionId, actor);
+    if (!auction) return refused(404, NOT_FOUND);
+    if (!termsOpenForChange(auction, now)) return refused(409, TERMS_LOCKED);
+    await tx
+      .update(auctions)
+      .set({ ...termsColumns(terms), updatedAt: now })
+      .where(eq(auctions.id, auctionId));
+    await logEvent(tx, auctionId, "terms-changed", actor);
+    return { kind: "done", auctionId };
+  });
+}
+
+/** The latest the auction can end (every extension taken), as a date: documents must be valid through it. */
+export function latestEndDate(auction: { scheduledEndsAt: Date; softCloseCapMinutes: number }): string {
+  return new Date(auction.scheduledEndsAt.getTime() + auction.softCloseCapMinutes * 60_000).toISOString().slice(0, 10);
+}
+
+/** The category and every category under it (a seller offering a sub-service qualifies for its group). */
+async function categoryWithDescendants(db: Database, serviceId: number): Promise<number[]> {
+  const rows = await db.select({ id: services.id, parentId: services.parentId }).from(services);
+  const ids = [serviceId];
+  for (let index = 0; index < ids.length; index += 1) {
+    for (const row of rows) if (row.parentId === ids[index]) ids.push(row.id);
+  }
+  return ids;
+}
+
+export type EligibleSeller = { organizationId: number; name: string; city: string };
+
+/**
+ * Approved sellers that offer the category (or one under it) in the area, whose insurance (the
+ * required coverages and every one they hold) and WCB are valid through the latest possible end.
+ */
+export async function eligibleSellers(
+  db: Database,
+  auction: Pick<
+    typeof auctions.$inferSelect,
+    "serviceId" | "serviceAreaId" | "scheduledEndsAt" | "softCloseCapMinutes"
+  >,
+): Promise<EligibleSeller[]> {
+  const through = latestEndDate(auction);
+  const categories = await categoryWithDescendants(db, auction.serviceId);
+  const heldThrough = (coverage: AnyPgColumn, expiry: AnyPgColumn) => or(eq(coverage, "No"), gte(expiry, through));
+  const validWcb = db
+    .select({ id: registrationWcbs.id })
+    .from(registrationWcbs)
+    .where(and(eq(registrationWcbs.registrationId, registrations.id), gte(registrationWcbs.expiresOn, through)));
+  const offersCategory = db
+    .select({ id: registrationServices.serviceId })
+    .from(registrationServices)
+    .where(
+      and(
+        eq(registrationServices.registrationId, registrations.id),
+        inArray(registrationServices.serviceId, categories),
+      ),
+    );
+  const coversArea = db
+    .select({ id: registrationServiceAreas.serviceAreaId })
+    .from(registrationServiceAreas)
+    .where(
+      and(
+        eq(registrationServiceAreas.registrationId, registrations.id),
+        eq(registrationServiceAreas.serviceAreaId, auction.serviceAreaId),
+      ),
+    );
+  const rows = await db
+    .select({ organizationId: organizations.id, name: organizations.name, city: registrations.city })
+    .from(registrations)
+    .innerJoin(organizations, eq(organizations.id, registrations.organizationId))
+    .innerJoin(sellerRegistrations, eq(sellerRegistrations.registrationId, registrations.id))
+    .where(
+      and(
+        eq(registrations.status, "approved"),
+        eq(organizations.organizationType, 3),
+        sql`exists (${offersCategory})`,
+        sql`exists (${coversArea})`,
+        gte(sellerRegistrations.inCommercialGeneralExpiry, through),
+        gte(sellerRegistrations.inThirdPartyAutomobileExpiry, through),
+        heldThrough(sellerRegistrations.inAircraft, sellerRegistrations.inAircraftExpiry),
+        heldThrough(sellerRegistrations.inPollution, sellerRegistrations.inPollutionExpiry),
+        heldThrough(sellerRegistrations.inFire, sellerRegistrations.inFireExpiry),
+        heldThrough(sellerRegistrations.inErrorsOmissions, sellerRegistrations.inErrorsOmissionsExpiry),
+        or(gte(sellerRegistrations.inWcbExpiry, through), sql`exists (${validWcb})`),
+      ),
+    )
+    .orderBy(asc(organizations.name));
+  return rows;
+}
+
+/** Invites sellers (only eligible ones) before bidding starts; each gets the next alias. */
+export async function inviteSellers(
+  services: AuctionServices,
+  auctionId: number,
+  actor: Actor,
+  organizationIds: number[],
+  now = new Date(),
+): Promise<AuctionChange & { invited?: number }> {
+  const outcome = await services.db.transaction(async (tx) => {
+    const auction = await lockOwned(tx, auctionId, actor);
+    if (!auction) return { change: refused(404, NOT_FOUND), invited: [] as number[] };
+    if (!termsEditable(statusAt(auction, now))) return { change: refused(409, TERMS_LOCKED), invited: [] };
+    const eligible = new Set(
+      (await eligibleSellers(tx as unknown as Database, auction)).map((seller) => seller.organizationId),
+    );
+    const chosen = [...new Set(organizationIds)];
+    if (chosen.length === 0 || chosen.some((id) => !eligible.has(id))) {
+      return {
+        change: refused(400, "Please choose sellers from the list of eligible sellers", "sellers"),
+        invited: [],
+      };
+    }
+    const existing = await tx
+      .select({ organizationId: auctionInvitations.organizationId })
+      .from(auctionInvitations)
+      .where(eq(auctionInvitations.auctionId, auctionId));
+    const already = new Set(existing.map((row) => row.organizationId));
+    const fresh = chosen.filter((id) => !already.has(id));
+    if (fresh.length > 0) {
+      await tx.insert(auctionInvitations).values(
+        fresh.map((organizationId, index) => ({
+          auctionId,
+          organizationId,
+          alias: sellerAlias(existing.length + index),
+          invitedAt: now,
+        })),
+      );
+      await logEvent(tx, auctionId, "invited", actor, { organizationIds: fresh });
+    }
+    return {
+      change: { kind: "done" as const, auctionId },
+      invited: fresh,
+      published: auction.status === "scheduled",
+      title: auction.title,
+    };
+  });
+  if (outcome.change.kind === "done" && "published" in outcome && outcome.published) {
+    await tellInvited(services, auctionId, outcome.invited, outcome.title ?? "");
+  }
+  return { ...outcome.change, invited: outcome.invited.length };
+}
+
+/** Takes an invitation back while the auction is a draft (nobody has been told yet). */
+export async function removeInvitation(db: Database, auctionId: number, actor: Actor, organizationId: number) {
+  return db.transaction(async (tx): Promise<AuctionChange> => {
+    const auction = await lockOwned(tx, auctionId, actor);
+    if (!auction) return refused(404, NOT_FOUND);
+    if (auction.status !== "draft")
+      return refused(409, "Invitations can only be taken back while the auction is a draft.");
+    await tx
+      .delete(auctionInvitations)
+      .where(and(eq(auctionInvitations.auctionId, auctionId), eq(auctionInvitations.organizationId, organizationId)));
+    await logEvent(tx, auctionId, "uninvited", actor, { organizationId });
+    return { kind: "done", auctionId };
+  });
+}
+
+const auctionLink = (services: AuctionServices, auctionId: number) =>
+  `${services.env.APP_URL.replace(/\/+$/, "")}/auctions/${auctionId}`;
+
+async function tellInvited(services: AuctionServices, auctionId: number, organizationIds: number[], title: string) {
+  await notifyOrganizations(services, organizationIds, {
+    kind: "invited",
+    auctionId,
+    subject: `You are invited to bid: ${title}`,
+    lines: [
+      `You are invited to bid in the reverse auction "${title}".`,
+      "",
+      "Read its terms and accept them to bid here:",
+      auctionLink(services, auctionId),
+    ],
+  });
+}
+
+/** Draft → scheduled: it needs invited sellers and an end in the future. Invited sellers are told. */
+export async function publishAuction(
+  services: AuctionServices,
+  auctionId: number,
+  actor: Actor,
+  now = new Date(),
+): Promise<AuctionChange> {
+  const outcome = await services.db.transaction(async (tx) => {
+    const auction = await lockOwned(tx, auctionId, actor);
+    if (!auction) return { change: refused(404, NOT_FOUND) };
+    if (!canMove(auction.status, "scheduled")) return { change: refused(409, "Only a draft can be published.") };
+    if (auction.endsAt <= now) {
+      return { change: refused(409, "Bidding would already have ended: please change the end time first.") };
+    }
+    const invited = await tx
+      .select({ organizationId: auctionInvitations.organizationId })
+      .from(auctionInvitations)
+      .where(eq(auctionInvitations.auctionId, auctionId));
+    if (invited.length === 0) return { change: refused(409, "Please invite at least one seller before publishing.") };
+    await tx.update(auctions).set({ status: "scheduled", updatedAt: now }).where(eq(auctions.id, auctionId));
+    await logEvent(tx, auctionId, "published", actor);
+    await notifyAuction(tx, auctionId);
+    return {
+      change: { kind: "done" as const, auctionId },
+      invited: invited.map((row) => row.organizationId),
+      title: auction.title,
+    };
+  });
+  if (outcome.change.kind === "done" && outcome.invited) {
+    await tellInvited(services, auctionId, outcome.invited, outcome.title ?? "");
+  }
+  return outcome.change;
+}
+
+/** Scheduled → draft, before it opens (to change invitations quietly). */
+export async function withdrawAuction(db: Database, auctionId: number, actor: Actor, now = new Date()) {
+  return db.transaction(async (tx): Promise<AuctionChange> => {
+    const auction = await lockOwned(tx, auctionId, actor);
+    if (!auction) return refused(404, NOT_FOUND);
+    if (auction.status !== "scheduled" || statusAt(auction, now) !== "scheduled") {
+      return refused(409, "Only a scheduled auction that has not opened can go back to draft.");
+    }
+    await tx.update(auctions).set({ status: "draft", updatedAt: now }).where(eq(auctions.id, auctionId));
+    await logEvent(tx, auctionId, "withdrawn", actor);
+    await notifyAuction(tx, auctionId);
+    return { kind: "done", auctionId };
+  });
+}
+
+/** Cancelled with a reason, from any status before the award; invited sellers are told once it was published. */
+export async function cancelAuction(
+  services: AuctionServices,
+  auctionId: number,
+  actor: Actor,
+  reason: string,
+  now = new Date(),
+): Promise<AuctionChange> {
+  const outcome = await services.db.transaction(async (tx) => {
+    const auction = await lockOwned(tx, auctionId, actor);
+    if (!auction) return { change: refused(404, NOT_FOUND) };
+    const status = statusAt(auction, now);
+    if (!canMove(status, "cancelled"))
+      return { change: refused(409, "An awarded or cancelled auction cannot be cancelled.") };
+    await tx
+      .update(auctions)
+      .set({ status: "cancelled", cancelledAt: now, cancelReason: reason, updatedAt: now })
+      .where(eq(auctions.id, auctionId));
+    await logEvent(tx, auctionId, "cancelled", actor, { reason, from: status });
+    await notifyAuction(tx, auctionId);
+    const invited = await tx
+      .select({ organizationId: auctionInvitations.organizationId })
+      .from(auctionInvitations)
+      .where(eq(auctionInvitations.auctionId, auctionId));
+    return {
+      change: { kind: "done" as const, auctionId },
+      tell: status === "draft" ? [] : invited.map((row) => row.organizationId),
+      title: auction.title,
+    };
+  });
+  if (outcome.change.kind === "done" && outcome.tell?.length) {
+    await notifyOrganizations(services, outcome.tell, {
+      kind: "cancelled",
+      auctionId,
+      subject: `Auction cancelled: ${outcome.title}`,
+      lines: [`The reverse auction "${outcome.title}" has been cancelled by the buyer.`, "", `Reason: ${reason}`],
+    });
+  }
+  return outcome.change;
+}
+
+/** An invited seller accepts the auction's terms (needed before bidding). Once only; later calls change nothing. */
+export async function acceptAuctionTerms(db: Database, auctionId: number, actor: Actor, now = new Date()) {
+  return db.transaction(async (tx): Promise<AuctionChange> => {
+    const [auction] = await tx.select().from(auctions).where(eq(auctions.id, auctionId));
+    if (!auction || auction.status === "draft") return refused(404, NOT_FOUND);
+    const status = statusAt(auction, now);
+    if (status !== "scheduled" && status !== "open") return refused(409, "Bidding has closed.");
+    const [accepted] = await tx
+      .update(auctionInvitations)
+      .set({ termsAcceptedAt: now, termsAcceptedByUserId: actor.userId })
+      .where(
+        and(
+          eq(auctionInvitations.auctionId, auctionId),
+          eq(auctionInvitations.organizationId, actor.organizationId),
+          sql`${auctionInvitations.termsAcceptedAt} is null`,
+        ),
+      )
+      .returning({ organizationId: auctionInvitations.organizationId });
+    if (accepted) {
+      await logEvent(tx, auctionId, "terms-accepted", actor);
+      await notifyAuction(tx, auctionId);
+      return { kind: "done", auctionId };
+    }
+    const [invitation] = await tx
+      .select()
+      .from(auctionInvitations)
+      .where(
+        and(eq(auctionInvitations.auctionId, auctionId), eq(auctionInvitations.organizationId, actor.organizationId)),
+      );
+    return invitation ? { kind: "done", auctionId } : refused(404, NOT_FOUND);
+  });
+}
+
+/**
+ * Persists what the clock has decided: scheduled auctions past their start are open, those past
+ * their end closed (the buyer side and the bidders are e-mailed once). Run by the worker every few
+ * seconds, and safe to run on several machines at once: each change is conditional, under the lock.
+ */
+export async function advanceAuctions(services: AuctionServices, now = new Date()) {
+  const { db } = services;
+  const due = await db
+    .select({ id: auctions.id })
+    .from(auctions)
+    .where(
+      or(
+        and(inArray(auctions.status, ["scheduled", "open"]), lte(auctions.endsAt, now)),
+        and(eq(auctions.status, "scheduled"), lte(auctions.startsAt, now)),
+      ),
+    )
+    .limit(200);
+  let opened = 0;
+  let closed = 0;
+  for (const { id } of due) {
+    const change = await db.transaction(async (tx) => {
+      const [auction] = await tx.select().from(auctions).where(eq(auctions.id, id)).for("update");
+      if (!auction) return null;
+      const status = statusAt(auction, now);
+      if (status === auction.status || (status !== "open" && status !== "closed")) return null;
+      await tx
+        .update(auctions)
+        .set({ status, ...(status === "closed" ? { closedAt: auction.endsAt } : {}), updatedAt: now })
+        .where(and(eq(auctions.id, id), eq(auctions.status, auction.status)));
+      await logEvent(tx, id, status === "open" ? "opened" : "closed", null);
+      await notifyAuction(tx, id);
+      return { status, auction };
+    });
+    if (!change) continue;
+    if (change.status === "open") {
+      opened += 1;
+      await tellOpened(services, change.auction);
+    } else {
+      closed += 1;
+      await tellClosed(services, change.auction);
+    }
+  }
+  return { opened, closed };
+}
+
+async function tellClosed(services: AuctionServices, auction: typeof auctions.$inferSelect) {
+  const link = auctionLink(services, auction.id);
+  const [leader] = auction.leaderOrganizationId
+    ? await services.db
+        .select({ name: organizations.name })
+        .from(organizations)
+        .where(eq(organizations.id, auction.leaderOrganizationId))
+    : [];
+  await notifyOrganizations(services, [auction.organizationId], {
+    kind: "closed",
+    auctionId: auction.id,
+    subject: `Auction closed: ${auction.title}`,
+    lines: [
+      `Bidding on "${auction.title}" has closed.`,
+      leader && auction.lowestCents !== null
+        ? `The lowest bid is ${formatCents(auction.lowestCents)} by ${leader.name}.`
+        : "Nobody bid.",
+      "",
+      "Review the bids and award the auction here:",
+      link,
+    ],
+  });
+  const bidders = await services.db
+    .selectDistinct({ organizationId: auctionBids.organizationId })
+    .from(auctionBids)
+    .where(eq(auctionBids.auctionId, auction.id));
+  await notifyOrganizations(
+    services,
+    bidders.map((row) => row.organizationId),
+    {
+      kind: "closed",
+      auctionId: auction.id,
+      subject: `Auction closed: ${auction.title}`,
+      lines: [`Bidding on "${auction.title}" has closed. The buyer will now review the bids.`, "", link],
+    },
+  );
+}
+
+/** Each bidder's lowest bid, best first: what the buyer awards from. */
+export async function bestBidPerSeller(db: Database, auctionId: number) {
+  const rows = await db
+    .select({
+      bidId: auctionBids.id,
+      organizationId: auctionBids.organizationId,
+      name: organizations.name,
+      amountCents: auctionBids.amountCents,
+      rank: auctionBids.rank,
+    })
+    .from(auctionBids)
+    .innerJoin(organizations, eq(organizations.id, auctionBids.organizationId))
+    .where(eq(auctionBids.auctionId, auctionId))
+    .orderBy(asc(auctionBids.amountCents), asc(auctionBids.rank), asc(auctionBids.id));
+  const best = new Map<number, (typeof rows)[number]>();
+  for (const row of rows) if (!best.has(row.organizationId)) best.set(row.organizationId, row);
+  return [...best.values()];
+}
+
+export const PASS_OVER_REASON_REQUIRED = "Please say why you are passing over the lowest bid";
+
+/**
+ * Award after close: the lowest bid, unless the buyer records why another bidder's best bid wins
+ * instead. Records the per-auction buyer fee; the winner and the other bidders are e-mailed.
+ */
+export async function awardAuction(
+  services: AuctionServices,
+  auctionId: number,
+  actor: Actor,
+  choice: { bidId: number; reason?: string },
+  now = new Date(),
+): Promise<AuctionChange> {
+  const outcome = await services.db.transaction(async (tx) => {
+    const auction = await lockOwned(tx, auctionId, actor);
+    if (!auction) return { change: refused(404, NOT_FOUND) };
+    const status = statusAt(auction, now);
+    if (status !== "closed") {
+      return {
+        change: refused(
+          409,
+          status === "awarded"
+            ? "This auction has already been awarded."
+            : "An auction is awarded after bidding closes.",
+        ),
+      };
+    }
+    const best = await bestBidPerSeller(tx as unknown as Database, auctionId);
+    const chosen = best.find((row) => row.bidId === choice.bidId);
+    if (!chosen) return { change: refused(400, "Please choose one of the bids", "bid") };
+    const passesOver = chosen.bidId !== best[0]?.bidId;
+    if (passesOver && !choice.reason) return { change: refused(400, PASS_OVER_REASON_REQUIRED, "reason") };
+    await tx
+      .update(auctions)
+      .set({
+        status: "awarded",
+        closedAt: auction.closedAt ?? auction.endsAt,
+        awardedBidId: chosen.bidId,
+        awardedOrganizationId: chosen.organizationId,
+        awardReason: passesOver ? (choice.reason ?? null) : null,
+        awardedAt: now,
+        awardedByUserId: actor.userId,
+        buyerFeeCents: BUYER_AUCTION_FEE_CENTS,
+        updatedAt: now,
+      })
+      .where(and(eq(auctions.id, auctionId), ne(auctions.status, "awarded")));
+    await logEvent(tx, auctionId, "awarded", actor, {
+      bidId: chosen.bidId,
+      organizationId: chosen.organizationId,
+      amountCents: chosen.amountCents,
+      passedOver: passesOver ? best[0]?.bidId : null,
+      reason: passesOver ? choice.reason : null,
+      buyerFeeCents: BUYER_AUCTION_FEE_CENTS,
+    });
+    await notifyAuction(tx, auctionId);
+    return {
+      change: { kind: "done" as const, auctionId },
+      winner: chosen,
+      others: best.filter((row) => row.organizationId !== chosen.organizationId).map((row) => row.organizationId),
+      title: auction.title,
+    };
+  });
+  if (outcome.change.kind !== "done" || !outcome.winner) return outcome.change;
+  const link = auctionLink(services, auctionId);
+  await notifyOrganizations(services, [outcome.winner.organizationId], {
+    kind: "awarded",
+    auctionId,
+    subject: `You won: ${outcome.title}`,
+    lines: [
+      `Your bid of ${formatCents(outcome.winner.amountCents)} has been awarded the reverse auction "${outcome.title}".`,
+      "The buyer will contact you about the work.",
+      "",
+      link,
+    ],
+  });
+  await notifyOrganizations(services, outcome.others ?? [], {
+    kind: "not-awarded",
+    auctionId,
+    subject: `Not awarded: ${outcome.title}`,
+    lines: [
+      `The reverse auction "${outcome.title}" has been awarded to another seller. Thank you for bidding.`,
+      "",
+      link,
+    ],
+  });
+  return outcome.change;
+}
+
+/** How many auctions each status has for the organization (for the list's filter). */
+export async function auctionCounts(db: Database, organizationId: number) {
+  const rows = await db
+    .select({ status: auctions.status, total: count() })
+    .from(auctions)
+    .where(eq(auctions.organizationId, organizationId))
+    .groupBy(auctions.status);
+  return Object.fromEntries(rows.map((row) => [row.status, row.total])) as Partial<Record<AuctionStatus, number>>;
+}
+
+/**
+ * Opens and closes auctions on time: `advanceAuctions` every few seconds. Runs in the worker process
+ * (`npm run worker`); on the embedded database, which has no worker, in the one app process.
+ */
+export function startAuctionClock(services: AuctionServices, intervalMs = 5_000) {
+  let running: Promise<unknown> | undefined;
+  const tick = () => {
+    if (running) return;
+    running = advanceAuctions(services)
+      .catch((error) => console.error("auction clock:", error))
+      .finally(() => {
+        running = undefined;
+      });
+  };
+  const timer = setInterval(tick, intervalMs);
+  timer.unref();
+  tick();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
+
+const utcMinute = (date: Date) => `${date.toISOString().replace("T", " ").slice(0, 16)} UTC`;
+
+/**
+ * After accepted bids: the seller who lost the lead is told it was outbid (the notifications module
+ * e-mails at most one such notice per user and auction every five minutes), and when the end moved,
+ * the buyer side and the sellers who accepted the terms are told the new end.
+ */
+export async function tellBidEffects(
+  services: AuctionServices,
+  auctionId: number,
+  effects: { previousLeaderId: number | null; leaderId: number | null; extended: boolean; endsAt: Date },
+) {
+  const [auction] = await services.db.select().from(auctions).where(eq(auctions.id, auctionId));
+  if (!auction) return;
+  const link = auctionLink(services, auctionId);
+  if (effects.previousLeaderId !== null && effects.previousLeaderId !== effects.leaderId) {
+    await notifyOrganizations(services, [effects.previousLeaderId], {
+      kind: "outbid",
+      auctionId,
+      subject: `Outbid: ${auction.title}`,
+      lines: [
+        `Another seller now has the lowest bid in "${auction.title}"${auction.lowestCents !== null ? `: ${formatCents(auction.lowestCents)}` : ""}.`,
+        `Bidding ends ${utcMinute(auction.endsAt)}.`,
+        "",
+        link,
+      ],
+    });
+  }
+  if (effects.extended) {
+    const accepted = await services.db
+      .select({ organizationId: auctionInvitations.organizationId })
+      .from(auctionInvitations)
+      .where(and(eq(auctionInvitations.auctionId, auctionId), isNotNull(auctionInvitations.termsAcceptedAt)));
+    await notifyOrganizations(services, [auction.organizationId, ...accepted.map((row) => row.organizationId)], {
+      kind: "extended",
+      auctionId,
+      subject: `Extended: ${auction.title}`,
+      lines: [`A late bid moved the end of "${auction.title}" to ${utcMinute(effects.endsAt)}.`, "", link],
+    });
+  }
+}
+
+async function tellOpened(services: AuctionServices, auction: typeof auctions.$inferSelect) {
+  const invited = await services.db
+    .select({ organizationId: auctionInvitations.organizationId })
+    .from(auctionInvitations)
+    .where(eq(auctionInvitations.auctionId, auction.id));
+  await notifyOrganizations(
+    services,
+    invited.map((row) => row.organizationId),
+    {
+      kind: "opened",
+      auctionId: auction.id,
+      subject: `Bidding is open: ${auction.title}`,
+      lines: [
+        `Bidding on "${auction.title}" is open until ${utcMinute(auction.endsAt)}.`,
+        "",
+        auctionLink(services, auction.id),
+      ],
+    },
+  );
+}

@@ -1,0 +1,75 @@
+import { asc, eq } from "drizzle-orm";
+import type { Database } from "~db/database.server";
+import { auctionBids, organizations } from "~db/schema";
+
+// The bid history as CSV for the auction's own side and staff (issue 9): every bid, oldest first,
+// with the seller's real name. RFC 4180 (CRLF, quotes doubled), and no cell a spreadsheet would run
+// as a formula: one that starts with = + - @, a tab or a carriage return gets a leading apostrophe.
+
+export const BID_HISTORY_COLUMNS = [
+  "bid_id",
+  "placed_at_utc",
+  "seller",
+  "amount",
+  "kind",
+  "triggered_by_bid_id",
+] as const;
+
+/** A cell as written: formula-looking text defused, then quoted when RFC 4180 asks for it. */
+export function csvCell(value: string): string {
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+}
+
+export function csvLine(values: readonly string[]): string {
+  return `${values.map(csvCell).join(",")}\r\n`;
+}
+
+/** 123456 cents → "1234.56" (no currency symbol, no thousands separator). */
+export function dollars(cents: number): string {
+  const sign = cents < 0 ? "-" : "";
+  const absolute = Math.abs(cents);
+  return `${sign}${Math.floor(absolute / 100)}.${String(absolute % 100).padStart(2, "0")}`;
+}
+
+export type BidRow = {
+  id: number;
+  createdAt: Date;
+  seller: string;
+  amountCents: number;
+  kind: string;
+  triggeredByBidId: number | null;
+};
+
+export function bidHistoryCsv(rows: readonly BidRow[]): string {
+  return [
+    csvLine(BID_HISTORY_COLUMNS),
+    ...rows.map((row) =>
+      csvLine([
+        String(row.id),
+        row.createdAt.toISOString(),
+        row.seller,
+        dollars(row.amountCents),
+        row.kind,
+        row.triggeredByBidId === null ? "" : String(row.triggeredByBidId),
+      ]),
+    ),
+  ].join("");
+}
+
+/** Every bid of the auction with its seller's name, oldest first. */
+export async function bidHistoryRows(db: Database, auctionId: number): Promise<BidRow[]> {
+  return db
+    .select({
+      id: auctionBids.id,
+      createdAt: auctionBids.createdAt,
+      seller: organizations.name,
+      amountCents: auctionBids.amountCents,
+      kind: auctionBids.kind,
+      triggeredByBidId: auctionBids.triggeredByBidId,
+    })
+    .from(auctionBids)
+    .innerJoin(organizations, eq(organizations.id, auctionBids.organizationId))
+    .where(eq(auctionBids.auctionId, auctionId))
+    .orderBy(asc(auctionBids.id));
+}

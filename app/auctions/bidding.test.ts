@@ -1,0 +1,314 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  type BiddingState,
+  type Decrement,
+  decrementAt,
+  leadsOver,
+  type NewBid,
+  type Outcome,
+  placeBid,
+  setAutoBid,
+} from "./bidding";
+
+// The bidding rules of issue 9: examples of each sentence of the rules, then properties checked over
+// random sequences of bids and auto-bids against a simple reference model: a plain list of every bid
+// and minimum, from which the leader, the price and what each seller may do are worked out afresh.
+
+const amount = (cents: number): Decrement => ({ kind: "amount", cents });
+const percent = (basisPoints: number): Decrement => ({ kind: "percent", basisPoints });
+
+function start(reserve: number, decrement: Decrement): BiddingState {
+  return { reserve, decrement, lowest: null, autoBids: [], ownLowest: new Map() };
+}
+
+function accepted(outcome: Outcome): { bids: NewBid[]; state: BiddingState } {
+  if (!outcome.ok) throw new Error(`refused: ${outcome.reason}`);
+  return outcome;
+}
+
+const A = 1;
+const B = 2;
+const C = 3;
+
+describe("manual bids", () => {
+  it("must stay at or under the reserve and beat the lowest by the decrement", () => {
+    let state = start(100_000, amount(1_000));
+    expect(placeBid(state, A, 100_001, 1)).toMatchObject({ ok: false, reason: "above-reserve" });
+    state = accepted(placeBid(state, A, 100_000, 1)).state;
+    expect(placeBid(state, B, 99_500, 2)).toMatchObject({ ok: false, reason: "not-low-enough", highest: 99_000 });
+    expect(accepted(placeBid(state, B, 99_000, 2)).state.lowest).toEqual({ seller: B, amount: 99_000, rank: 2 });
+  });
+
+  it("take a percentage decrement of the lowest, rounded up to whole cents", () => {
+    expect(decrementAt(100_001, percent(250))).toBe(2_501);
+    expect(decrementAt(1, percent(1))).toBe(1);
+    const state = accepted(placeBid(start(100_001, percent(250)), A, 100_001, 1)).state;
+    expect(placeBid(state, B, 97_501, 2)).toMatchObject({ ok: false, highest: 97_500 });
+  });
+
+  it("are refused from the leader, and for amounts that are not whole cents", () => {
+    const state = accepted(placeBid(start(10_000, amount(100)), A, 10_000, 1)).state;
+    expect(placeBid(state, A, 9_000, 2)).toMatchObject({ ok: false, reason: "already-leading" });
+    for (const bad of [0, -5, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(placeBid(state, B, bad, 2)).toMatchObject({ ok: false, reason: "not-a-whole-amount" });
+    }
+  });
+});
+
+describe("auto-bids", () => {
+  it("bid one decrement under the lowest, never below the minimum, never against their own seller", () => {
+    let state = accepted(placeBid(start(10_000, amount(100)), A, 10_000, 1)).state;
+    const set = accepted(setAutoBid(state, B, 9_000, 2));
+    expect(set.bids).toEqual([{ seller: B, amount: 9_900, kind: "auto", rank: 2 }]);
+    state = set.state;
+    // A bids under B: B answers one decrement lower.
+    const answered = accepted(placeBid(state, A, 9_500, 3));
+    expect(answered.bids.map((bid) => [bid.seller, bid.amount])).toEqual([
+      [A, 9_500],
+      [B, 9_400],
+    ]);
+    // A bids within a decrement of B's minimum: B goes to its minimum, which is closer.
+    const closer = accepted(placeBid(answered.state, A, 9_050, 4));
+    expect(closer.bids.map((bid) => [bid.seller, bid.amount])).toEqual([
+      [A, 9_050],
+      [B, 9_000],
+    ]);
+    // Under the minimum, B stops.
+    const under = accepted(placeBid(closer.state, A, 8_900, 5));
+    expect(under.bids).toHaveLength(1);
+    expect(under.state.lowest?.seller).toBe(A);
+  });
+
+  it("resolve a contest in one step: the lower minimum leads one decrement under the other's minimum", () => {
+    let state = accepted(placeBid(start(100_000, amount(1_000)), C, 100_000, 1)).state;
+    state = accepted(setAutoBid(state, A, 50_000, 2)).state;
+    const contest = accepted(setAutoBid(state, B, 80_000, 3));
+    expect(contest.bids.map((bid) => [bid.seller, bid.amount])).toEqual([
+      [B, 80_000],
+      [A, 79_000],
+    ]);
+    expect(contest.state.lowest).toMatchObject({ seller: A, amount: 79_000 });
+  });
+
+  it("lead at their own minimum when that is closer than one decrement under the other's", () => {
+    let state = accepted(placeBid(start(100_000, amount(1_000)), C, 100_000, 1)).state;
+    state = accepted(setAutoBid(state, A, 79_500, 2)).state;
+    const contest = accepted(setAutoBid(state, B, 80_000, 3));
+    expect(contest.state.lowest).toMatchObject({ seller: A, amount: 79_500 });
+  });
+
+  it("give an equal minimum to the seller who entered it first, also against a later manual bid", () => {
+    let state = accepted(placeBid(start(100_000, amount(1_000)), C, 100_000, 1)).state;
+    state = accepted(setAutoBid(state, A, 70_000, 2)).state;
+    const tie = accepted(setAutoBid(state, B, 70_000, 3));
+    expect(tie.state.lowest).toMatchObject({ seller: A, amount: 70_000 });
+    expect(tie.bids.every((bid) => bid.seller === A)).toBe(true);
+    // A manual bid equal to A's minimum loses to the earlier minimum.
+    let manual = accepted(placeBid(start(100_000, amount(1_000)), C, 100_000, 1)).state;
+    manual = accepted(setAutoBid(manual, A, 90_000, 2)).state;
+    expect(manual.lowest).toMatchObject({ seller: A, amount: 99_000 });
+    const equal = accepted(placeBid(manual, C, 90_000, 3));
+    expect(equal.bids.map((bid) => [bid.seller, bid.amount, bid.kind])).toEqual([
+      [C, 90_000, "manual"],
+      [A, 90_000, "auto"],
+    ]);
+    expect(equal.state.lowest).toMatchObject({ seller: A, amount: 90_000, rank: 2 });
+  });
+
+  it("open at the reserve when nobody has bid, and cannot be raised above the seller's own bid", () => {
+    const opened = accepted(setAutoBid(start(10_000, amount(100)), A, 5_000, 1));
+    expect(opened.bids).toEqual([{ seller: A, amount: 10_000, kind: "auto", rank: 1 }]);
+    expect(setAutoBid(opened.state, A, 10_001, 2)).toMatchObject({ ok: false, reason: "above-reserve" });
+    const lowered = accepted(setAutoBid(opened.state, A, 4_000, 2)).state;
+    const b = accepted(placeBid(lowered, B, 9_000, 3)).state;
+    expect(b.lowest).toMatchObject({ seller: A, amount: 8_900 });
+    expect(setAutoBid(b, A, 9_000, 4)).toMatchObject({ ok: false, reason: "minimum-above-own-bid", ownBid: 8_900 });
+    // A minimum that cannot beat the lowest is refused, not kept.
+    expect(setAutoBid(b, C, 8_900, 4)).toMatchObject({ ok: false, reason: "minimum-not-below-lowest" });
+  });
+});
+
+// ---- Properties over random sequences, against a reference model ------------------------------
+
+const actionArbitrary = (reserve: number) =>
+  fc.oneof(
+    fc.record({
+      kind: fc.constant("bid" as const),
+      seller: fc.integer({ min: 1, max: 4 }),
+      amount: fc.integer({ min: 1, max: reserve + 50 }),
+    }),
+    fc.record({
+      kind: fc.constant("auto" as const),
+      seller: fc.integer({ min: 1, max: 4 }),
+      minimum: fc.integer({ min: 1, max: reserve + 50 }),
+    }),
+  );
+
+const scenarioArbitrary = fc
+  .record({
+    reserve: fc.integer({ min: 100, max: 5_000 }),
+    decrement: fc.oneof(fc.integer({ min: 1, max: 300 }).map(amount), fc.integer({ min: 1, max: 2_000 }).map(percent)),
+  })
+  .chain(({ reserve, decrement }) =>
+    fc.record({
+      reserve: fc.constant(reserve),
+      decrement: fc.constant(decrement),
+      actions: fc.array(actionArbitrary(reserve), { maxLength: 40 }),
+    }),
+  );
+
+/** The reference model: every bid and every minimum in a list, everything else worked out from it. */
+class Reference {
+  readonly bids: NewBid[] = [];
+  readonly minimums = new Map<number, { minimum: number; enteredAt: number }>();
+  constructor(
+    readonly reserve: number,
+    readonly decrement: Decrement,
+  ) {}
+
+  leader(): NewBid | undefined {
+    return this.bids.reduce<NewBid | undefined>((best, bid) => (!best || leadsOver(bid, best) ? bid : best), undefined);
+  }
+  ownLowest(seller: number): number | undefined {
+    const own = this.bids.filter((bid) => bid.seller === seller).map((bid) => bid.amount);
+    return own.length ? Math.min(...own) : undefined;
+  }
+  /** How low each seller is committed to go, and since when (for ties). */
+  floorOf(seller: number): { floor: number; key: number } | undefined {
+    const leader = this.leader();
+    const auto = this.minimums.get(seller);
+    const standing = leader?.seller === seller ? { floor: leader.amount, key: leader.rank } : undefined;
+    const viaAuto = auto ? { floor: auto.minimum, key: auto.enteredAt } : undefined;
+    if (standing && viaAuto) {
+      return leadsOver({ amount: viaAuto.floor, rank: viaAuto.key }, { amount: standing.floor, rank: standing.key })
+        ? viaAuto
+        : standing;
+    }
+    if (leader && leader.seller !== seller && !viaAuto) return undefined;
+    return standing ?? viaAuto;
+  }
+}
+
+describe("properties over random bidding", () => {
+  it("keep every rule, and agree with the reference model after every action", () => {
+    fc.assert(
+      fc.property(scenarioArbitrary, ({ reserve, decrement, actions }) => {
+        let state = start(reserve, decrement);
+        const model = new Reference(reserve, decrement);
+        let now = 0;
+        for (const action of actions) {
+          now += 1;
+          const before = model.leader();
+          const outcome =
+            action.kind === "bid"
+              ? placeBid(state, action.seller, action.amount, now)
+              : setAutoBid(state, action.seller, action.minimum, now);
+
+          // Refusals: exactly when the model says the action breaks a rule.
+          if (action.kind === "bid") {
+            const highest = before ? before.amount - decrementAt(before.amount, decrement) : reserve;
+            const legal = before?.seller !== action.seller && action.amount <= Math.min(reserve, highest);
+            expect(outcome.ok).toBe(legal);
+          } else {
+            const own = model.ownLowest(action.seller);
+            const legal =
+              action.minimum <= reserve &&
+              (own === undefined || action.minimum <= own) &&
+              (!before || before.seller === action.seller || action.minimum < before.amount);
+            expect(outcome.ok).toBe(legal);
+          }
+          if (!outcome.ok) continue;
+
+          if (action.kind === "auto") {
+            const existing = model.minimums.get(action.seller);
+            model.minimums.set(action.seller, {
+              minimum: action.minimum,
+              enteredAt: existing?.minimum === action.minimum ? existing.enteredAt : now,
+            });
+          }
+          let previousLowest = before;
+          for (const bid of outcome.bids) {
+            // Every bid within the reserve. A manual bid never comes from the leader; an auto-bid does
+            // only to answer another seller whose minimum undercuts its standing bid (never against itself).
+            expect(bid.amount).toBeLessThanOrEqual(reserve);
+            const current = model.leader();
+            if (current?.seller === bid.seller) {
+              expect(bid.kind).toBe("auto");
+              const challenged = [...model.minimums].some(
+                ([seller, auto]) => seller !== bid.seller && auto.minimum < current.amount,
+              );
+              expect(challenged).toBe(true);
+            }
+            if (bid.kind === "auto") {
+              // Never below the seller's minimum.
+              expect(bid.amount).toBeGreaterThanOrEqual(
+                model.minimums.get(bid.seller)?.minimum ?? Number.POSITIVE_INFINITY,
+              );
+            }
+            model.bids.push(bid);
+            const lowest = model.leader();
+            // The lowest price never rises, and each bid takes the lead.
+            expect(lowest).toBe(bid);
+            if (previousLowest) expect(bid.amount).toBeLessThanOrEqual(previousLowest.amount);
+            previousLowest = lowest;
+          }
+          expect(outcome.bids.length).toBeLessThanOrEqual(action.kind === "bid" ? 3 : 2);
+
+          // The engine's state is the model's.
+          state = outcome.state;
+          const leader = model.leader();
+          expect(state.lowest).toEqual(
+            leader ? { seller: leader.seller, amount: leader.amount, rank: leader.rank } : null,
+          );
+
+          // Settled: no other auto-bid can take the lead, and the leader is the lowest committed floor.
+          if (leader) {
+            for (const [seller, auto] of model.minimums) {
+              if (seller === leader.seller) continue;
+              const wouldBid = Math.max(auto.minimum, leader.amount - decrementAt(leader.amount, decrement));
+              const rank = wouldBid === auto.minimum ? auto.enteredAt : now + 1;
+              expect(leadsOver({ amount: wouldBid, rank }, leader)).toBe(false);
+            }
+            const floors = [...new Set([...model.minimums.keys(), leader.seller])]
+              .map((seller) => ({ seller, ...model.floorOf(seller) }))
+              .filter((entry): entry is { seller: number; floor: number; key: number } => entry.floor !== undefined);
+            const best = floors.reduce((a, b) =>
+              leadsOver({ amount: b.floor, rank: b.key }, { amount: a.floor, rank: a.key }) ? b : a,
+            );
+            expect(best.seller).toBe(leader.seller);
+          }
+        }
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it("price a contest of two minimums as the rule says, whatever the order they are entered in", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1_000, max: 100_000 }),
+        fc.integer({ min: 1, max: 5_000 }),
+        fc.integer({ min: 1, max: 1_000_000 }),
+        fc.integer({ min: 1, max: 1_000_000 }),
+        (reserve, step, first, second) => {
+          const decrement = amount(step);
+          const a = (first % reserve) + 1;
+          const b = (second % reserve) + 1;
+          let state = accepted(setAutoBid(start(reserve, decrement), A, a, 1)).state;
+          const outcome = setAutoBid(state, B, b, 2);
+          if (!outcome.ok) {
+            // B's minimum could not beat A's opening bid at the reserve.
+            expect(b).toBeGreaterThanOrEqual(reserve);
+            return;
+          }
+          state = outcome.state;
+          const [low, high, lowSeller] = a <= b ? [a, b, A] : [b, a, B];
+          expect(state.lowest?.seller).toBe(lowSeller);
+          expect(state.lowest?.amount).toBe(Math.max(low, Math.min(reserve, high - step)));
+        },
+      ),
+      { numRuns: 2_000 },
+    );
+  });
+});

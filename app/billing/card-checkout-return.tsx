@@ -1,0 +1,42 @@
+import { Link } from "react-router";
+import { Alert } from "~/forms/alert";
+import { pageTitle } from "~/layout/page-title";
+import { appServicesContext } from "~/platform/app-context";
+import type { Route } from "./+types/card-checkout-return";
+import { CARD_PATH } from "./card-form";
+import { loadCardCheckoutReturn, requireSellerAdmin } from "./card-page.server";
+
+// Where Stripe Checkout (setup mode) sends a seller's administrator back after typing a new card:
+// once the session is complete the card is replaced and they go on to /account. Reached only with
+// Stripe configured, by browsers without JavaScript.
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = requireSellerAdmin(request, context);
+  return loadCardCheckoutReturn(request, context.get(appServicesContext), user);
+}
+
+export function meta() {
+  return [{ title: pageTitle("Card Not Replaced") }];
+}
+
+const MESSAGES: Record<string, string> = {
+  cancelled: "You left the payment page before your new card was saved. Your card has not changed.",
+  open: "Your new card has not been saved yet. Your card has not changed.",
+  expired: "The payment page expired before your new card was saved. Your card has not changed.",
+  unknown: "We could not find this card change.",
+  unavailable: "Card payments are unavailable at the moment. Please reload this page in a few minutes.",
+};
+
+export default function CardCheckoutReturn({ loaderData }: Route.ComponentProps) {
+  return (
+    <div className="narrow">
+      <h1>Card Not Replaced</h1>
+      <Alert title="Error!">
+        <p>{MESSAGES[loaderData.state] ?? MESSAGES.unknown}</p>
+      </Alert>
+      <p>
+        <Link to={CARD_PATH}>Replace the card</Link> or go back to <Link to="/account">your account</Link>.
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,126 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, type RouterContextProvider, redirect } from "react-router";
+import { requireUser } from "~/accounts/auth.server";
+import type { CurrentUser } from "~/accounts/current-user";
+import { CARD_FIELD_NAMES, cardPaymentSetup, STRIPE_TOKEN_FIELD } from "~/payments/card-fields";
+import { cardLabel } from "~/payments/card-label";
+import { CARD_NOT_SAVED, CardError } from "~/payments/payments";
+import type { AppServices } from "~/platform/app-context";
+import { sellerSubscriptionOf } from "~/review/seller-subscription.server";
+import { CARD_CHECKOUT_RETURN_PATH, CARD_REPLACED_PATH, createCardReplacementSchema } from "./card-form";
+import {
+  type CardReplacementOutcome,
+  completeCardCheckout,
+  organizationCardOf,
+  replaceOrganizationCard,
+  startCardCheckout,
+} from "./card-replacement.server";
+
+// Loader and action of /account/card and the loader of its Stripe Checkout return page.
+
+const SELLER = 3;
+export const CARD_NOT_REPLACED = "Your card could not be replaced. Please try again in a few minutes.";
+
+export type SellerAdmin = CurrentUser & { organizationId: number };
+
+/** The seller organization's administrator; visitors go to sign in, everyone else gets 403. */
+export function requireSellerAdmin(request: Request, context: Readonly<RouterContextProvider>): SellerAdmin {
+  const user = requireUser(request, context);
+  if (user.role !== SELLER || !user.organizationId || !user.isOrganizationAdmin) throw data(null, { status: 403 });
+  return user as SellerAdmin;
+}
+
+export async function loadCardPage(services: AppServices, user: SellerAdmin) {
+  const card = await organizationCardOf(services.db, user.organizationId);
+  if (!card) throw data(null, { status: 404 });
+  const subscription = await sellerSubscriptionOf(services.db, user.organizationId);
+  return {
+    card: cardLabel(card.cardBrand, card.cardLast4),
+    payment: cardPaymentSetup(services.payments),
+    subscriptionFailed: subscription?.status === "failed",
+  };
+}
+
+/** The card is never sent back to the page: after any answer it is typed again. */
+const REPLY = { hideFields: [STRIPE_TOKEN_FIELD, ...CARD_FIELD_NAMES] };
+
+export async function submitCardPage(request: Request, services: AppServices, user: SellerAdmin) {
+  const { payments } = services;
+  const formData = await request.formData();
+  const submission = parseWithZod(formData, {
+    schema: createCardReplacementSchema({ cardFields: payments.provider === "test" }),
+  });
+  const answer = (status: number, result: ReturnType<typeof submission.reply>, cardError?: string) =>
+    data({ result, cardError }, { status });
+
+  if (submission.status !== "success") {
+    // Only the card fields have controls; anything else is a form the page did not send.
+    const unexpected = Object.keys(submission.error ?? {}).some(
+      (name) => !(CARD_FIELD_NAMES as string[]).includes(name),
+    );
+    return answer(400, submission.reply({ ...REPLY, formErrors: unexpected ? [CARD_NOT_SAVED] : [] }));
+  }
+
+  let outcome: CardReplacementOutcome | { kind: "checkout"; url: string };
+  try {
+    if (payments.provider === "test") {
+      let token: string;
+      try {
+        token = payments.tokenizeCard({
+          number: String(formData.get("card_number") ?? ""),
+          expMonth: String(formData.get("card_exp_month") ?? ""),
+          expYear: String(formData.get("card_exp_year") ?? ""),
+          cvc: String(formData.get("card_cvc") ?? ""),
+        });
+      } catch (error) {
+        if (!(error instanceof CardError)) throw error;
+        return answer(400, submission.reply(REPLY), error.message);
+      }
+      outcome = await replaceOrganizationCard(services, user, token);
+    } else if (submission.value[STRIPE_TOKEN_FIELD]) {
+      outcome = await replaceOrganizationCard(services, user, submission.value[STRIPE_TOKEN_FIELD]);
+    } else {
+      // Stripe configured, no JavaScript (or Stripe.js blocked): the card is typed on Stripe Checkout.
+      const appUrl = services.env.APP_URL;
+      outcome = await startCardCheckout(services, user, {
+        successUrl: `${appUrl}${CARD_CHECKOUT_RETURN_PATH}?session_id={CHECKOUT_SESSION_ID}`,
+        cancelUrl: `${appUrl}${CARD_CHECKOUT_RETURN_PATH}?cancelled=1`,
+      });
+    }
+  } catch (error) {
+    console.error("a seller's card could not be replaced", error);
+    return answer(503, submission.reply({ ...REPLY, formErrors: [CARD_NOT_REPLACED] }));
+  }
+
+  switch (outcome.kind) {
+    case "replaced":
+      return redirect(CARD_REPLACED_PATH);
+    case "checkout":
+      return redirect(outcome.url);
+    case "card-refused":
+      return answer(400, submission.reply(REPLY), outcome.message);
+    case "payment-unavailable":
+      return answer(503, submission.reply({ ...REPLY, formErrors: [outcome.message] }));
+    case "not-found":
+      throw data(null, { status: 404 });
+  }
+}
+
+export type CheckoutReturnState = "cancelled" | "open" | "expired" | "unknown" | "unavailable";
+
+/** Back from Stripe Checkout: the new card in place (then to /account), or why not. */
+export async function loadCardCheckoutReturn(request: Request, services: AppServices, user: SellerAdmin) {
+  const url = new URL(request.url);
+  const sessionId = url.searchParams.get("session_id");
+  const answer = (state: CheckoutReturnState, status = 200) => data({ state }, { status });
+  if (!sessionId) return url.searchParams.has("cancelled") ? answer("cancelled") : answer("unknown", 404);
+  if (sessionId.length > 255) return answer("unknown", 404);
+  try {
+    const result = await completeCardCheckout(services, user, sessionId);
+    if (result.kind === "replaced") return redirect(CARD_REPLACED_PATH);
+    return result.kind === "unknown" ? answer("unknown", 404) : answer(result.kind);
+  } catch (error) {
+    console.error("reading a Stripe Checkout session for a new card failed", error);
+    return answer("unavailable", 503);
+  }
+}

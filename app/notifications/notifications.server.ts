@@ -1,0 +1,142 @@
+import { and, desc, eq, gt, inArray, isNotNull, sql } from "drizzle-orm";
+import { sendNotice } from "~/messaging/messaging.server";
+import type { AppServices } from "~/platform/app-context";
+import type { Database } from "~db/database.server";
+import { type NotificationKind, notificationOptOuts, notifications, users } from "~db/schema";
+import { OPTIONAL_NOTIFICATION_KINDS } from "./notification-kinds";
+
+// Notifications (issue 10): every event a user should know of is kept for them (listed on /account)
+// and e-mailed, unless it is an optional kind they turned off, or an outbid notice within five
+// minutes of the last one they were e-mailed for the same auction.
+
+export type NotificationServices = Pick<AppServices, "db" | "messaging" | "env">;
+
+export type Notice = {
+  kind: NotificationKind;
+  auctionId?: number | null;
+  subject: string;
+  lines: string[];
+};
+
+/** Outbid e-mails: at most one per user and auction in this window. */
+export const OUTBID_EMAIL_WINDOW_MS = 5 * 60_000;
+
+/** The users of these organizations who have set up their account. */
+async function usersOf(db: Database, organizationIds: number[]) {
+  if (organizationIds.length === 0) return [];
+  return db
+    .select({ id: users.id, email: users.email })
+    .from(users)
+    .where(and(inArray(users.organizationId, [...new Set(organizationIds)]), isNotNull(users.passwordHash)));
+}
+
+/** Keeps the notice for every user of the organizations and e-mails those who want it. */
+export async function notifyOrganizations(services: NotificationServices, organizationIds: number[], notice: Notice) {
+  await notifyUsers(services, await usersOf(services.db, organizationIds), notice);
+}
+
+export async function notifyUsers(
+  services: NotificationServices,
+  recipients: { id: number; email: string }[],
+  notice: Notice,
+  now = new Date(),
+) {
+  if (recipients.length === 0) return;
+  const { db } = services;
+  const text = notice.lines.join("\n");
+  const optedOut = OPTIONAL_NOTIFICATION_KINDS.includes(notice.kind)
+    ? new Set(
+        (
+          await db
+            .select({ userId: notificationOptOuts.userId })
+            .from(notificationOptOuts)
+            .where(
+              and(
+                eq(notificationOptOuts.kind, notice.kind),
+                inArray(
+                  notificationOptOuts.userId,
+                  recipients.map((recipient) => recipient.id),
+                ),
+              ),
+            )
+        ).map((row) => row.userId),
+      )
+    : new Set<number>();
+  for (const recipient of recipients) {
+    const email = await db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(notifications)
+        .values({
+          userId: recipient.id,
+          kind: notice.kind,
+          auctionId: notice.auctionId ?? null,
+          subject: notice.subject,
+          text,
+          createdAt: now,
+        })
+        .returning({ id: notifications.id });
+      if (!row || optedOut.has(recipient.id)) return false;
+      if (notice.kind === "outbid" && notice.auctionId) {
+        // One at a time per user and auction, so two outbids at the same moment cannot both be e-mailed.
+        await tx.execute(sql`select pg_advisory_xact_lock(${recipient.id}, ${notice.auctionId})`);
+        const [recent] = await tx
+          .select({ id: notifications.id })
+          .from(notifications)
+          .where(
+            and(
+              eq(notifications.userId, recipient.id),
+              eq(notifications.auctionId, notice.auctionId),
+              eq(notifications.kind, "outbid"),
+              gt(notifications.emailedAt, new Date(now.getTime() - OUTBID_EMAIL_WINDOW_MS)),
+            ),
+          )
+          .limit(1);
+        if (recent) return false;
+      }
+      await tx.update(notifications).set({ emailedAt: now }).where(eq(notifications.id, row.id));
+      return true;
+    });
+    if (email) {
+      await sendNotice(
+        services.messaging,
+        { to: recipient.email, subject: notice.subject, text },
+        `${notice.kind} notification`,
+      );
+    }
+  }
+}
+
+/** The user's latest notifications, newest first. */
+export function listNotifications(db: Database, userId: number, limit = 20) {
+  return db
+    .select({
+      id: notifications.id,
+      kind: notifications.kind,
+      auctionId: notifications.auctionId,
+      subject: notifications.subject,
+      createdAt: notifications.createdAt,
+      emailed: isNotNull(notifications.emailedAt),
+    })
+    .from(notifications)
+    .where(eq(notifications.userId, userId))
+    .orderBy(desc(notifications.id))
+    .limit(limit);
+}
+
+/** The optional kinds the user has turned off. */
+export async function optOutsOf(db: Database, userId: number): Promise<NotificationKind[]> {
+  const rows = await db
+    .select({ kind: notificationOptOuts.kind })
+    .from(notificationOptOuts)
+    .where(eq(notificationOptOuts.userId, userId));
+  return rows.map((row) => row.kind);
+}
+
+/** Sets which optional kinds the user receives by e-mail: the others are turned off. */
+export async function saveNotificationChoices(db: Database, userId: number, wanted: NotificationKind[]) {
+  await db.transaction(async (tx) => {
+    await tx.delete(notificationOptOuts).where(eq(notificationOptOuts.userId, userId));
+    const off = OPTIONAL_NOTIFICATION_KINDS.filter((kind) => !wanted.includes(kind));
+    if (off.length > 0) await tx.insert(notificationOptOuts).values(off.map((kind) => ({ userId, kind })));
+  });
+}

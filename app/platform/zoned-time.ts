@@ -1,0 +1,113 @@
+// Times are stored in UTC and shown in each user's time zone (an IANA name such as
+// "America/Edmonton"). These turn a wall-clock time typed into a datetime-local field into UTC and
+// back, with Intl only (no library in the browser bundle), daylight saving included.
+
+export const DEFAULT_TIMEZONE = "America/Edmonton";
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function partsFormatter(timeZone: string) {
+  let formatter = formatters.get(timeZone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat("en-CA", {
+      timeZone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+    });
+    formatters.set(timeZone, formatter);
+  }
+  return formatter;
+}
+
+export function isTimeZone(name: string): boolean {
+  try {
+    partsFormatter(name);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The wall-clock fields of an instant in a zone. */
+function wallClock(instant: Date, timeZone: string) {
+  const parts = Object.fromEntries(
+    partsFormatter(timeZone)
+      .formatToParts(instant)
+      .map((part) => [part.type, part.value]),
+  );
+  return {
+    year: Number(parts.year),
+    month: Number(parts.month),
+    day: Number(parts.day),
+    hour: Number(parts.hour),
+    minute: Number(parts.minute),
+    second: Number(parts.second),
+  };
+}
+
+/** Minutes the zone is ahead of UTC at that instant (Edmonton in winter: -420). */
+function offsetMinutes(instant: Date, timeZone: string): number {
+  const wall = wallClock(instant, timeZone);
+  const asUtc = Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute, wall.second);
+  return Math.round((asUtc - Math.floor(instant.getTime() / 1000) * 1000) / 60_000);
+}
+
+const LOCAL_PATTERN = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/;
+
+/**
+ * "2026-12-01T09:00" in the zone → the UTC instant, or null when malformed. A time skipped by a
+ * daylight-saving change moves forward; a repeated one takes its first occurrence.
+ */
+export function zonedLocalToUtc(local: string, timeZone: string): Date | null {
+  const match = LOCAL_PATTERN.exec(local.trim());
+  if (!match) return null;
+  const [, year, month, day, hour, minute] = match.map(Number) as [number, number, number, number, number, number];
+  const naive = Date.UTC(year, month - 1, day, hour, minute);
+  const check = new Date(naive);
+  if (check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day || hour > 23 || minute > 59) return null;
+  // The offsets on either side of a possible daylight-saving change that day.
+  const before = naive - offsetMinutes(new Date(naive - 86_400_000), timeZone) * 60_000;
+  const after = naive - offsetMinutes(new Date(naive + 86_400_000), timeZone) * 60_000;
+  const matching = [before, after].filter((time) => utcToZonedLocal(new Date(time), timeZone) === local.trim());
+  // Skipped by a change: the clock read before the change, which lands after it.
+  return new Date(matching.length > 0 ? Math.min(...matching) : before);
+}
+
+const pad = (value: number) => String(value).padStart(2, "0");
+
+/** The instant as a datetime-local value in the zone: "2026-12-01T09:00". */
+export function utcToZonedLocal(instant: Date, timeZone: string): string {
+  const wall = wallClock(instant, timeZone);
+  return `${wall.year}-${pad(wall.month)}-${pad(wall.day)}T${pad(wall.hour)}:${pad(wall.minute)}`;
+}
+
+/** For reading: "Tue, Dec 1, 2026, 9:00 a.m. MST". */
+export function formatInZone(instant: Date | string, timeZone: string): string {
+  return new Intl.DateTimeFormat("en-CA", {
+    timeZone,
+    weekday: "short",
+    year: "numeric",
+    month: "short",
+    day: "numeric",
+    hour: "numeric",
+    minute: "2-digit",
+    timeZoneName: "short",
+  }).format(typeof instant === "string" ? new Date(instant) : instant);
+}
+
+/** "2 h 05 min", "4 min 10 s": what is left of a duration, for people. */
+export function formatDuration(milliseconds: number): string {
+  const total = Math.max(0, Math.floor(milliseconds / 1000));
+  const days = Math.floor(total / 86_400);
+  const hours = Math.floor((total % 86_400) / 3_600);
+  const minutes = Math.floor((total % 3_600) / 60);
+  const seconds = total % 60;
+  if (days > 0) return `${days} d ${hours} h`;
+  if (hours > 0) return `${hours} h ${pad(minutes)} min`;
+  if (minutes > 0) return `${minutes} min ${pad(seconds)} s`;
+  return `${seconds} s`;
+}

@@ -1,0 +1,174 @@
+import { eq } from "drizzle-orm";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hashPassword } from "~/accounts/password.server";
+import { registrations, users } from "~db/schema";
+import { startSellerFormApp } from "../support/seller-form-app";
+import { NEXT_YEAR } from "../support/seller-registration-body";
+import { createClient, hasBuild } from "../support/test-app";
+import { submit } from "./account-helpers";
+import { browserForFile, expectNoAxeViolations, javaScriptModes, openPage, validateHtml } from "./browser";
+
+// Issue 8 in Chromium, with JavaScript on and off: an approved seller's administrator opens
+// "Replace the card" from the account page, has a declined card refused at the card fields (focus on
+// the card number), then replaces the card and sees its new last four on the account page.
+
+const STAFF = { email: "card-staff@example.com", password: "card-staff-password" };
+const SELLER_PASSWORD = "card-seller-password";
+
+let app: Awaited<ReturnType<typeof startSellerFormApp>>;
+let staff: ReturnType<typeof createClient>;
+beforeAll(async () => {
+  app = await startSellerFormApp("pglite", { SEED_STAFF_EMAIL: STAFF.email, SEED_STAFF_PASSWORD: STAFF.password });
+  staff = createClient(app.app.baseURL);
+  await staff.request("/login", { form: STAFF });
+});
+afterAll(async () => {
+  await app?.app.stop();
+});
+const { browser } = browserForFile();
+
+/** A seller registered with the Visa test card, approved, its administrator's password set. */
+async function approvedSeller(label: string) {
+  const email = `card-admin-${label}@seller.example`;
+  const office = `card-office-${label}@seller.example`;
+  const token = await app.sellerToken();
+  const registered = await app.submit(
+    token,
+    app.completeForm({
+      name: `Card Seller ${label} Ltd.`,
+      email: office,
+      "salesContact.email": email,
+      "salesContact.confirm_email": email,
+    }),
+  );
+  expect(registered.status).toBe(302);
+  const { db } = app.app.services;
+  const [registration] = await db.select().from(registrations).where(eq(registrations.email, office));
+  const approved = await staff.request(`/staff/registrations/${registration?.id}`, {
+    form: { intent: "approve", confirm: "yes" },
+  });
+  expect(approved.status).toBe(302);
+  await db
+    .update(users)
+    .set({ passwordHash: await hashPassword(SELLER_PASSWORD) })
+    .where(eq(users.email, email));
+  return email;
+}
+
+async function fillCard(page: Page, number: string) {
+  await page.getByLabel("Card Number").fill(number);
+  await page.getByLabel("Expiry Month (MM)").fill("12");
+  await page.getByLabel("Expiry Year (YY)").fill(String(NEXT_YEAR).slice(-2));
+  await page.getByLabel("CVC").fill("123");
+}
+
+describe.runIf(hasBuild).each(javaScriptModes)("replacing the card with %s", (mode) => {
+  const axe = (page: Page) => (mode === "js" ? expectNoAxeViolations(page) : Promise.resolve());
+
+  it("refuses a declined card at the card number, then replaces the card and shows the new last four", async () => {
+    const email = await approvedSeller(mode);
+    const { context, page } = await openPage(browser(), mode, { baseURL: app.app.baseURL });
+    context.setDefaultTimeout(15_000);
+    try {
+      await page.goto("/login");
+      await page.getByLabel("Email", { exact: true }).fill(email);
+      await page.getByLabel("Password", { exact: true }).fill(SELLER_PASSWORD);
+      await submit(page, mode, page.getByRole("button", { name: "Sign in" }));
+      await expect.poll(() => page.locator("main").textContent()).toContain("Visa ending 4242");
+
+      await submit(page, mode, page.getByRole("link", { name: "Replace the card" }), { clientSide: true });
+      await page.getByRole("heading", { level: 1, name: "Replace the card" }).waitFor();
+      expect(await page.locator("main").textContent()).toContain("Visa ending 4242");
+      await axe(page);
+
+      // A declined card: the provider's message at the card fields, focus on the card number.
+      await fillCard(page, "4000 0000 0000 0002");
+      await submit(page, mode, page.getByRole("button", { name: "Replace the card" }));
+      const alert = page.locator("#card-error");
+      await alert.waitFor();
+      expect(await alert.textContent()).toContain("Your card was declined.");
+      await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute("name"))).toBe("card_number");
+      expect(await page.getByLabel("Card Number").getAttribute("aria-describedby")).toContain("card-error");
+      if (mode === "no-js") expect(await page.getByLabel("Card Number").inputValue()).toBe("");
+      await axe(page);
+
+      // The Mastercard test card replaces it.
+      await fillCard(page, "5555 5555 5555 4444");
+      await submit(page, mode, page.getByRole("button", { name: "Replace the card" }));
+      await expect.poll(() => page.locator("main").textContent()).toContain("Your card has been replaced.");
+      expect(new URL(page.url()).pathname).toBe("/account");
+      const account = (await page.locator("main").textContent()) ?? "";
+      expect(account).toContain("Mastercard ending 4444");
+      expect(account).not.toContain("Visa ending 4242");
+      await axe(page);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe.runIf(hasBuild)("the card page without the app's scripts", () => {
+  it("has no accessibility violations, before and after a refusal", async () => {
+    const email = await approvedSeller("axe");
+    const context = await browser().newContext({ baseURL: app.app.baseURL, viewport: { width: 1200, height: 900 } });
+    // JavaScript stays on for axe; none of the app's scripts load (axe hangs with JavaScript off).
+    await context.route("**/assets/*.js", (route) => route.abort());
+    context.setDefaultTimeout(15_000);
+    try {
+      const page = await context.newPage();
+      await page.goto("/login");
+      await page.getByLabel("Email", { exact: true }).fill(email);
+      await page.getByLabel("Password", { exact: true }).fill(SELLER_PASSWORD);
+      await Promise.all([page.waitForURL("**/account"), page.getByRole("button", { name: "Sign in" }).click()]);
+      await page.goto("/account/card");
+      await expectNoAxeViolations(page);
+      await fillCard(page, "4000 0000 0000 0002");
+      await Promise.all([
+        page.waitForLoadState("load"),
+        page.getByRole("button", { name: "Replace the card" }).click(),
+      ]);
+      await page.locator("#card-error").waitFor();
+      await expectNoAxeViolations(page);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe.runIf(hasBuild)("W3C Nu validator", () => {
+  it("finds no errors in the server HTML of the card pages and the account page after a replacement", async () => {
+    const email = await approvedSeller("vnu");
+    const client = createClient(app.app.baseURL);
+    expect((await client.request("/login", { form: { email, password: SELLER_PASSWORD } })).status).toBe(302);
+    const documents: Record<string, string> = {};
+    const fetchPage = async (name: string, path: string, form?: Record<string, string>) => {
+      const response = await client.request(path, { form });
+      expect(response.headers.get("content-type"), name).toMatch(/^text\/html/);
+      documents[name] = await response.text();
+    };
+    const yy = String(NEXT_YEAR).slice(-2);
+    await fetchPage("card", "/account/card");
+    await fetchPage("card-empty", "/account/card", {
+      card_number: "",
+      card_exp_month: "",
+      card_exp_year: "",
+      card_cvc: "",
+    });
+    await fetchPage("card-declined", "/account/card", {
+      card_number: "4000 0000 0000 0002",
+      card_exp_month: "12",
+      card_exp_year: yy,
+      card_cvc: "123",
+    });
+    await fetchPage("checkout-cancelled", "/account/card/checkout?cancelled=1");
+    await fetchPage("checkout-unknown", "/account/card/checkout?session_id=cs_unknown");
+    const replaced = await client.request("/account/card", {
+      form: { card_number: "5555 5555 5555 4444", card_exp_month: "12", card_exp_year: yy, card_cvc: "123" },
+    });
+    expect(replaced.status).toBe(302);
+    await fetchPage("account-replaced", "/account?card=replaced");
+    expect(documents["account-replaced"]).toContain("Mastercard ending 4444");
+    expect(await validateHtml(documents)).toEqual([]);
+  });
+});

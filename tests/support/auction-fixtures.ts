@@ -1,0 +1,230 @@
+import { asc, eq, isNotNull } from "drizzle-orm";
+import { hashPassword } from "~/accounts/password.server";
+import type { Database } from "~db/database.server";
+import {
+  auctionInvitations,
+  auctions,
+  industries,
+  organizations,
+  registrationAccessTokens,
+  registrationRequests,
+  registrationServiceAreas,
+  registrationServices,
+  registrations,
+  registrationWcbs,
+  sellerRegistrations,
+  serviceAreas,
+  services,
+  users,
+} from "~db/schema";
+
+// Auction test data written straight to the database: approved sellers (with the registration rows
+// eligibility reads), a buyer, and auctions in any state. The flows that make these for real
+// (registration, approval) have their own tests.
+
+let counter = 0;
+function unique() {
+  counter += 1;
+  return `${process.pid}-${Date.now().toString(36)}-${counter}`;
+}
+export const FAR_FUTURE = "2099-12-31";
+
+export type Party = { organizationId: number; userId: number; email: string; password: string };
+
+/** A category with a parent (so "the category or one under it" can be tested) and an area. */
+export async function catalogueForAuctions(db: Database) {
+  const leaf = await db
+    .select({ id: services.id, parentId: services.parentId })
+    .from(services)
+    .where(isNotNull(services.parentId))
+    .orderBy(asc(services.id))
+    .limit(1);
+  const [area] = await db.select({ id: serviceAreas.id }).from(serviceAreas).orderBy(asc(serviceAreas.id)).limit(1);
+  const serviceId = leaf[0]?.id;
+  const parentId = leaf[0]?.parentId;
+  if (!serviceId || !parentId || !area) throw new Error("the demo catalogue is missing");
+  return { serviceId, parentServiceId: parentId, serviceAreaId: area.id };
+}
+
+async function user(db: Database, organizationId: number | null, role: number, email: string, password: string) {
+  const [row] = await db
+    .insert(users)
+    .values({
+      email,
+      role,
+      organizationId,
+      passwordHash: await hashPassword(password),
+      isOrganizationAdmin: true,
+      timezone: null,
+    })
+    .returning({ id: users.id });
+  if (!row) throw new Error("no user");
+  return row.id;
+}
+
+/** A buyer (2) or consultant (4) organization with one signed-up user. */
+export async function createBuyer(db: Database, name = `Buyer ${unique()}`, type: 2 | 4 = 2): Promise<Party> {
+  const [organization] = await db
+    .insert(organizations)
+    .values({ name, organizationType: type })
+    .returning({ id: organizations.id });
+  if (!organization) throw new Error("no organization");
+  const email = `buyer-${unique()}@auction.example`.toLowerCase();
+  const password = "buyer-password-1";
+  return {
+    organizationId: organization.id,
+    userId: await user(db, organization.id, type, email, password),
+    email,
+    password,
+  };
+}
+
+export type SellerOptions = {
+  name?: string;
+  serviceIds: number[];
+  serviceAreaIds: number[];
+  insuranceExpiry?: string;
+  wcbExpiry?: string | null;
+  status?: "approved" | "submitted";
+};
+
+/** An approved seller with an account: registration, seller details, services, areas and WCB. */
+export async function createSeller(db: Database, options: SellerOptions): Promise<Party> {
+  const name = options.name ?? `Seller ${unique()}`;
+  const insurance = options.insuranceExpiry ?? FAR_FUTURE;
+  const [organization] = await db
+    .insert(organizations)
+    .values({ name, organizationType: 3 })
+    .returning({ id: organizations.id });
+  if (!organization) throw new Error("no organization");
+  const [request] = await db
+    .insert(registrationRequests)
+    .values({
+      name: "Sam",
+      organizationName: name,
+      organizationType: 3,
+      mobileNumber: "+14035550000",
+      codeSalt: "x",
+      codeHash: "x",
+      codeExpiresAt: new Date(),
+    })
+    .returning({ id: registrationRequests.id });
+  const [token] = await db
+    .insert(registrationAccessTokens)
+    .values({ registrationRequestId: request?.id ?? 0, tokenHash: unique(), expiresAt: new Date(), usedAt: new Date() })
+    .returning({ id: registrationAccessTokens.id });
+  const [industry] = await db.select({ id: industries.id }).from(industries).limit(1);
+  const [registration] = await db
+    .insert(registrations)
+    .values({
+      accessTokenId: token?.id ?? 0,
+      organizationType: 3,
+      status: options.status ?? "approved",
+      name,
+      address: "1 Main St",
+      city: "Nisku",
+      state: "AB",
+      countryCode: "CA",
+      postalZip: "T9E 7N5",
+      phone: "780-555-0100",
+      email: `office-${unique()}@seller.example`,
+      primaryIndustryId: industry?.id ?? 1,
+      organizationId: organization.id,
+    })
+    .returning({ id: registrations.id });
+  const registrationId = registration?.id ?? 0;
+  await db.insert(sellerRegistrations).values({
+    registrationId,
+    inCommercialGeneral: "$2,000,000 minimum",
+    inCommercialGeneralExpiry: insurance,
+    inThirdPartyAutomobile: "$1,000,000 minimum",
+    inThirdPartyAutomobileExpiry: insurance,
+    paymentStatus: "card_saved",
+    paymentProvider: "test",
+    paymentCustomerId: "cus_test",
+    paymentMethodId: "pm_test",
+  });
+  if (options.serviceIds.length) {
+    await db
+      .insert(registrationServices)
+      .values(options.serviceIds.map((serviceId) => ({ registrationId, serviceId })));
+  }
+  if (options.serviceAreaIds.length) {
+    await db
+      .insert(registrationServiceAreas)
+      .values(options.serviceAreaIds.map((serviceAreaId) => ({ registrationId, serviceAreaId })));
+  }
+  const wcbExpiry = options.wcbExpiry === undefined ? FAR_FUTURE : options.wcbExpiry;
+  if (wcbExpiry) {
+    await db
+      .insert(registrationWcbs)
+      .values({ registrationId, sortOrder: 0, state: "AB", number: "123", expiresOn: wcbExpiry });
+  }
+  const email = `seller-${unique()}@auction.example`.toLowerCase();
+  const password = "seller-password-1";
+  return {
+    organizationId: organization.id,
+    userId: await user(db, organization.id, 3, email, password),
+    email,
+    password,
+  };
+}
+
+export type AuctionOptions = {
+  owner: Party;
+  serviceId: number;
+  serviceAreaId: number;
+  status?: "draft" | "scheduled" | "open" | "closed";
+  reserveCents?: number;
+  decrement?: { kind: "amount" | "percent"; value: number };
+  startsAt?: Date;
+  endsAt?: Date;
+  softClose?: { window: number; extension: number; cap: number };
+  /** Invited with the terms accepted. */
+  sellers?: Party[];
+};
+
+/** An auction in the state asked for (an open one started a minute ago and ends in an hour by default). */
+export async function createAuctionRow(db: Database, options: AuctionOptions) {
+  const now = Date.now();
+  const startsAt = options.startsAt ?? new Date(now - 60_000);
+  const endsAt = options.endsAt ?? new Date(now + 3_600_000);
+  const [auction] = await db
+    .insert(auctions)
+    .values({
+      organizationId: options.owner.organizationId,
+      createdByUserId: options.owner.userId,
+      title: `Auction ${unique()}`,
+      description: "Haul 40 loads of gravel to the lease.",
+      serviceId: options.serviceId,
+      serviceAreaId: options.serviceAreaId,
+      reserveCents: options.reserveCents ?? 1_000_000,
+      decrementKind: options.decrement?.kind ?? "amount",
+      decrementValue: options.decrement?.value ?? 10_000,
+      startsAt,
+      endsAt,
+      scheduledEndsAt: endsAt,
+      softCloseWindowMinutes: options.softClose?.window ?? 5,
+      softCloseExtensionMinutes: options.softClose?.extension ?? 5,
+      softCloseCapMinutes: options.softClose?.cap ?? 60,
+      status: options.status ?? "open",
+    })
+    .returning();
+  if (!auction) throw new Error("no auction");
+  for (const [index, seller] of (options.sellers ?? []).entries()) {
+    await db.insert(auctionInvitations).values({
+      auctionId: auction.id,
+      organizationId: seller.organizationId,
+      alias: `Seller ${String.fromCharCode(65 + index)}`,
+      termsAcceptedAt: new Date(),
+      termsAcceptedByUserId: seller.userId,
+    });
+  }
+  return auction;
+}
+
+export async function auctionRow(db: Database, auctionId: number) {
+  const [auction] = await db.select().from(auctions).where(eq(auctions.id, auctionId));
+  if (!auction) throw new Error("no auction");
+  return auction;
+}
