@@ -32,10 +32,13 @@ export async function requireAuction(
   return { user, auction, viewer };
 }
 
+/** Staff and the evaluator read the whole auction but do not run it: 403 rather than 404 for them. */
+export const readsOnly = (viewer: Viewer) => viewer.kind === "staff" || viewer.kind === "evaluator";
+
 /** The auction's own side (buyer or consultant organization): the only one that changes it. */
 export async function requireAuctionOwner(request: Request, context: Context, rawId: string | undefined) {
   const found = await requireAuction(request, context, rawId);
-  if (found.viewer.kind !== "owner") throw data(null, { status: found.viewer.kind === "staff" ? 403 : 404 });
+  if (found.viewer.kind !== "owner") throw data(null, { status: readsOnly(found.viewer) ? 403 : 404 });
   const actor: Actor = { userId: found.user.id, organizationId: found.viewer.organizationId };
   return { ...found, actor };
 }

@@ -7,6 +7,7 @@ import { SubmitButton } from "~/forms/submit-button";
 import { describedBy, FieldFrame } from "~/forms/text-input";
 import { pageTitle } from "~/layout/page-title";
 import type { Route } from "./+types/auction-documents";
+import { readsOnly } from "./auction-access.server";
 import {
   addDocument,
   documentsEditable,
@@ -63,7 +64,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const { user, auction, viewer, db } = await requireAuctionViewer(request, context, params.auctionId);
   if (viewer.kind !== "owner") {
     await discardBody(request);
-    throw data(null, { status: viewer.kind === "staff" ? 403 : 404 });
+    throw data(null, { status: readsOnly(viewer) ? 403 : 404 });
   }
   // Checked again under the auction's lock; this spares reading an upload that would be refused.
   if (!documentsEditable(auction)) {

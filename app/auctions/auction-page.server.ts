@@ -1,7 +1,7 @@
 import { data, type RouterContextProvider, redirect } from "react-router";
 import { z } from "zod";
 import { appServicesContext } from "~/platform/app-context";
-import { requireAuction } from "./auction-access.server";
+import { readsOnly, requireAuction } from "./auction-access.server";
 import { parseDollars } from "./auction-form";
 import { timezoneOf } from "./auction-form.server";
 import { dropShare, LARGE_DROP } from "./auction-rules";
@@ -77,7 +77,7 @@ export async function submitAuctionPage(request: Request, context: Context, rawI
   const form = parsed.data;
 
   if (form.intent === "publish" || form.intent === "withdraw" || form.intent === "cancel") {
-    if (viewer.kind !== "owner") throw data(null, { status: viewer.kind === "staff" ? 403 : 404 });
+    if (viewer.kind !== "owner") throw data(null, { status: readsOnly(viewer) ? 403 : 404 });
     const actor = { userId: user.id, organizationId: viewer.organizationId };
     if (form.intent === "cancel" && form.confirm !== "yes") return { confirmCancel: { reason: form.reason } };
     const changed =
@@ -91,8 +91,7 @@ export async function submitAuctionPage(request: Request, context: Context, rawI
   }
 
   // The rest is bidding: invited sellers only.
-  if (viewer.kind !== "seller")
-    throw data(null, { status: viewer.kind === "staff" || viewer.kind === "owner" ? 403 : 404 });
+  if (viewer.kind !== "seller") throw data(null, { status: readsOnly(viewer) || viewer.kind === "owner" ? 403 : 404 });
   const bidder = { auctionId: auction.id, organizationId: viewer.organizationId, userId: user.id };
   if (form.intent === "accept-terms") {
     const accepted = await acceptAuctionTerms(services.db, auction.id, bidder);

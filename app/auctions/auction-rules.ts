@@ -95,3 +95,15 @@ export function sellerAlias(index: number): string {
   } while (rest >= 0);
   return `Seller ${letters}`;
 }
+
+/**
+ * A sealed auction's bids may be read (by its side, its evaluator and staff) only once the deadline
+ * has passed and it was not cancelled before: every page, list, download and stream checks this.
+ */
+export function sealedBidsReadable(
+  auction: { kind: "reverse" | "sealed"; status: AuctionStatus; startsAt: Date; endsAt: Date },
+  now: Date,
+): boolean {
+  const status = statusAt(auction, now);
+  return auction.kind === "sealed" && (status === "closed" || status === "awarded") && now >= auction.endsAt;
+}

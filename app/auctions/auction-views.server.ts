@@ -24,7 +24,12 @@ import { highestAllowedBid } from "./bidding";
 export type Viewer =
   | { kind: "owner"; organizationId: number }
   | { kind: "staff" }
+  /** The consultant organization named to evaluate the bids technically (issue 10): reads, never runs it. */
+  | { kind: "evaluator"; organizationId: number }
   | { kind: "seller"; organizationId: number };
+
+/** Everyone who reads the full auction: its side, its evaluator, staff. */
+export type FullViewer = Exclude<Viewer["kind"], "seller">;
 
 export type AuctionRow = typeof auctions.$inferSelect;
 
@@ -33,6 +38,9 @@ export async function viewerOf(db: Database, auction: AuctionRow, user: CurrentU
   if (user.role === 1) return { kind: "staff" };
   if (!user.organizationId) return null;
   if (user.organizationId === auction.organizationId) return { kind: "owner", organizationId: user.organizationId };
+  if (user.role === 4 && user.organizationId === auction.evaluatorOrganizationId) {
+    return { kind: "evaluator", organizationId: user.organizationId };
+  }
   if (user.role !== 3 || auction.status === "draft") return null;
   const [invitation] = await db
     .select({ organizationId: auctionInvitations.organizationId })
@@ -112,7 +120,7 @@ export async function ownerView(
   db: Database,
   auction: AuctionRow,
   now: Date,
-  viewer: "owner" | "staff",
+  viewer: FullViewer,
   knownTerms?: AuctionTerms,
 ) {
   const [terms, bids, invitations] = await Promise.all([

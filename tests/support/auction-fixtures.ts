@@ -182,6 +182,10 @@ export type AuctionOptions = {
   softClose?: { window: number; extension: number; cap: number };
   /** Invited with the terms accepted. */
   sellers?: Party[];
+  kind?: "reverse" | "sealed";
+  evaluatorOrganizationId?: number;
+  priceWeightPercent?: number;
+  technicalPassMark?: number;
 };
 
 /** An auction in the state asked for (an open one started a minute ago and ends in an hour by default). */
@@ -208,6 +212,10 @@ export async function createAuctionRow(db: Database, options: AuctionOptions) {
       softCloseExtensionMinutes: options.softClose?.extension ?? 5,
       softCloseCapMinutes: options.softClose?.cap ?? 60,
       status: options.status ?? "open",
+      kind: options.kind ?? "reverse",
+      evaluatorOrganizationId: options.evaluatorOrganizationId ?? null,
+      priceWeightPercent: options.priceWeightPercent ?? 100,
+      technicalPassMark: options.technicalPassMark ?? null,
     })
     .returning();
   if (!auction) throw new Error("no auction");
