@@ -7,20 +7,28 @@ import { requireAuctionOwner } from "./auction-access.server";
 import { auctionFormValues, loadAuctionFormOptions, parseAuctionForm } from "./auction-form.server";
 import { termsOpenForChange } from "./auction-rules";
 import { AuctionTermsForm } from "./auction-terms-form";
-import { updateAuctionTerms } from "./auctions.server";
+import { bidRequirements, updateAuctionTerms } from "./auctions.server";
 
 // /auctions/{id}/edit: the terms, while no bidding has started; afterwards they are fixed.
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { user, auction } = await requireAuctionOwner(request, context, params.auctionId);
-  const options = await loadAuctionFormOptions(context.get(appServicesContext).db, user);
+  const { db } = context.get(appServicesContext);
+  const [options, requirements] = await Promise.all([
+    loadAuctionFormOptions(db, user),
+    bidRequirements(db, auction.id),
+  ]);
   const editable = termsOpenForChange(auction, new Date());
   return {
     auctionId: auction.id,
     title: auction.title,
     editable,
     options,
-    values: auctionFormValues(auction, options.timezone),
+    values: auctionFormValues(
+      auction,
+      options.timezone,
+      requirements.map((requirement) => requirement.name),
+    ),
   };
 }
 

@@ -6,20 +6,36 @@ import type { CurrentUser } from "~/accounts/current-user";
 import type { SelectOption } from "~/forms/field";
 import { DEFAULT_TIMEZONE, isTimeZone, utcToZonedLocal, zonedLocalToUtc } from "~/platform/zoned-time";
 import type { Database } from "~db/database.server";
-import { type auctions, provinces, serviceAreas, services } from "~db/schema";
-import { auctionFormSchema, centsToDollarsText, decrementValueOf } from "./auction-form";
+import { type auctions, organizations, provinces, serviceAreas, services } from "~db/schema";
+import { auctionFormSchema, centsToDollarsText, decrementValueOf, requirementLines } from "./auction-form";
 import { type AuctionTerms, checkTermsReferences } from "./auctions.server";
 
 // The auction form's server side: its lists (categories as a tree, areas by province), the stored
 // terms back as form values, and a submission turned into terms in UTC from the user's time zone.
 
-export type AuctionFormOptions = { services: SelectOption[]; serviceAreas: SelectOption[]; timezone: string };
+export type AuctionFormOptions = {
+  services: SelectOption[];
+  serviceAreas: SelectOption[];
+  /** Consultant organizations that may be named to evaluate the bids technically. */
+  evaluators: SelectOption[];
+  timezone: string;
+};
+
+/** Consultant organizations (type 4) other than the user's own. */
+async function consultantOrganizations(db: Database, ownOrganizationId: number | null) {
+  const rows = await db
+    .select({ id: organizations.id, name: organizations.name })
+    .from(organizations)
+    .where(eq(organizations.organizationType, 4))
+    .orderBy(asc(organizations.name));
+  return rows.filter((row) => row.id !== ownOrganizationId);
+}
 
 export const timezoneOf = (user: CurrentUser) =>
   user.timezone && isTimeZone(user.timezone) ? user.timezone : DEFAULT_TIMEZONE;
 
 export async function loadAuctionFormOptions(db: Database, user: CurrentUser): Promise<AuctionFormOptions> {
-  const [serviceRows, areaRows] = await Promise.all([
+  const [serviceRows, areaRows, consultants] = await Promise.all([
     db
       .select({ id: services.id, name: services.name, parentId: services.parentId })
       .from(services)
@@ -29,6 +45,7 @@ export async function loadAuctionFormOptions(db: Database, user: CurrentUser): P
       .from(serviceAreas)
       .innerJoin(provinces, eq(provinces.id, serviceAreas.provinceId))
       .orderBy(asc(provinces.name), asc(serviceAreas.city)),
+    consultantOrganizations(db, user.organizationId),
   ]);
   // Categories in tree order, each labelled with its path: "Trucking › Gravel hauling".
   const children = new Map<number | null, typeof serviceRows>();
@@ -45,26 +62,33 @@ export async function loadAuctionFormOptions(db: Database, user: CurrentUser): P
   return {
     services: options,
     serviceAreas: areaRows.map((row) => ({ value: String(row.id), label: `${row.city} (${row.province})` })),
+    evaluators: consultants.map((row) => ({ value: String(row.id), label: row.name })),
     timezone: timezoneOf(user),
   };
 }
 
 /** A stored auction as the form's values, times on the user's wall clock. */
-export function auctionFormValues(auction: typeof auctions.$inferSelect, timezone: string) {
+export function auctionFormValues(auction: typeof auctions.$inferSelect, timezone: string, requirements: string[]) {
+  const sealed = auction.kind === "sealed";
   return {
+    kind: auction.kind,
     title: auction.title,
     description: auction.description,
     service: String(auction.serviceId),
     service_area: String(auction.serviceAreaId),
     reserve: centsToDollarsText(auction.reserveCents),
     decrement_kind: auction.decrementKind,
-    decrement_amount: auction.decrementKind === "amount" ? centsToDollarsText(auction.decrementValue) : "",
-    decrement_percent: auction.decrementKind === "percent" ? String(auction.decrementValue / 100) : "",
+    decrement_amount: !sealed && auction.decrementKind === "amount" ? centsToDollarsText(auction.decrementValue) : "",
+    decrement_percent: !sealed && auction.decrementKind === "percent" ? String(auction.decrementValue / 100) : "",
     starts_at: utcToZonedLocal(auction.startsAt, timezone),
     ends_at: utcToZonedLocal(auction.scheduledEndsAt, timezone),
     soft_close_window: String(auction.softCloseWindowMinutes),
     soft_close_extension: String(auction.softCloseExtensionMinutes),
     soft_close_cap: String(auction.softCloseCapMinutes),
+    evaluator: auction.evaluatorOrganizationId ? String(auction.evaluatorOrganizationId) : "",
+    price_weight: String(auction.priceWeightPercent),
+    pass_mark: auction.technicalPassMark === null ? "" : String(auction.technicalPassMark),
+    requirements: requirements.join("\n"),
   };
 }
 
@@ -72,7 +96,9 @@ export function auctionFormValues(auction: typeof auctions.$inferSelect, timezon
 export function newAuctionValues(timezone: string, now = new Date()) {
   const tomorrow = utcToZonedLocal(new Date(now.getTime() + 86_400_000), timezone).slice(0, 10);
   return {
+    kind: "reverse",
     decrement_kind: "amount",
+    price_weight: "100",
     starts_at: `${tomorrow}T09:00`,
     ends_at: `${tomorrow}T17:00`,
     soft_close_window: "5",
@@ -114,22 +140,35 @@ export async function parseAuctionForm(
   }
   const references = await checkTermsReferences(db, { serviceId: value.service, serviceAreaId: value.service_area });
   for (const [field, message] of Object.entries(references)) errors[field] = [message];
+  if (value.evaluator !== undefined) {
+    const consultants = await consultantOrganizations(db, user.organizationId);
+    if (!consultants.some((row) => row.id === value.evaluator)) {
+      errors.evaluator = ["Please choose a consultant from the list"];
+    }
+  }
   if (Object.keys(errors).length > 0 || !startsAt || !endsAt) return refuse(errors);
+  // A sealed auction has no decrement and no soft close: one bid each, read after a fixed deadline.
+  const sealed = value.kind === "sealed";
   return {
     kind: "terms",
     terms: {
+      kind: value.kind,
       title: value.title,
       description: value.description,
       serviceId: value.service,
       serviceAreaId: value.service_area,
       reserveCents: value.reserve,
-      decrementKind: value.decrement_kind,
-      decrementValue: decrementValueOf(value) ?? 0,
+      decrementKind: sealed ? "amount" : value.decrement_kind,
+      decrementValue: sealed ? 1 : (decrementValueOf(value) ?? 0),
       startsAt,
       endsAt,
-      softCloseWindowMinutes: value.soft_close_window,
-      softCloseExtensionMinutes: value.soft_close_extension,
-      softCloseCapMinutes: value.soft_close_cap,
+      softCloseWindowMinutes: sealed ? 0 : value.soft_close_window,
+      softCloseExtensionMinutes: sealed ? 0 : value.soft_close_extension,
+      softCloseCapMinutes: sealed ? 0 : value.soft_close_cap,
+      evaluatorOrganizationId: value.evaluator ?? null,
+      priceWeightPercent: value.price_weight,
+      technicalPassMark: value.pass_mark ?? null,
+      requirements: sealed ? requirementLines(value.requirements) : [],
     },
   };
 }

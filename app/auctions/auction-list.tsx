@@ -41,7 +41,7 @@ export default function AuctionList({ loaderData }: Route.ComponentProps) {
       {canCreate ? (
         <p>
           <Link className="button" to="/auctions/new">
-            New reverse auction
+            New auction
           </Link>
         </p>
       ) : null}

@@ -26,7 +26,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export function meta() {
-  return [{ title: pageTitle("New reverse auction") }];
+  return [{ title: pageTitle("New auction") }];
 }
 
 export default function NewAuction({ loaderData, actionData }: Route.ComponentProps) {
@@ -35,10 +35,11 @@ export default function NewAuction({ loaderData, actionData }: Route.ComponentPr
       <p>
         <Link to="/auctions">Auctions</Link>
       </p>
-      <h1>New reverse auction</h1>
+      <h1>New auction</h1>
       <p>
-        Sellers bid the price down from your reserve; the lowest qualified bid wins unless you record a reason to pass
-        it over. The auction is saved as a draft: next you choose the sellers to invite, then publish it.
+        In a reverse auction sellers bid the price down from your reserve; with sealed bids each seller sends one bid
+        with its documents, opened after the deadline. The best-ranked qualified bid wins unless you record a reason to
+        pass it over. The auction is saved as a draft: next you choose the sellers to invite, then publish it.
       </p>
       <AuctionTermsForm
         id="auction-new"

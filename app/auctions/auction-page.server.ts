@@ -14,7 +14,7 @@ import {
   tellBidEffects,
   withdrawAuction,
 } from "./auctions.server";
-import { type BidOutcome, placeManualBid, setAutoBidMinimum } from "./bids.server";
+import { type BidOutcome, placeManualBid, SEALED_ONLY, setAutoBidMinimum } from "./bids.server";
 
 // Loader and action of /auctions/{id}: the buyer's console, a seller's bidding page, or staff's
 // read-only console, all built from the party's view. Every change is a plain form post answered
@@ -22,7 +22,17 @@ import { type BidOutcome, placeManualBid, setAutoBidMinimum } from "./bids.serve
 
 type Context = Readonly<RouterContextProvider>;
 
-const NOTICES = ["placed", "minimum", "accepted", "published", "withdrawn", "cancelled", "saved", "awarded"] as const;
+const NOTICES = [
+  "placed",
+  "minimum",
+  "accepted",
+  "published",
+  "withdrawn",
+  "cancelled",
+  "saved",
+  "awarded",
+  "sealed",
+] as const;
 export type Notice = (typeof NOTICES)[number];
 
 export async function loadAuctionPage(request: Request, context: Context, rawId: string | undefined) {
@@ -98,6 +108,7 @@ export async function submitAuctionPage(request: Request, context: Context, rawI
     if (accepted.kind === "refused") return refuse(accepted.status, { error: accepted.message });
     return back("accepted");
   }
+  if (auction.kind === "sealed") return refuse(409, { error: SEALED_ONLY });
   const field = form.intent === "bid" ? "amount" : "minimum";
   const typed = form.intent === "bid" ? form.amount : form.minimum;
   const cents = parseDollars(typed);

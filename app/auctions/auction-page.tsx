@@ -11,6 +11,7 @@ import type { Route } from "./+types/auction-page";
 import { type AuctionActionData, loadAuctionPage, type Notice, submitAuctionPage } from "./auction-page.server";
 import { describeDecrement, STATUS_LABELS, termsEditable } from "./auction-rules";
 import type { OwnerView, SellerView } from "./auction-views.server";
+import { OwnSealedBid, SealedBidForm, SealedBidsSide } from "./sealed-bid-panels";
 import { useAuctionLiveView, useTimeLeft } from "./use-auction-live-view";
 
 // /auctions/{id}: the buyer's live console, an invited seller's bidding page, or staff's read-only
@@ -35,6 +36,7 @@ const NOTICE_TEXTS: Record<Notice, string> = {
   cancelled: "The auction has been cancelled; invited sellers have been told.",
   saved: "The terms have been saved.",
   awarded: "The auction has been awarded; the winner and the other bidders have been e-mailed.",
+  sealed: "Your sealed bid has been received. Until the deadline you may replace it; nobody can read it before then.",
 };
 
 export default function AuctionPage({ loaderData, actionData }: Route.ComponentProps) {
@@ -52,7 +54,7 @@ export default function AuctionPage({ loaderData, actionData }: Route.ComponentP
       </p>
       <h1>{view.terms.title}</h1>
       <p className="lead">
-        {`Reverse auction · ${STATUS_LABELS[view.status]}`}
+        {`${view.terms.kind === "sealed" ? "Sealed-bid auction" : "Reverse auction"} · ${STATUS_LABELS[view.status]}`}
         {view.status === "open" ? ` · ${formatDuration(timeLeftMs)} left` : ""}
         {view.status === "scheduled" ? ` · opens in ${formatDuration(timeLeftMs)}` : ""}
       </p>
@@ -105,7 +107,7 @@ function TimeLine({ view, timezone }: { view: OwnerView | SellerView; timezone: 
       <Row label="Bidding starts">
         <time dateTime={terms.startsAt}>{formatInZone(terms.startsAt, timezone)}</time>
       </Row>
-      <Row label="Bidding ends">
+      <Row label={terms.kind === "sealed" ? "Submission deadline" : "Bidding ends"}>
         <time dateTime={terms.endsAt}>{formatInZone(terms.endsAt, timezone)}</time>
         {terms.extensions > 0
           ? ` (extended ${terms.extensions} ${terms.extensions === 1 ? "time" : "times"} by late bids; scheduled for ${formatInZone(terms.scheduledEndsAt, timezone)})`
@@ -125,13 +127,41 @@ function Terms({ view, auctionId }: { view: OwnerView | SellerView; auctionId: n
         <Row label="Service category">{terms.serviceName}</Row>
         <Row label="Service area">{terms.serviceAreaName}</Row>
         <Row label="Reserve price (the buyer's maximum)">{formatCents(terms.reserveCents)}</Row>
-        <Row label="Each bid must beat the lowest by at least">{describeDecrement(terms.decrement, formatCents)}</Row>
-        <Row label="Soft close">
-          {terms.softCloseWindowMinutes > 0 && terms.softCloseExtensionMinutes > 0
-            ? `A bid in the last ${terms.softCloseWindowMinutes} minutes moves the end ${terms.softCloseExtensionMinutes} minutes later, at most ${terms.softCloseCapMinutes} minutes in all.`
-            : "None: bidding ends at the scheduled time."}
-        </Row>
-        <Row label="Bids">Binding: a bid cannot be retracted. Sellers never see each other's names or bids.</Row>
+        {terms.kind === "sealed" ? (
+          <>
+            <Row label="Each bid must carry">
+              <ul>
+                {terms.requirements.map((requirement) => (
+                  <li key={requirement.id}>{requirement.name}</li>
+                ))}
+              </ul>
+            </Row>
+            <Row label="Bids">
+              Sealed: one bid per seller, replaceable until the deadline. Nobody, the buyer and staff included, can read
+              a bid before the deadline; then the buyer and the evaluator see all bids side by side.
+            </Row>
+          </>
+        ) : (
+          <>
+            <Row label="Each bid must beat the lowest by at least">
+              {describeDecrement(terms.decrement, formatCents)}
+            </Row>
+            <Row label="Soft close">
+              {terms.softCloseWindowMinutes > 0 && terms.softCloseExtensionMinutes > 0
+                ? `A bid in the last ${terms.softCloseWindowMinutes} minutes moves the end ${terms.softCloseExtensionMinutes} minutes later, at most ${terms.softCloseCapMinutes} minutes in all.`
+                : "None: bidding ends at the scheduled time."}
+            </Row>
+            <Row label="Bids">Binding: a bid cannot be retracted. Sellers never see each other's names or bids.</Row>
+          </>
+        )}
+        {terms.priceWeightPercent < 100 || terms.technicalPassMark !== null ? (
+          <Row label="Ranking">
+            {`Price counts for ${terms.priceWeightPercent} % and the technical score for ${100 - terms.priceWeightPercent} %.`}
+            {terms.technicalPassMark !== null
+              ? ` Bids under a technical score of ${terms.technicalPassMark} cannot win.`
+              : ""}
+          </Row>
+        ) : null}
       </dl>
       {terms.documents.length > 0 ? (
         <>
@@ -192,6 +222,7 @@ function SellerPanel({ view, answer, timezone }: { view: SellerView; answer?: Au
       </section>
     );
   }
+  if (view.terms.kind === "sealed") return <SealedSellerPanel view={view} answer={answer} timezone={timezone} />;
   return (
     <>
       <section aria-labelledby="standing" className="card">
@@ -321,7 +352,11 @@ function OwnerPanel({
   const error = answer && "error" in answer ? answer : undefined;
   const confirmCancel = answer && "confirmCancel" in answer ? answer.confirmCancel : undefined;
   const editable = termsEditable(view.status) && view.bidCount === 0;
-  const awardedBid = view.award ? view.bids.find((bid) => bid.id === view.award?.bidId) : undefined;
+  const awardedBid = view.award
+    ? view.sealed
+      ? view.sealed.bids?.find((bid) => bid.id === view.award?.bidId)
+      : view.bids.find((bid) => bid.id === view.award?.bidId)
+    : undefined;
   return (
     <>
       {view.award && awardedBid ? (
@@ -403,52 +438,100 @@ function OwnerPanel({
           ) : null}
         </section>
       ) : null}
-      <section aria-labelledby="console">
-        <h2 id="console">Bids</h2>
-        <dl className="summary-list" aria-live="polite">
-          <Row label="Lowest bid">
-            {view.lowest ? `${formatCents(view.lowest.amountCents)} by ${view.lowest.organizationName}` : "No bids yet"}
-          </Row>
-          <Row label="Bids placed">{String(view.bidCount)}</Row>
-        </dl>
-        {view.bids.length > 0 ? (
-          <>
-            <p>
-              <a href={`/auctions/${auctionId}/bids.csv`} download>
-                Download the bid history (CSV)
-              </a>
-            </p>
-            <div className="table-wrap">
-              <table className="table">
-                <caption className="visually-hidden">Every bid, newest first</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Amount</th>
-                    <th scope="col">Placed</th>
-                    <th scope="col">Seller</th>
-                    <th scope="col">How</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {view.bids.map((bid) => (
-                    <tr key={bid.id}>
-                      <td>
-                        {formatCents(bid.amountCents)}
-                        {bid.id === view.lowest?.bidId ? <strong> (lowest)</strong> : null}
-                      </td>
-                      <td>
-                        <time dateTime={bid.createdAt}>{formatInZone(bid.createdAt, timezone)}</time>
-                      </td>
-                      <td>{bid.organizationName}</td>
-                      <td>{bid.kind === "auto" ? "Automatic" : "Manual"}</td>
+      {view.sealed ? (
+        <SealedBidsSide
+          auctionId={auctionId}
+          sealed={view.sealed}
+          requirements={view.terms.requirements}
+          timezone={timezone}
+        />
+      ) : (
+        <section aria-labelledby="console">
+          <h2 id="console">Bids</h2>
+          <dl className="summary-list" aria-live="polite">
+            <Row label="Lowest bid">
+              {view.lowest
+                ? `${formatCents(view.lowest.amountCents)} by ${view.lowest.organizationName}`
+                : "No bids yet"}
+            </Row>
+            <Row label="Bids placed">{String(view.bidCount)}</Row>
+          </dl>
+          {view.bids.length > 0 ? (
+            <>
+              <p>
+                <a href={`/auctions/${auctionId}/bids.csv`} download>
+                  Download the bid history (CSV)
+                </a>
+              </p>
+              <div className="table-wrap">
+                <table className="table">
+                  <caption className="visually-hidden">Every bid, newest first</caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">Amount</th>
+                      <th scope="col">Placed</th>
+                      <th scope="col">Seller</th>
+                      <th scope="col">How</th>
                     </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          </>
-        ) : null}
-      </section>
+                  </thead>
+                  <tbody>
+                    {view.bids.map((bid) => (
+                      <tr key={bid.id}>
+                        <td>
+                          {formatCents(bid.amountCents)}
+                          {bid.id === view.lowest?.bidId ? <strong> (lowest)</strong> : null}
+                        </td>
+                        <td>
+                          <time dateTime={bid.createdAt}>{formatInZone(bid.createdAt, timezone)}</time>
+                        </td>
+                        <td>{bid.organizationName}</td>
+                        <td>{bid.kind === "auto" ? "Automatic" : "Manual"}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            </>
+          ) : null}
+        </section>
+      )}
+    </>
+  );
+}
+
+/** A sealed auction for an invited seller who accepted the terms: their bid, and the form while bids are taken. */
+function SealedSellerPanel({
+  view,
+  answer,
+  timezone,
+}: {
+  view: SellerView;
+  answer?: AuctionActionData;
+  timezone: string;
+}) {
+  const refusal = answer && "error" in answer ? answer : undefined;
+  const own = view.ownSealedBid;
+  return (
+    <>
+      {own ? (
+        <OwnSealedBid auctionId={view.terms.id} bid={own} requirements={view.terms.requirements} timezone={timezone} />
+      ) : view.status === "open" ? null : (
+        <p>{view.status === "scheduled" ? "Bids are accepted once bidding starts." : "You did not send a bid."}</p>
+      )}
+      {view.status === "open" ? (
+        <SealedBidForm
+          auctionId={view.terms.id}
+          requirements={view.terms.requirements}
+          reserveCents={view.terms.reserveCents}
+          replacing={Boolean(own)}
+          answer={refusal}
+        />
+      ) : null}
+      {view.status === "closed" ? (
+        <p>
+          <strong>The deadline has passed.</strong> The buyer is reviewing the bids; you will be e-mailed the result.
+        </p>
+      ) : null}
     </>
   );
 }

@@ -6,11 +6,13 @@ import { ErrorSummary } from "~/forms/error-summary";
 import { RadioGroupField, radioId, SelectField, TextAreaField, TextField } from "~/forms/field";
 import { summaryLinks } from "~/forms/form-errors";
 import { SubmitButton } from "~/forms/submit-button";
+import { useHydrated } from "~/forms/use-hydrated";
 import { auctionFormSchema } from "./auction-form";
 import type { AuctionFormOptions } from "./auction-form.server";
 
 /** The form's fields as the browser sends them. */
 type AuctionFormFields = Record<
+  | "kind"
   | "title"
   | "description"
   | "service"
@@ -23,9 +25,18 @@ type AuctionFormFields = Record<
   | "ends_at"
   | "soft_close_window"
   | "soft_close_extension"
-  | "soft_close_cap",
+  | "soft_close_cap"
+  | "evaluator"
+  | "price_weight"
+  | "pass_mark"
+  | "requirements",
   string
 >;
+
+const AUCTION_KINDS = [
+  { value: "reverse", label: "Reverse auction: sellers bid the price down in the open until the end" },
+  { value: "sealed", label: "Sealed bids: one bid each with its documents, opened after the deadline" },
+];
 
 const DECREMENT_KINDS = [
   { value: "amount", label: "A fixed amount" },
@@ -61,7 +72,11 @@ export function AuctionTermsForm({
       parseWithZod(formData, { schema: auctionFormSchema }) as unknown as Submission<AuctionFormFields, string[]>,
   });
   const [attempts, setAttempts] = useState(0);
+  // Without JavaScript both kinds' fields show (each says which kind it is for); with it, only the chosen kind's.
+  const hydrated = useHydrated();
+  const sealed = fields.kind.value === "sealed";
   const fieldLinks = [
+    ...(fields.kind.errors ?? []).map((message) => ({ fieldId: radioId(fields.kind, 0), message })),
     ...summaryLinks([fields.title, fields.description, fields.service, fields.service_area, fields.reserve]),
     ...(fields.decrement_kind.errors ?? []).map((message) => ({ fieldId: radioId(fields.decrement_kind, 0), message })),
     ...summaryLinks([
@@ -72,6 +87,10 @@ export function AuctionTermsForm({
       fields.soft_close_window,
       fields.soft_close_extension,
       fields.soft_close_cap,
+      fields.requirements,
+      fields.evaluator,
+      fields.price_weight,
+      fields.pass_mark,
     ]),
   ];
   const formProps = getFormProps(form);
@@ -90,6 +109,7 @@ export function AuctionTermsForm({
         fieldErrors={fieldLinks}
         submissionKey={[lastResult, attempts]}
       />
+      <RadioGroupField field={fields.kind} legend="Kind of auction" options={AUCTION_KINDS} />
       <section className="form-section" aria-labelledby={`${id}-work`}>
         <h2 id={`${id}-work`}>The work</h2>
         <TextField
@@ -109,34 +129,51 @@ export function AuctionTermsForm({
           hint="Your maximum: no bid may be higher. Dollars and cents, e.g. 25000.00."
           inputProps={{ inputMode: "decimal", autoComplete: "off" }}
         />
-        <RadioGroupField
-          field={fields.decrement_kind}
-          legend="Each bid must be lower than the lowest bid by at least"
-          options={DECREMENT_KINDS}
-        />
-        <TextField
-          field={fields.decrement_amount}
-          label="Minimum decrement (CAD)"
-          hint="For a fixed amount, e.g. 100.00."
-          inputProps={{ inputMode: "decimal", autoComplete: "off" }}
-        />
-        <TextField
-          field={fields.decrement_percent}
-          label="Minimum decrement (%)"
-          hint="For a percentage, from 0.01 to 50, e.g. 1.5."
-          inputProps={{ inputMode: "decimal", autoComplete: "off" }}
+        <div className="stack" hidden={hydrated && sealed}>
+          <RadioGroupField
+            field={fields.decrement_kind}
+            legend="Each bid must be lower than the lowest bid by at least"
+            options={DECREMENT_KINDS}
+          />
+          <TextField
+            field={fields.decrement_amount}
+            label="Minimum decrement (CAD)"
+            hint="For a fixed amount, e.g. 100.00."
+            inputProps={{ inputMode: "decimal", autoComplete: "off" }}
+          />
+          <TextField
+            field={fields.decrement_percent}
+            label="Minimum decrement (%)"
+            hint="For a percentage, from 0.01 to 50, e.g. 1.5."
+            inputProps={{ inputMode: "decimal", autoComplete: "off" }}
+          />
+          {hydrated ? null : <p className="field__hint">The decrement is for a reverse auction only.</p>}
+        </div>
+      </section>
+      <section className="form-section" aria-labelledby={`${id}-sealed`} hidden={hydrated && !sealed}>
+        <h2 id={`${id}-sealed`}>Sealed bids</h2>
+        <TextAreaField
+          field={fields.requirements}
+          label="Documents each bid must carry"
+          hint="For a sealed auction only: one per line, e.g. Price schedule, Technical proposal, Safety documents."
+          rows={5}
         />
       </section>
       <section className="form-section" aria-labelledby={`${id}-time`}>
         <h2 id={`${id}-time`}>Bidding time</h2>
         <p className="field__hint">Times are in your time zone, {options.timezone}. Each seller sees them in theirs.</p>
         <TextField field={fields.starts_at} label="Bidding starts" type="datetime-local" />
-        <TextField field={fields.ends_at} label="Bidding ends" type="datetime-local" />
-        <fieldset className="fieldset">
+        <TextField
+          field={fields.ends_at}
+          label="Bidding ends"
+          type="datetime-local"
+          hint="For sealed bids this is the submission deadline: nobody can read a bid before it."
+        />
+        <fieldset className="fieldset" hidden={hydrated && sealed}>
           <legend className="fieldset__legend">Soft close</legend>
           <p className="field__hint">
-            A bid in the last minutes moves the end later, so nobody can win by bidding at the last second. Enter 0 to
-            turn it off.
+            For a reverse auction only. A bid in the last minutes moves the end later, so nobody can win by bidding at
+            the last second. Enter 0 to turn it off.
           </p>
           <TextField
             field={fields.soft_close_window}
@@ -154,6 +191,31 @@ export function AuctionTermsForm({
             inputProps={{ inputMode: "numeric" }}
           />
         </fieldset>
+      </section>
+      <section className="form-section" aria-labelledby={`${id}-evaluation`}>
+        <h2 id={`${id}-evaluation`}>Technical evaluation</h2>
+        <p className="field__hint">
+          Bids can be scored on weighted technical criteria, set on the evaluation page before bidding opens. The
+          ranking combines price and technical score by the weights below.
+        </p>
+        <SelectField
+          field={fields.evaluator}
+          label="Who evaluates the bids"
+          options={options.evaluators}
+          placeholder="Our organization"
+        />
+        <TextField
+          field={fields.price_weight}
+          label="Weight of price in the ranking (%)"
+          hint="The rest is the technical score. 100 ranks by price alone."
+          inputProps={{ inputMode: "numeric" }}
+        />
+        <TextField
+          field={fields.pass_mark}
+          label="Technical pass mark (optional, 0 to 100)"
+          hint="Bids scoring under it cannot win. Leave empty for none."
+          inputProps={{ inputMode: "numeric" }}
+        />
       </section>
       <SubmitButton>{submitLabel}</SubmitButton>
     </Form>

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, or } from "drizzle-orm";
 import type { CurrentUser } from "~/accounts/current-user";
 import type { Database } from "~db/database.server";
 import {
@@ -14,7 +14,9 @@ import {
   services,
 } from "~db/schema";
 import { decrementOf, statusAt } from "./auction-rules";
+import { bidRequirements } from "./auctions.server";
 import { highestAllowedBid } from "./bidding";
+import { type OwnSealedBid, ownSealedBids, readableSealedBids, sealedBidCount } from "./sealed-bids.server";
 
 // What each party may see of an auction (issue 9). The side that runs it (the buyer or consultant
 // organization) and staff see everything; an invited seller sees only the current lowest price,
@@ -58,7 +60,7 @@ export async function findAuction(db: Database, auctionId: number): Promise<Auct
 
 /** The terms every party sees (no bids): title, description, category, area, money rules, times. */
 async function auctionTerms(db: Database, auction: AuctionRow) {
-  const [[service], [area], documents] = await Promise.all([
+  const [[service], [area], documents, requirements] = await Promise.all([
     db.select({ name: services.name }).from(services).where(eq(services.id, auction.serviceId)),
     db
       .select({ city: serviceAreas.city, province: provinces.name })
@@ -75,9 +77,15 @@ async function auctionTerms(db: Database, auction: AuctionRow) {
       .from(auctionDocuments)
       .where(eq(auctionDocuments.auctionId, auction.id))
       .orderBy(asc(auctionDocuments.id)),
+    auction.kind === "sealed" ? bidRequirements(db, auction.id) : [],
   ]);
   return {
     id: auction.id,
+    kind: auction.kind,
+    requirements,
+    priceWeightPercent: auction.priceWeightPercent,
+    technicalPassMark: auction.technicalPassMark,
+    evaluatorOrganizationId: auction.evaluatorOrganizationId,
     title: auction.title,
     description: auction.description,
     serviceId: auction.serviceId,
@@ -123,7 +131,7 @@ export async function ownerView(
   viewer: FullViewer,
   knownTerms?: AuctionTerms,
 ) {
-  const [terms, bids, invitations] = await Promise.all([
+  const [terms, bids, invitations, sealed] = await Promise.all([
     knownTerms ?? auctionTerms(db, auction),
     db
       .select({
@@ -151,6 +159,7 @@ export async function ownerView(
       .innerJoin(organizations, eq(organizations.id, auctionInvitations.organizationId))
       .where(eq(auctionInvitations.auctionId, auction.id))
       .orderBy(asc(auctionInvitations.alias)),
+    sealedSide(db, auction, now),
   ]);
   const leader = bids.find((bid) => bid.id === auction.lowestBidId);
   return {
@@ -174,7 +183,18 @@ export async function ownerView(
     })),
     award: awardOf(auction),
     cancelReason: auction.cancelReason,
+    sealed,
   };
+}
+
+/**
+ * What the auction's side, its evaluator and staff know of a sealed auction's bids: before the
+ * deadline how many came, nothing more; after it every bid. Null for a reverse auction.
+ */
+async function sealedSide(db: Database, auction: AuctionRow, now: Date) {
+  if (auction.kind !== "sealed") return null;
+  const [received, bids] = await Promise.all([sealedBidCount(db, auction.id), readableSealedBids(db, auction, now)]);
+  return { received, bids };
 }
 
 function awardOf(auction: AuctionRow) {
@@ -223,7 +243,7 @@ export async function sellerViews(
     .from(auctionBids)
     .where(and(eq(auctionBids.auctionId, auction.id), inArray(auctionBids.organizationId, ids)))
     .orderBy(desc(auctionBids.id));
-  const [terms, ownBids, autoBids, invitations] = await Promise.all([
+  const [terms, ownBids, autoBids, invitations, ownSealed] = await Promise.all([
     knownTerms ?? auctionTerms(db, auction),
     ids.length === 1 ? ownBidsQuery.limit(OWN_BIDS_SHOWN) : ownBidsQuery,
     db
@@ -237,6 +257,7 @@ export async function sellerViews(
       })
       .from(auctionInvitations)
       .where(and(eq(auctionInvitations.auctionId, auction.id), inArray(auctionInvitations.organizationId, ids))),
+    auction.kind === "sealed" ? ownSealedBids(db, auction.id, ids) : undefined,
   ]);
   const shared = { ...clock(auction, now), terms };
   const views = new Map<number, SellerView>();
@@ -249,6 +270,7 @@ export async function sellerViews(
         termsAcceptedAt:
           invitations.find((invitation) => invitation.organizationId === organizationId)?.termsAcceptedAt ?? null,
         organizationId,
+        ownSealedBid: ownSealed?.get(organizationId) ?? null,
       }),
     );
   }
@@ -264,10 +286,13 @@ function sellerViewOf(
     ownBids: { id: number; amountCents: number; kind: "manual" | "auto"; createdAt: Date }[];
     ownMinimumCents: number | null;
     termsAcceptedAt: Date | null;
+    ownSealedBid: OwnSealedBid | null;
   },
 ) {
-  const lowestCents = auction.lowestCents;
-  const leading = auction.leaderOrganizationId === own.organizationId;
+  // A sealed auction tells a seller nothing of the others: no lowest price, no lead.
+  const sealed = auction.kind === "sealed";
+  const lowestCents = sealed ? null : auction.lowestCents;
+  const leading = !sealed && auction.leaderOrganizationId === own.organizationId;
   return {
     kind: "seller" as const,
     ...shared,
@@ -283,6 +308,7 @@ function sellerViewOf(
     /** The highest amount a new bid may be (the reserve, or the lowest less the decrement). */
     highestAllowedCents: highestAllowedBid(auction.reserveCents, lowestCents, decrementOf(auction)),
     termsAccepted: Boolean(own.termsAcceptedAt),
+    ownSealedBid: own.ownSealedBid,
     outcome:
       auction.status === "awarded"
         ? { awarded: true as const, won: auction.awardedOrganizationId === own.organizationId }
@@ -354,5 +380,11 @@ export async function listAuctionsFor(db: Database, user: CurrentUser) {
       .limit(500);
     return rows.filter((row) => row.status !== "draft");
   }
-  return base.where(eq(auctions.organizationId, user.organizationId)).orderBy(desc(auctions.id)).limit(500);
+  // The organization's own auctions and, for a consultant, those it was named to evaluate.
+  return base
+    .where(
+      or(eq(auctions.organizationId, user.organizationId), eq(auctions.evaluatorOrganizationId, user.organizationId)),
+    )
+    .orderBy(desc(auctions.id))
+    .limit(500);
 }

@@ -6,6 +6,7 @@ import type { AppServices } from "~/platform/app-context";
 import type { Database, Transaction } from "~db/database.server";
 import {
   type AuctionStatus,
+  auctionBidRequirements,
   auctionBids,
   auctionEvents,
   auctionInvitations,
@@ -15,6 +16,7 @@ import {
   registrationServices,
   registrations,
   registrationWcbs,
+  sealedBids,
   sellerRegistrations,
   serviceAreas,
   services,
@@ -27,6 +29,7 @@ import { notifyAuction } from "./bids.server";
 // update under the auction's row lock and an entry in its event log.
 
 export type AuctionTerms = {
+  kind: "reverse" | "sealed";
   title: string;
   description: string;
   serviceId: number;
@@ -39,6 +42,12 @@ export type AuctionTerms = {
   softCloseWindowMinutes: number;
   softCloseExtensionMinutes: number;
   softCloseCapMinutes: number;
+  /** The consultant organization evaluating the bids; null: the auction's own organization. */
+  evaluatorOrganizationId: number | null;
+  priceWeightPercent: number;
+  technicalPassMark: number | null;
+  /** A sealed auction's required documents, in order (empty for a reverse auction). */
+  requirements: string[];
 };
 
 export type Actor = { userId: number; organizationId: number };
@@ -71,6 +80,7 @@ export async function checkTermsReferences(db: Database, terms: Pick<AuctionTerm
 }
 
 const termsColumns = (terms: AuctionTerms) => ({
+  kind: terms.kind,
   title: terms.title,
   description: terms.description,
   serviceId: terms.serviceId,
@@ -84,7 +94,28 @@ const termsColumns = (terms: AuctionTerms) => ({
   softCloseWindowMinutes: terms.softCloseWindowMinutes,
   softCloseExtensionMinutes: terms.softCloseExtensionMinutes,
   softCloseCapMinutes: terms.softCloseCapMinutes,
+  evaluatorOrganizationId: terms.evaluatorOrganizationId,
+  priceWeightPercent: terms.priceWeightPercent,
+  technicalPassMark: terms.technicalPassMark,
 });
+
+/** The sealed auction's required documents, replacing any before (only while nothing can have been bid). */
+async function saveRequirements(tx: Transaction, auctionId: number, requirements: string[]) {
+  await tx.delete(auctionBidRequirements).where(eq(auctionBidRequirements.auctionId, auctionId));
+  if (requirements.length === 0) return;
+  await tx
+    .insert(auctionBidRequirements)
+    .values(requirements.map((name, sortOrder) => ({ auctionId, name, sortOrder })));
+}
+
+/** A sealed auction's required documents, in order. */
+export async function bidRequirements(db: Pick<Database, "select">, auctionId: number) {
+  return db
+    .select({ id: auctionBidRequirements.id, name: auctionBidRequirements.name })
+    .from(auctionBidRequirements)
+    .where(eq(auctionBidRequirements.auctionId, auctionId))
+    .orderBy(asc(auctionBidRequirements.sortOrder), asc(auctionBidRequirements.id));
+}
 
 async function logEvent(
   tx: Pick<Database, "insert">,
@@ -110,7 +141,8 @@ export async function createAuction(db: Database, actor: Actor, terms: AuctionTe
       .values({ organizationId: actor.organizationId, createdByUserId: actor.userId, ...termsColumns(terms) })
       .returning({ id: auctions.id });
     if (!auction) throw new Error("no auction row");
-    await logEvent(tx, auction.id, "created", actor, { title: terms.title });
+    await saveRequirements(tx, auction.id, terms.requirements);
+    await logEvent(tx, auction.id, "created", actor, { title: terms.title, kind: terms.kind });
     return auction.id;
   });
 }
@@ -141,6 +173,7 @@ export async function updateAuctionTerms(
       .update(auctions)
       .set({ ...termsColumns(terms), updatedAt: now })
       .where(eq(auctions.id, auctionId));
+    await saveRequirements(tx, auctionId, terms.requirements);
     await logEvent(tx, auctionId, "terms-changed", actor);
     return { kind: "done", auctionId };
   });
@@ -266,11 +299,11 @@ export async function inviteSellers(
       change: { kind: "done" as const, auctionId },
       invited: fresh,
       published: auction.status === "scheduled",
-      title: auction.title,
+      auction,
     };
   });
-  if (outcome.change.kind === "done" && "published" in outcome && outcome.published) {
-    await tellInvited(services, auctionId, outcome.invited, outcome.title ?? "");
+  if (outcome.change.kind === "done" && "published" in outcome && outcome.published && outcome.auction) {
+    await tellInvited(services, auctionId, outcome.invited, outcome.auction);
   }
   return { ...outcome.change, invited: outcome.invited.length };
 }
@@ -290,16 +323,26 @@ export async function removeInvitation(db: Database, auctionId: number, actor: A
   });
 }
 
+/** How e-mails name the auction's kind. */
+export const kindName = (auction: { kind: "reverse" | "sealed" }) =>
+  auction.kind === "sealed" ? "sealed-bid auction" : "reverse auction";
+
 const auctionLink = (services: AuctionServices, auctionId: number) =>
   `${services.env.APP_URL.replace(/\/+$/, "")}/auctions/${auctionId}`;
 
-async function tellInvited(services: AuctionServices, auctionId: number, organizationIds: number[], title: string) {
+async function tellInvited(
+  services: AuctionServices,
+  auctionId: number,
+  organizationIds: number[],
+  auction: { title: string; kind: "reverse" | "sealed" },
+) {
+  const { title } = auction;
   await notifyOrganizations(services, organizationIds, {
     kind: "invited",
     auctionId,
     subject: `You are invited to bid: ${title}`,
     lines: [
-      `You are invited to bid in the reverse auction "${title}".`,
+      `You are invited to bid in the ${kindName(auction)} "${title}".`,
       "",
       "Read its terms and accept them to bid here:",
       auctionLink(services, auctionId),
@@ -332,11 +375,11 @@ export async function publishAuction(
     return {
       change: { kind: "done" as const, auctionId },
       invited: invited.map((row) => row.organizationId),
-      title: auction.title,
+      auction,
     };
   });
-  if (outcome.change.kind === "done" && outcome.invited) {
-    await tellInvited(services, auctionId, outcome.invited, outcome.title ?? "");
+  if (outcome.change.kind === "done" && outcome.invited && outcome.auction) {
+    await tellInvited(services, auctionId, outcome.invited, outcome.auction);
   }
   return outcome.change;
 }
@@ -384,6 +427,7 @@ export async function cancelAuction(
       change: { kind: "done" as const, auctionId },
       tell: status === "draft" ? [] : invited.map((row) => row.organizationId),
       title: auction.title,
+      kind: auction.kind,
     };
   });
   if (outcome.change.kind === "done" && outcome.tell?.length) {
@@ -391,7 +435,11 @@ export async function cancelAuction(
       kind: "cancelled",
       auctionId,
       subject: `Auction cancelled: ${outcome.title}`,
-      lines: [`The reverse auction "${outcome.title}" has been cancelled by the buyer.`, "", `Reason: ${reason}`],
+      lines: [
+        `The ${kindName({ kind: outcome.kind ?? "reverse" })} "${outcome.title}" has been cancelled by the buyer.`,
+        "",
+        `Reason: ${reason}`,
+      ],
     });
   }
   return outcome.change;
@@ -477,30 +525,52 @@ export async function advanceAuctions(services: AuctionServices, now = new Date(
 
 async function tellClosed(services: AuctionServices, auction: typeof auctions.$inferSelect) {
   const link = auctionLink(services, auction.id);
-  const [leader] = auction.leaderOrganizationId
+  const sealed = auction.kind === "sealed";
+  const bidders = sealed
     ? await services.db
-        .select({ name: organizations.name })
-        .from(organizations)
-        .where(eq(organizations.id, auction.leaderOrganizationId))
-    : [];
+        .select({ organizationId: sealedBids.organizationId })
+        .from(sealedBids)
+        .where(eq(sealedBids.auctionId, auction.id))
+    : await services.db
+        .selectDistinct({ organizationId: auctionBids.organizationId })
+        .from(auctionBids)
+        .where(eq(auctionBids.auctionId, auction.id));
+  const [leader] =
+    !sealed && auction.leaderOrganizationId
+      ? await services.db
+          .select({ name: organizations.name })
+          .from(organizations)
+          .where(eq(organizations.id, auction.leaderOrganizationId))
+      : [];
+  const summary = sealed
+    ? bidders.length === 0
+      ? "No sealed bid was received."
+      : `${bidders.length} sealed ${bidders.length === 1 ? "bid was" : "bids were"} received and can now be opened.`
+    : leader && auction.lowestCents !== null
+      ? `The lowest bid is ${formatCents(auction.lowestCents)} by ${leader.name}.`
+      : "Nobody bid.";
   await notifyOrganizations(services, [auction.organizationId], {
     kind: "closed",
     auctionId: auction.id,
     subject: `Auction closed: ${auction.title}`,
     lines: [
-      `Bidding on "${auction.title}" has closed.`,
-      leader && auction.lowestCents !== null
-        ? `The lowest bid is ${formatCents(auction.lowestCents)} by ${leader.name}.`
-        : "Nobody bid.",
+      sealed
+        ? `The submission deadline of "${auction.title}" has passed.`
+        : `Bidding on "${auction.title}" has closed.`,
+      summary,
       "",
       "Review the bids and award the auction here:",
       link,
     ],
   });
-  const bidders = await services.db
-    .selectDistinct({ organizationId: auctionBids.organizationId })
-    .from(auctionBids)
-    .where(eq(auctionBids.auctionId, auction.id));
+  if (sealed && auction.evaluatorOrganizationId) {
+    await notifyOrganizations(services, [auction.evaluatorOrganizationId], {
+      kind: "closed",
+      auctionId: auction.id,
+      subject: `Bids to evaluate: ${auction.title}`,
+      lines: [`The submission deadline of "${auction.title}" has passed.`, summary, "", link],
+    });
+  }
   await notifyOrganizations(
     services,
     bidders.map((row) => row.organizationId),
@@ -508,7 +578,13 @@ async function tellClosed(services: AuctionServices, auction: typeof auctions.$i
       kind: "closed",
       auctionId: auction.id,
       subject: `Auction closed: ${auction.title}`,
-      lines: [`Bidding on "${auction.title}" has closed. The buyer will now review the bids.`, "", link],
+      lines: [
+        sealed
+          ? `The submission deadline of "${auction.title}" has passed. The buyer will now review the bids.`
+          : `Bidding on "${auction.title}" has closed. The buyer will now review the bids.`,
+        "",
+        link,
+      ],
     },
   );
 }
@@ -710,7 +786,9 @@ async function tellOpened(services: AuctionServices, auction: typeof auctions.$i
       auctionId: auction.id,
       subject: `Bidding is open: ${auction.title}`,
       lines: [
-        `Bidding on "${auction.title}" is open until ${utcMinute(auction.endsAt)}.`,
+        auction.kind === "sealed"
+          ? `Sealed bids for "${auction.title}" are accepted until ${utcMinute(auction.endsAt)}.`
+          : `Bidding on "${auction.title}" is open until ${utcMinute(auction.endsAt)}.`,
         "",
         auctionLink(services, auction.id),
       ],

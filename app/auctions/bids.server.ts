@@ -88,11 +88,14 @@ async function lockForBidding(tx: Transaction, auctionId: number, organizationId
   return { auction, invitation, lowest, autoBids, ownLowest };
 }
 
+export const SEALED_ONLY = "This is a sealed-bid auction: send one bid with its documents instead.";
+
 /** Whether the seller may bid now: invited, terms accepted, the auction open. */
 function checkBidder(locked: Locked & { auction: LockedAuction }, now: Date) {
   const { auction, invitation } = locked;
   if (!invitation) return refused(404, "This auction does not exist or you are not invited to it.");
   if (!invitation.termsAcceptedAt) return refused(409, "Please accept the auction's terms before bidding.");
+  if (auction.kind === "sealed") return refused(409, SEALED_ONLY);
   const status = statusAt(auction, now);
   if (status === "scheduled" || status === "draft") return refused(409, "Bidding has not started yet.");
   if (status !== "open") return refused(409, "Bidding has closed.");

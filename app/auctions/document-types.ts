@@ -79,3 +79,8 @@ export function formatBytes(bytes: number): string {
 export function typeLabel(contentType: string): string {
   return Object.values(DOCUMENT_TYPES).find((type) => type.contentType === contentType)?.label ?? "File";
 }
+
+/** One sealed bid's whole upload (the amount and a file per required document), read in one request. */
+export const MAX_SEALED_BID_BODY_BYTES = 50 * 1024 * 1024;
+export const SEALED_BID_TOO_BIG =
+  "The files of one bid must be 50 MB or smaller together. Send fewer at once: once your bid is in, you can replace its documents one at a time";

@@ -1,10 +1,11 @@
 import type { FieldMetadata } from "@conform-to/react";
-import { type ReactNode, useEffect, useState } from "react";
+import type { ReactNode } from "react";
 import type { ServiceAreaCheckboxData } from "~/catalogue/pickers/picker-selection";
 import { ServiceAreaPicker } from "~/catalogue/pickers/service-area-picker";
 import type { FieldErrorLink } from "~/forms/error-summary";
 import { SelectField, TextField } from "~/forms/field";
 import { summaryLinks } from "~/forms/form-errors";
+import { useHydrated } from "~/forms/use-hydrated";
 import { STATE_CONTROLS, stateControlFor } from "./registration-data";
 import type { RegistrationFormOptions } from "./registration-form.server";
 
@@ -31,13 +32,6 @@ export type CommonRegistrationValues = Record<
   GeneralInformationFieldName | "reg_access_token" | "primary_industry",
   string
 > & { serviceAreas: string[] };
-
-/** True once React runs in the browser: the server render shows what works without JavaScript. */
-export function useHydrated(): boolean {
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
-  return hydrated;
-}
 
 /** The general fields' errors as summary links, the state's error at the control in use. */
 export function generalInformationSummaryLinks(fields: GeneralInformationFields): FieldErrorLink[] {

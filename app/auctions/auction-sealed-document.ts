@@ -1,0 +1,32 @@
+import { data } from "react-router";
+import { parseId } from "~/catalogue/catalogue-schemas";
+import type { Route } from "./+types/auction-sealed-document";
+import { contentDisposition, requireAuctionViewer } from "./auction-documents.server";
+import { sealedDocumentForDownload } from "./sealed-bids.server";
+
+// GET /auctions/:auctionId/sealed-bids/:bidId/documents/:documentId: a sealed bid's document. The
+// seller who sent it may download it at any time; the auction's side, its evaluator and staff only
+// after the deadline; everyone else, and everyone before the deadline, gets the same 404.
+
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const { auction, viewer, db } = await requireAuctionViewer(request, context, params.auctionId);
+  const bidId = parseId(params.bidId);
+  const documentId = parseId(params.documentId);
+  const reader =
+    viewer.kind === "seller"
+      ? { kind: "seller" as const, organizationId: viewer.organizationId }
+      : { kind: "full" as const };
+  const document =
+    bidId && documentId ? await sealedDocumentForDownload(db, auction, reader, bidId, documentId) : undefined;
+  if (!document) throw data(null, { status: 404 });
+  return new Response(new Uint8Array(document.content), {
+    headers: {
+      "Content-Type": document.contentType,
+      "Content-Length": String(document.content.length),
+      "Content-Disposition": contentDisposition(document.fileName),
+      "Content-Security-Policy": "sandbox",
+      "Cross-Origin-Resource-Policy": "same-origin",
+      "Cache-Control": "private, no-store",
+    },
+  });
+}
