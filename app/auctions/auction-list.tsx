@@ -22,6 +22,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       id: row.id,
       title: row.title,
       organizationName: row.organizationName,
+      kind: row.kind,
       status: statusAt(row, now),
       startsAt: row.startsAt.toISOString(),
       endsAt: row.endsAt.toISOString(),
@@ -53,6 +54,7 @@ export default function AuctionList({ loaderData }: Route.ComponentProps) {
             <thead>
               <tr>
                 <th scope="col">Auction</th>
+                <th scope="col">Kind</th>
                 <th scope="col">Buyer</th>
                 <th scope="col">Status</th>
                 <th scope="col">Bidding</th>
@@ -64,6 +66,7 @@ export default function AuctionList({ loaderData }: Route.ComponentProps) {
                   <th scope="row">
                     <Link to={`/auctions/${auction.id}`}>{auction.title}</Link>
                   </th>
+                  <td>{auction.kind === "sealed" ? "Sealed bids" : "Reverse"}</td>
                   <td>{auction.organizationName}</td>
                   <td>{STATUS_LABELS[auction.status]}</td>
                   <td>

@@ -355,6 +355,7 @@ export async function listAuctionsFor(db: Database, user: CurrentUser) {
   const columns = {
     id: auctions.id,
     title: auctions.title,
+    kind: auctions.kind,
     status: auctions.status,
     startsAt: auctions.startsAt,
     endsAt: auctions.endsAt,

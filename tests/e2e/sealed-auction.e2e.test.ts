@@ -1,0 +1,194 @@
+import { eq } from "drizzle-orm";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { advanceAuctions } from "~/auctions/auctions.server";
+import { auctions } from "~db/schema";
+import { catalogueForAuctions, createBuyer, createSeller } from "../support/auction-fixtures";
+import { PDF } from "../support/document-samples";
+import { hasBuild, startTestApp, type TestApp } from "../support/test-app";
+import { submit } from "./account-helpers";
+import { pagesOn, signInThroughForm } from "./app-pages";
+import { browserForFile, expectNoAxeViolations, javaScriptModes, validateHtml } from "./browser";
+
+// A whole sealed-bid auction in Chromium (issue 10), with JavaScript off and on: the buyer writes it
+// with two required documents, a consultant to evaluate and a 60/40 price/technical weighting; the
+// consultant sets the criteria before bids open; two sellers send sealed bids with their documents
+// (one replaces its bid); nobody sees a bid before the deadline; afterwards the buyer and the
+// consultant see them side by side, the consultant scores them and completes the evaluation, and
+// the buyer awards the best-ranked bid, which is not the cheapest. axe on every screen.
+
+let app: TestApp;
+let catalogue: Awaited<ReturnType<typeof catalogueForAuctions>>;
+beforeAll(async () => {
+  app = await startTestApp("pglite");
+  catalogue = await catalogueForAuctions(app.services.db);
+});
+afterAll(async () => {
+  await app?.stop();
+});
+const { browser } = browserForFile();
+const open = pagesOn(browser, () => app.baseURL);
+
+const mainText = async (page: Page) => (await page.locator("main").textContent()) ?? "";
+const pdf = (name: string) => ({ name, mimeType: "application/pdf", buffer: PDF });
+
+describe.runIf(hasBuild).each(javaScriptModes)("a sealed-bid auction with %s", (mode) => {
+  const axe = (page: Page) => (mode === "js" ? expectNoAxeViolations(page) : Promise.resolve());
+
+  it("runs from the buyer's terms through sealed bids and evaluation to the award", { timeout: 240_000 }, async () => {
+    const { db } = app.services;
+    const buyer = await createBuyer(db, `Sealed Oil ${mode} Ltd.`);
+    const consultantName = `Ridge Evaluation ${mode} Inc.`;
+    const consultant = await createBuyer(db, consultantName, 4);
+    const sellerNames = [`Cheap Hauling ${mode} Ltd.`, `Solid Trucking ${mode} Inc.`];
+    const [cheap, solid] = await Promise.all(
+      sellerNames.map((name) =>
+        createSeller(db, { name, serviceIds: [catalogue.serviceId], serviceAreaIds: [catalogue.serviceAreaId] }),
+      ),
+    );
+    if (!cheap || !solid) throw new Error("no sellers");
+    const title = `Sealed supervision ${mode}`;
+
+    // The buyer: a sealed auction with its documents, evaluator and weights.
+    const buyerPage = await open(mode);
+    await signInThroughForm(buyerPage, mode, buyer);
+    await buyerPage.goto("/auctions/new");
+    await buyerPage.getByLabel(/Sealed bids: one bid each/).check();
+    await axe(buyerPage);
+    await buyerPage.getByLabel("Title").fill(title);
+    await buyerPage.getByLabel("Description").fill("Wellsite supervision for a 3-well pad.");
+    await buyerPage.getByLabel("Service category").selectOption(String(catalogue.serviceId));
+    await buyerPage.getByLabel("Service area").selectOption(String(catalogue.serviceAreaId));
+    await buyerPage.getByLabel("Reserve price (CAD)").fill("80000");
+    await buyerPage.getByLabel("Documents each bid must carry").fill("Price schedule\nTechnical proposal");
+    await buyerPage.getByLabel("Who evaluates the bids").selectOption({ label: consultantName });
+    await buyerPage.getByLabel("Weight of price in the ranking (%)").fill("60");
+    await buyerPage.getByLabel(/Technical pass mark/).fill("50");
+    await submit(buyerPage, mode, buyerPage.getByRole("button", { name: "Save draft and choose sellers" }));
+    await expect.poll(() => buyerPage.url()).toMatch(/\/auctions\/\d+\/sellers/);
+    const auctionId = Number(/\/auctions\/(\d+)\//.exec(buyerPage.url())?.[1]);
+    for (const name of sellerNames) await buyerPage.getByLabel(new RegExp(name)).check();
+    await submit(buyerPage, mode, buyerPage.getByRole("button", { name: "Invite the chosen sellers" }));
+    await expect.poll(() => mainText(buyerPage)).toContain("Seller B");
+
+    // The consultant sets the criteria before bids open.
+    const consultantPage = await open(mode);
+    await signInThroughForm(consultantPage, mode, consultant);
+    await defineCriteria(consultantPage, mode, auctionId);
+
+    await buyerPage.goto(`/auctions/${auctionId}`);
+    await submit(buyerPage, mode, buyerPage.getByRole("button", { name: "Publish and e-mail the invited sellers" }));
+    await expect.poll(() => mainText(buyerPage)).toContain("The auction is published");
+    await db
+      .update(auctions)
+      .set({ startsAt: new Date(Date.now() - 1_000) })
+      .where(eq(auctions.id, auctionId));
+    await advanceAuctions(app.services);
+
+    // Each seller accepts the terms and sends a sealed bid with its documents; Cheap replaces its bid.
+    const sellerPages: Page[] = [];
+    for (const [seller, amount, prefix] of [
+      [cheap, "60000", "cheap"],
+      [solid, "70000", "solid"],
+    ] as const) {
+      const page = await open(mode);
+      sellerPages.push(page);
+      await signInThroughForm(page, mode, seller);
+      await page.goto(`/auctions/${auctionId}`);
+      await submit(page, mode, page.getByRole("button", { name: "I accept these terms" }));
+      await page.getByRole("button", { name: "Send my sealed bid" }).waitFor();
+      await axe(page);
+      // Without a document the form answers at the field, the amount kept.
+      await page.getByLabel("Your bid (CAD)").fill(amount);
+      await page.getByLabel("Price schedule").setInputFiles(pdf(`${prefix}-schedule.pdf`));
+      await submit(page, mode, page.getByRole("button", { name: "Send my sealed bid" }));
+      await expect.poll(() => mainText(page)).toContain("Please attach the Technical proposal");
+      await axe(page);
+      expect(await page.getByLabel("Your bid (CAD)").inputValue()).toBe(amount);
+      await page.getByLabel("Price schedule").setInputFiles(pdf(`${prefix}-schedule.pdf`));
+      await page.getByLabel("Technical proposal").setInputFiles(pdf(`${prefix}-proposal.pdf`));
+      await submit(page, mode, page.getByRole("button", { name: "Send my sealed bid" }));
+      await expect.poll(() => mainText(page)).toContain("Your sealed bid has been received");
+      await axe(page);
+    }
+    const [cheapPage, solidPage] = sellerPages as [Page, Page];
+    await cheapPage.getByLabel("Your bid (CAD)").fill("59000");
+    await submit(cheapPage, mode, cheapPage.getByRole("button", { name: "Replace my sealed bid" }));
+    await expect.poll(() => mainText(cheapPage)).toContain("$59,000.00");
+
+    // Before the deadline: the buyer and the consultant learn only how many bids came.
+    for (const page of [buyerPage, consultantPage]) {
+      await page.goto(`/auctions/${auctionId}`);
+      const text = await mainText(page);
+      expect(text).toContain("2 sealed bids received");
+      for (const secret of ["$59,000.00", "$70,000.00", "cheap-proposal", "solid-proposal"]) {
+        expect(text).not.toContain(secret);
+      }
+    }
+    expect(await solidPage.content()).not.toContain("$59,000.00");
+
+    // The deadline passes: every bid side by side, with its documents.
+    const ended = new Date(Date.now() - 1_000);
+    await db
+      .update(auctions)
+      .set({ startsAt: new Date(ended.getTime() - 60_000), endsAt: ended, scheduledEndsAt: ended })
+      .where(eq(auctions.id, auctionId));
+    await advanceAuctions(app.services);
+    await buyerPage.goto(`/auctions/${auctionId}`);
+    const opened = await mainText(buyerPage);
+    for (const text of [...sellerNames, "$59,000.00", "$70,000.00", "cheap-proposal.pdf", "solid-schedule.pdf"]) {
+      expect(opened).toContain(text);
+    }
+    await axe(buyerPage);
+    if (mode === "no-js") {
+      expect(await validateHtml({ opened: await buyerPage.content() })).toEqual([]);
+    }
+
+    // The consultant scores both bids and completes the evaluation.
+    await scoreAndComplete(consultantPage, mode, auctionId, sellerNames);
+
+    // The buyer awards the best-ranked bid (Solid: better technically, 60/40), which is not the cheapest.
+    await buyerPage.goto(`/auctions/${auctionId}`);
+    await submit(buyerPage, mode, buyerPage.getByRole("link", { name: "Award the auction" }), { clientSide: true });
+    await buyerPage.getByRole("button", { name: "Award", exact: true }).waitFor();
+    await axe(buyerPage);
+    await submit(buyerPage, mode, buyerPage.getByRole("button", { name: "Award", exact: true }));
+    await buyerPage.getByRole("button", { name: "Yes, award" }).waitFor();
+    await submit(buyerPage, mode, buyerPage.getByRole("button", { name: "Yes, award" }));
+    await expect.poll(() => mainText(buyerPage)).toContain(`Awarded to ${sellerNames[1]} at $70,000.00`);
+    await axe(buyerPage);
+    await solidPage.goto(`/auctions/${auctionId}`);
+    expect(await mainText(solidPage)).toContain("You won this auction");
+    for (const page of [buyerPage, consultantPage, ...sellerPages]) await page.context().close();
+  });
+});
+
+/** The consultant's criteria: Safety record (weight 50) and Method (weight 50). */
+async function defineCriteria(page: Page, mode: "js" | "no-js", auctionId: number) {
+  await page.goto(`/auctions/${auctionId}/evaluation`);
+  for (const name of ["Safety record", "Method"]) {
+    await page.getByLabel("Criterion").fill(name);
+    await page.getByLabel("Weight").fill("50");
+    await submit(page, mode, page.getByRole("button", { name: "Add criterion" }));
+    await expect.poll(() => mainText(page)).toContain(name);
+  }
+}
+
+/** Scores the cheap bid 4/10 and the solid one 9/10 on both criteria, then completes the evaluation. */
+async function scoreAndComplete(page: Page, mode: "js" | "no-js", auctionId: number, sellerNames: string[]) {
+  await page.goto(`/auctions/${auctionId}/evaluation`);
+  for (const [name, score] of [
+    [sellerNames[0] ?? "", "4"],
+    [sellerNames[1] ?? "", "9"],
+  ] as const) {
+    const group = page.getByRole("group", { name });
+    for (const criterion of ["Safety record", "Method"]) {
+      await group.getByLabel(`Score for ${criterion}`).fill(score);
+    }
+    await submit(page, mode, group.getByRole("button", { name: "Save scores" }));
+    await expect.poll(() => mainText(page)).toContain("saved");
+  }
+  await submit(page, mode, page.getByRole("button", { name: "Mark the evaluation complete" }));
+  await submit(page, mode, page.getByRole("button", { name: /Yes, mark it complete/ }));
+  await expect.poll(() => mainText(page)).toContain("complete");
+}
