@@ -54,6 +54,10 @@ describe.runIf(hasBuild).each(javaScriptModes)("a sealed-bid auction with %s", (
     await signInThroughForm(buyerPage, mode, buyer);
     await buyerPage.goto("/auctions/new");
     await buyerPage.getByLabel(/Sealed bids: one bid each/).check();
+    // With JavaScript only the chosen kind's fields show; without it every field does, each saying its kind.
+    const decrement = buyerPage.getByLabel("Minimum decrement (CAD)");
+    if (mode === "js") await expect.poll(() => decrement.isVisible()).toBe(false);
+    else expect(await decrement.isVisible()).toBe(true);
     await axe(buyerPage);
     await buyerPage.getByLabel("Title").fill(title);
     await buyerPage.getByLabel("Description").fill("Wellsite supervision for a 3-well pad.");
