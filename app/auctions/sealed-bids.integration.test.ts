@@ -1,6 +1,13 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auctionBidRequirements, auctionEvents, auctions, sealedBidDocuments, sealedBids } from "~db/schema";
+import {
+  auctionBidRequirements,
+  auctionEvents,
+  auctions,
+  notifications,
+  sealedBidDocuments,
+  sealedBids,
+} from "~db/schema";
 import {
   auctionRow,
   catalogueForAuctions,
@@ -14,6 +21,7 @@ import { expectIn, expectNotIn } from "../../tests/support/html";
 import { createClient, hasBuild, startTestApp, type TestApp } from "../../tests/support/test-app";
 import { databaseKinds } from "../../tests/support/test-database";
 import { type Viewer, viewsFor } from "./auction-views.server";
+import { advanceAuctions } from "./auctions.server";
 
 // Sealed-bid auctions (issue 10) as browsers without JavaScript use them: the buyer writes one with
 // its required documents and a consultant to evaluate; invited sellers send and replace one bid with
@@ -305,6 +313,14 @@ describe.runIf(hasBuild).each(databaseKinds)("sealed-bid auctions on %s", (kind)
     expectIn(await (await as(buyer).request(`/auctions/${auction.id}`)).text(), "2 sealed bids received");
 
     await passDeadline(auction.id);
+    // The clock closes it: the buyer, the evaluator and both bidders are told, without any amount.
+    await advanceAuctions(app.services);
+    const told = await db().select().from(notifications).where(eq(notifications.auctionId, auction.id));
+    const toldUsers = new Set(told.filter((row) => row.kind === "closed").map((row) => row.userId));
+    for (const party of [buyer, consultant, alpha, bravo]) expect(toldUsers.has(party.userId)).toBe(true);
+    expect(toldUsers.has(uninvited.userId)).toBe(false);
+    expect(JSON.stringify(told)).not.toContain("43,210");
+    expect(JSON.stringify(told)).toContain("2 sealed bids were received");
     for (const reader of [buyer, consultant, "staff"] as const) {
       const html = await (await as(reader).request(`/auctions/${auction.id}`)).text();
       expectIn(html, "$43,210.98");
