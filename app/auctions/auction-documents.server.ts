@@ -152,6 +152,24 @@ export async function removeDocument(
 }
 
 /** RFC 5987 / 6266: an ASCII fallback name, and the exact name as UTF-8 percent-encoded. */
+/**
+ * A stored file as a download that is never rendered in our origin: attachment, and a sandbox policy
+ * so that even a browser that displays it runs no script with our cookies (X-Content-Type-Options:
+ * nosniff is on every response already, app/platform/security-headers.ts).
+ */
+export function fileDownload(file: { fileName: string; contentType: string; content: Buffer }): Response {
+  return new Response(new Uint8Array(file.content), {
+    headers: {
+      "Content-Type": file.contentType,
+      "Content-Length": String(file.content.length),
+      "Content-Disposition": contentDisposition(file.fileName),
+      "Content-Security-Policy": "sandbox",
+      "Cross-Origin-Resource-Policy": "same-origin",
+      "Cache-Control": "private, no-store",
+    },
+  });
+}
+
 export function contentDisposition(fileName: string): string {
   const fallback = fileName.replace(/[^\x20-\x7e]/g, "_").replace(/["\\%;]/g, "_") || "document";
   const encoded = encodeURIComponent(fileName).replace(

@@ -1,7 +1,7 @@
 import { data } from "react-router";
 import { parseId } from "~/catalogue/catalogue-schemas";
 import type { Route } from "./+types/auction-sealed-document";
-import { contentDisposition, requireAuctionViewer } from "./auction-documents.server";
+import { fileDownload, requireAuctionViewer } from "./auction-documents.server";
 import { sealedDocumentForDownload } from "./sealed-bids.server";
 
 // GET /auctions/:auctionId/sealed-bids/:bidId/documents/:documentId: a sealed bid's document. The
@@ -19,14 +19,5 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const document =
     bidId && documentId ? await sealedDocumentForDownload(db, auction, reader, bidId, documentId) : undefined;
   if (!document) throw data(null, { status: 404 });
-  return new Response(new Uint8Array(document.content), {
-    headers: {
-      "Content-Type": document.contentType,
-      "Content-Length": String(document.content.length),
-      "Content-Disposition": contentDisposition(document.fileName),
-      "Content-Security-Policy": "sandbox",
-      "Cross-Origin-Resource-Policy": "same-origin",
-      "Cache-Control": "private, no-store",
-    },
-  });
+  return fileDownload(document);
 }

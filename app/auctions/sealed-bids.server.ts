@@ -159,6 +159,16 @@ const documentView = (row: DocumentRow) => ({
   uploadedAt: row.uploadedAt.toISOString(),
 });
 
+/** The documents of these sealed bids (their metadata, not their bytes), in requirement order. */
+function documentsOfBids(db: Database, bidIds: number[]) {
+  if (bidIds.length === 0) return Promise.resolve([]);
+  return db
+    .select(documentColumns)
+    .from(sealedBidDocuments)
+    .where(inArray(sealedBidDocuments.sealedBidId, bidIds))
+    .orderBy(asc(sealedBidDocuments.requirementId));
+}
+
 /** Each of these sellers' own sealed bid (theirs to read at any time); absent when they have none. */
 export async function ownSealedBids(db: Database, auctionId: number, organizationIds: number[]) {
   const own = new Map<number, OwnSealedBid>();
@@ -168,16 +178,10 @@ export async function ownSealedBids(db: Database, auctionId: number, organizatio
     .from(sealedBids)
     .where(and(eq(sealedBids.auctionId, auctionId), inArray(sealedBids.organizationId, organizationIds)));
   if (bids.length === 0) return own;
-  const documents = await db
-    .select(documentColumns)
-    .from(sealedBidDocuments)
-    .where(
-      inArray(
-        sealedBidDocuments.sealedBidId,
-        bids.map((bid) => bid.id),
-      ),
-    )
-    .orderBy(asc(sealedBidDocuments.requirementId));
+  const documents = await documentsOfBids(
+    db,
+    bids.map((bid) => bid.id),
+  );
   for (const bid of bids) {
     own.set(bid.organizationId, {
       id: bid.id,
@@ -226,19 +230,10 @@ export async function readableSealedBids(db: Database, auction: AuctionRow, now 
     .innerJoin(organizations, eq(organizations.id, sealedBids.organizationId))
     .where(eq(sealedBids.auctionId, auction.id))
     .orderBy(asc(sealedBids.amountCents), asc(sealedBids.updatedAt), asc(sealedBids.id));
-  const documents =
-    bids.length === 0
-      ? []
-      : await db
-          .select(documentColumns)
-          .from(sealedBidDocuments)
-          .where(
-            inArray(
-              sealedBidDocuments.sealedBidId,
-              bids.map((bid) => bid.id),
-            ),
-          )
-          .orderBy(asc(sealedBidDocuments.requirementId));
+  const documents = await documentsOfBids(
+    db,
+    bids.map((bid) => bid.id),
+  );
   return bids.map((bid) => ({
     ...bid,
     submittedAt: bid.submittedAt.toISOString(),
