@@ -275,6 +275,9 @@ describe.runIf(hasBuild).each(databaseKinds)("sealed-bid auctions on %s", (kind)
       page,
       "/auctions",
       "/account",
+      // No API serves auctions; these answer the API's 404.
+      `/api/auctions/${auction.id}`,
+      `/api/auctions/${auction.id}/bids`,
     ];
     const readers: [string, Party | "staff"][] = [
       ["the buyer", buyer],
