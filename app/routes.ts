@@ -24,6 +24,7 @@ export default [
   route("auctions/:auctionId/documents/:documentId", "auctions/auction-document.ts"),
   route("auctions/:auctionId/bids.csv", "auctions/auction-bids-csv.ts"),
   route("auctions/:auctionId/sealed-bid", "auctions/auction-sealed-bid.tsx"),
+  route("auctions/:auctionId/evaluation", "evaluation/evaluation-page.tsx"),
   route("auctions/:auctionId/sealed-bids/:bidId/documents/:documentId", "auctions/auction-sealed-document.ts"),
   route("forgot-password", "accounts/forgot-password.tsx"),
   route("reset-password/complete", "accounts/password-link-complete.tsx", { id: "reset-complete" }),

@@ -1,5 +1,7 @@
 import { data, Form, Link, redirect } from "react-router";
 import { z } from "zod";
+import { rankedCandidates } from "~/evaluation/evaluation.server";
+import { QUALIFICATION_TEXTS } from "~/evaluation/ranking";
 import { ErrorSummary } from "~/forms/error-summary";
 import { SubmitButton } from "~/forms/submit-button";
 import { TextAreaInput } from "~/forms/text-input";
@@ -9,19 +11,34 @@ import { appServicesContext } from "~/platform/app-context";
 import type { Route } from "./+types/auction-award";
 import { requireAuctionOwner } from "./auction-access.server";
 import { statusAt } from "./auction-rules";
-import { awardAuction, bestBidPerSeller, PASS_OVER_REASON_REQUIRED } from "./auctions.server";
+import { awardAuction, NOT_QUALIFIED, passOverMessage } from "./award.server";
 
 // /auctions/{id}/award: after bidding closes the buyer awards the auction: the lowest bid, or another
 // bidder's best bid with the reason recorded. A confirmation comes first; it happens once.
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { auction } = await requireAuctionOwner(request, context, params.auctionId);
-  const bids = await bestBidPerSeller(context.get(appServicesContext).db, auction.id);
+  const now = new Date();
+  const status = statusAt(auction, now);
+  // Nothing of the bids before the close (a sealed auction's stay unread until its deadline).
+  const candidates =
+    status === "closed" ? await rankedCandidates(context.get(appServicesContext).db, auction, now) : null;
   return {
     auctionId: auction.id,
     title: auction.title,
-    status: statusAt(auction, new Date()),
-    bids: bids.map((bid) => ({ bidId: bid.bidId, name: bid.name, amountCents: bid.amountCents })),
+    status,
+    hasCriteria: candidates?.hasCriteria ?? false,
+    evaluationPending: Boolean(candidates?.hasCriteria && auction.kind === "sealed" && !auction.evaluationCompletedAt),
+    bids: (candidates?.ranked ?? []).map((bid) => ({
+      bidId: bid.id,
+      name: bid.name,
+      amountCents: bid.amountCents,
+      technical: bid.technical,
+      combined: bid.combined,
+      qualified: bid.qualified,
+      reason: bid.reason ? QUALIFICATION_TEXTS[bid.reason] : null,
+      rank: bid.rank,
+    })),
     feeCents: BUYER_AUCTION_FEE_CENTS,
   };
 }
@@ -38,25 +55,29 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const submitted = Object.fromEntries(await request.formData());
   const parsed = awardForm.safeParse(submitted);
   const typedReason = typeof submitted.reason === "string" ? submitted.reason : "";
-  if (!parsed.success)
-    return data({ field: "bid" as const, error: "Please choose one of the bids", typedReason }, { status: 400 });
+  const chooseOne = () =>
+    data({ field: "bid" as const, error: "Please choose one of the bids", typedReason }, { status: 400 });
+  if (!parsed.success) return chooseOne();
   const { bid, reason, confirm } = parsed.data;
-  const best = await bestBidPerSeller(services.db, auction.id);
-  const chosen = best.find((row) => row.bidId === bid);
-  if (!chosen)
-    return data({ field: "bid" as const, error: "Please choose one of the bids", typedReason }, { status: 400 });
-  if (chosen.bidId !== best[0]?.bidId && !reason) {
-    return data(
-      { field: "reason" as const, error: PASS_OVER_REASON_REQUIRED, typedReason, chosen: bid },
-      { status: 400 },
-    );
-  }
   if (confirm !== "yes") {
+    // The question comes first; the award itself checks everything again under the lock.
+    const candidates = await rankedCandidates(services.db, auction);
+    const chosen = candidates?.ranked.find((row) => row.id === bid);
+    if (!candidates || !chosen) return chooseOne();
+    if (!chosen.qualified) return data({ field: "bid" as const, error: NOT_QUALIFIED, typedReason }, { status: 400 });
+    if (chosen.id !== candidates.ranked[0]?.id && !reason) {
+      return data(
+        { field: "reason" as const, error: passOverMessage(candidates.hasCriteria), typedReason, chosen: bid },
+        { status: 400 },
+      );
+    }
     return { confirm: { bidId: bid, name: chosen.name, amountCents: chosen.amountCents, reason: reason ?? "" } };
   }
   const awarded = await awardAuction(services, auction.id, actor, { bidId: bid, reason });
-  if (awarded.kind === "refused")
-    return data({ field: undefined, error: awarded.message, typedReason }, { status: awarded.status });
+  if (awarded.kind === "refused") {
+    const field = awarded.field === "reason" || awarded.field === "bid" ? awarded.field : undefined;
+    return data({ field, error: awarded.message, typedReason }, { status: awarded.status });
+  }
   return redirect(`/auctions/${auction.id}?awarded=1`);
 }
 
@@ -65,11 +86,12 @@ export function meta({ loaderData }: Route.MetaArgs) {
 }
 
 export default function AwardAuction({ loaderData, actionData }: Route.ComponentProps) {
-  const { auctionId, title, status, bids, feeCents } = loaderData;
+  const { auctionId, title, status, bids, feeCents, hasCriteria, evaluationPending } = loaderData;
   const confirm = actionData && "confirm" in actionData ? actionData.confirm : undefined;
   const error = actionData && "error" in actionData ? actionData : undefined;
-  const chosen = error && "chosen" in error ? error.chosen : bids[0]?.bidId;
-  const firstBidId = bids[0] ? `award-bid-${bids[0].bidId}` : "award-bid";
+  const awardable = bids.filter((bid) => bid.qualified);
+  const chosen = error && "chosen" in error ? error.chosen : awardable[0]?.bidId;
+  const firstBidId = awardable[0] ? `award-bid-${awardable[0].bidId}` : "award-bid";
   return (
     <div className="narrow">
       <p>
@@ -89,6 +111,18 @@ export default function AwardAuction({ loaderData, actionData }: Route.Component
         <p>{status === "awarded" ? "This auction has been awarded." : "An auction is awarded after bidding closes."}</p>
       ) : bids.length === 0 ? (
         <p>Nobody bid, so there is nothing to award. You can cancel the auction from its page.</p>
+      ) : evaluationPending ? (
+        <p>
+          {
+            "The technical evaluation is not complete yet: the evaluator is told to finish it, and you are e-mailed when it is. "
+          }
+          <Link to={`/auctions/${auctionId}/evaluation`}>See the evaluation</Link>
+        </p>
+      ) : awardable.length === 0 ? (
+        <p>
+          No bid passed the technical evaluation, so there is nothing to award. You can cancel the auction from its
+          page.
+        </p>
       ) : confirm ? (
         <section aria-labelledby="confirm-award" className="card">
           <h2 id="confirm-award">{`Award the auction to ${confirm.name} at ${formatCents(confirm.amountCents)}?`}</h2>
@@ -105,9 +139,12 @@ export default function AwardAuction({ loaderData, actionData }: Route.Component
         </section>
       ) : (
         <Form method="post" className="stack">
+          {hasCriteria ? <RankingTable bids={bids} /> : null}
           <fieldset className={error?.field === "bid" ? "fieldset field--error" : "fieldset"}>
-            <legend className="fieldset__legend">Each bidder's best bid, lowest first</legend>
-            {bids.map((bid, index) => (
+            <legend className="fieldset__legend">
+              {hasCriteria ? "The qualified bids, best-ranked first" : "Each bidder's best bid, lowest first"}
+            </legend>
+            {awardable.map((bid, index) => (
               <div className="checkbox" key={bid.bidId}>
                 <input
                   className="checkbox__input"
@@ -118,7 +155,7 @@ export default function AwardAuction({ loaderData, actionData }: Route.Component
                   defaultChecked={bid.bidId === chosen}
                 />
                 <label className="checkbox__label" htmlFor={`award-bid-${bid.bidId}`}>
-                  {`${bid.name}: ${formatCents(bid.amountCents)}${index === 0 ? " (lowest)" : ""}`}
+                  {`${bid.name}: ${formatCents(bid.amountCents)}${index === 0 ? (hasCriteria ? " (best-ranked)" : " (lowest)") : ""}`}
                 </label>
               </div>
             ))}
@@ -126,14 +163,49 @@ export default function AwardAuction({ loaderData, actionData }: Route.Component
           <TextAreaInput
             id="award-reason"
             name="reason"
-            label="Reason for passing over the lowest bid"
-            hint="Required only when you award another bid than the lowest. Recorded with the award."
+            label={
+              hasCriteria ? "Reason for passing over the best-ranked bid" : "Reason for passing over the lowest bid"
+            }
+            hint={`Required only when you award another bid than the ${hasCriteria ? "best-ranked" : "lowest"}. Recorded with the award.`}
             errors={error?.field === "reason" ? [error.error] : undefined}
             defaultValue={error?.typedReason}
           />
           <SubmitButton>Award</SubmitButton>
         </Form>
       )}
+    </div>
+  );
+}
+
+type AwardBid = Route.ComponentProps["loaderData"]["bids"][number];
+
+/** Every bid with its price, technical and combined scores, and why a bid did not qualify. */
+function RankingTable({ bids }: { bids: AwardBid[] }) {
+  return (
+    <div className="table-wrap">
+      <table className="table">
+        <caption>The ranking</caption>
+        <thead>
+          <tr>
+            <th scope="col">Rank</th>
+            <th scope="col">Seller</th>
+            <th scope="col">Price</th>
+            <th scope="col">Technical score</th>
+            <th scope="col">Combined score</th>
+          </tr>
+        </thead>
+        <tbody>
+          {bids.map((bid) => (
+            <tr key={bid.bidId}>
+              <td>{bid.rank === null ? `Not ranked: ${bid.reason ?? ""}` : String(bid.rank)}</td>
+              <th scope="row">{bid.name}</th>
+              <td>{formatCents(bid.amountCents)}</td>
+              <td>{bid.technical === null ? "Not scored" : String(bid.technical)}</td>
+              <td>{bid.combined === null ? "None" : String(bid.combined)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
     </div>
   );
 }

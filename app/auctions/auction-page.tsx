@@ -363,7 +363,7 @@ function OwnerPanel({
         <Alert title="Awarded" tone="success">
           <p>
             {`Awarded to ${awardedBid.organizationName} at ${formatCents(awardedBid.amountCents)}.`}
-            {view.award.reason ? ` The lowest bid was passed over: ${view.award.reason}` : ""}
+            {view.award.reason ? ` The first-ranked bid was passed over: ${view.award.reason}` : ""}
             {view.award.buyerFeeCents !== null ? ` Buyer fee recorded: ${formatCents(view.award.buyerFeeCents)}.` : ""}
           </p>
         </Alert>
@@ -438,6 +438,10 @@ function OwnerPanel({
           ) : null}
         </section>
       ) : null}
+      <p>
+        <Link to={`/auctions/${auctionId}/evaluation`}>Technical evaluation</Link>
+        {view.viewer === "evaluator" ? " (you evaluate this auction)" : ""}
+      </p>
       {view.sealed ? (
         <SealedBidsSide
           auctionId={auctionId}

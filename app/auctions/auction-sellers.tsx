@@ -1,5 +1,7 @@
 import { asc, eq } from "drizzle-orm";
 import { data, Form, Link, redirect } from "react-router";
+import { prequalification } from "~/evaluation/assessments.server";
+import { QUALIFICATION_TEXTS } from "~/evaluation/ranking";
 import { Alert } from "~/forms/alert";
 import { ErrorSummary } from "~/forms/error-summary";
 import { SubmitButton } from "~/forms/submit-button";
@@ -17,7 +19,7 @@ import { eligibleSellers, inviteSellers, latestEndDate, removeInvitation } from 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { auction } = await requireAuctionOwner(request, context, params.auctionId);
   const { db } = context.get(appServicesContext);
-  const [eligible, invited] = await Promise.all([
+  const [eligible, invited, prequalified] = await Promise.all([
     eligibleSellers(db, auction),
     db
       .select({
@@ -30,7 +32,14 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       .innerJoin(organizations, eq(organizations.id, auctionInvitations.organizationId))
       .where(eq(auctionInvitations.auctionId, auction.id))
       .orderBy(asc(auctionInvitations.alias)),
+    prequalification(db, auction),
   ]);
+  // With technical criteria, each candidate's pre-qualification result is shown with its name.
+  const technicalResult = (organizationId: number) => {
+    if (!prequalified.gated) return null;
+    const verdict = prequalified.verdict(organizationId);
+    return verdict.qualified ? `technically qualified (${verdict.technical})` : QUALIFICATION_TEXTS[verdict.reason];
+  };
   const invitedIds = new Set(invited.map((row) => row.organizationId));
   return {
     auctionId: auction.id,
@@ -39,7 +48,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     editable: termsEditable(statusAt(auction, new Date())),
     through: latestEndDate(auction),
     created: new URL(request.url).searchParams.has("created"),
-    candidates: eligible.filter((seller) => !invitedIds.has(seller.organizationId)),
+    candidates: eligible
+      .filter((seller) => !invitedIds.has(seller.organizationId))
+      .map((seller) => ({ ...seller, technical: technicalResult(seller.organizationId) })),
+    gated: prequalified.gated,
     invited: invited.map((row) => ({ ...row, termsAcceptedAt: row.termsAcceptedAt?.toISOString() ?? null })),
   };
 }
@@ -138,6 +150,13 @@ export default function AuctionSellers({ loaderData, actionData }: Route.Compone
       {editable ? (
         <section aria-labelledby="eligible">
           <h2 id="eligible">Eligible sellers</h2>
+          {loaderData.gated ? (
+            <p>
+              {"This auction has technical criteria: only sellers qualified on the "}
+              <Link to={`/auctions/${auctionId}/evaluation`}>evaluation page</Link>
+              {" can be invited."}
+            </p>
+          ) : null}
           <p>
             {`Approved sellers that offer this category (or a service under it) in this area, with their insurance and WCB valid through ${through}, the latest the auction can end.`}
           </p>
@@ -165,7 +184,7 @@ export default function AuctionSellers({ loaderData, actionData }: Route.Compone
                       value={seller.organizationId}
                     />
                     <label className="checkbox__label" htmlFor={`seller-${seller.organizationId}`}>
-                      {`${seller.name}, ${seller.city}`}
+                      {`${seller.name}, ${seller.city}${seller.technical ? `: ${seller.technical}` : ""}`}
                     </label>
                   </div>
                 ))}

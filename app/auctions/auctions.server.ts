@@ -1,5 +1,6 @@
 import { and, asc, count, eq, gte, inArray, isNotNull, lte, ne, or, sql } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
+import { prequalification } from "~/evaluation/assessments.server";
 import { notifyOrganizations } from "~/notifications/notifications.server";
 import { BUYER_AUCTION_FEE_CENTS, formatCents } from "~/payments/fees";
 import type { AppServices } from "~/platform/app-context";
@@ -59,7 +60,7 @@ export type AuctionChange =
   | { kind: "done"; auctionId: number }
   | { kind: "refused"; status: 400 | 404 | 409; message: string; field?: string };
 
-const refused = (status: 400 | 404 | 409, message: string, field?: string): AuctionChange => ({
+export const refused = (status: 400 | 404 | 409, message: string, field?: string): AuctionChange => ({
   kind: "refused",
   status,
   message,
@@ -117,7 +118,7 @@ export async function bidRequirements(db: Pick<Database, "select">, auctionId: n
     .orderBy(asc(auctionBidRequirements.sortOrder), asc(auctionBidRequirements.id));
 }
 
-async function logEvent(
+export async function logEvent(
   tx: Pick<Database, "insert">,
   auctionId: number,
   kind: string,
@@ -148,13 +149,13 @@ export async function createAuction(db: Database, actor: Actor, terms: AuctionTe
 }
 
 /** The auction of the actor's organization, locked; or why not. */
-async function lockOwned(tx: Transaction, auctionId: number, actor: Actor) {
+export async function lockOwned(tx: Transaction, auctionId: number, actor: Actor) {
   const [auction] = await tx.select().from(auctions).where(eq(auctions.id, auctionId)).for("update");
   if (!auction || auction.organizationId !== actor.organizationId) return undefined;
   return auction;
 }
 
-const NOT_FOUND = "This auction does not exist.";
+export const NOT_FOUND = "This auction does not exist.";
 const TERMS_LOCKED = "Bidding has started: the terms of this auction can no longer change.";
 
 /** New terms, while nothing has been bid and the auction has not opened. */
@@ -256,6 +257,9 @@ export async function eligibleSellers(
   return rows;
 }
 
+export const NOT_PREQUALIFIED =
+  "Please choose only sellers who passed the technical pre-qualification (see the evaluation page)";
+
 /** Invites sellers (only eligible ones) before bidding starts; each gets the next alias. */
 export async function inviteSellers(
   services: AuctionServices,
@@ -275,6 +279,14 @@ export async function inviteSellers(
     if (chosen.length === 0 || chosen.some((id) => !eligible.has(id))) {
       return {
         change: refused(400, "Please choose sellers from the list of eligible sellers", "sellers"),
+        invited: [],
+      };
+    }
+    // Pre-qualification: with technical criteria, only sellers who passed the evaluation are invited.
+    const prequalified = await prequalification(tx, auction);
+    if (prequalified.gated && chosen.some((id) => !prequalified.verdict(id).qualified)) {
+      return {
+        change: refused(400, NOT_PREQUALIFIED, "sellers"),
         invited: [],
       };
     }
@@ -327,7 +339,7 @@ export async function removeInvitation(db: Database, auctionId: number, actor: A
 export const kindName = (auction: { kind: "reverse" | "sealed" }) =>
   auction.kind === "sealed" ? "sealed-bid auction" : "reverse auction";
 
-const auctionLink = (services: AuctionServices, auctionId: number) =>
+export const auctionLink = (services: AuctionServices, auctionId: number) =>
   `${services.env.APP_URL.replace(/\/+$/, "")}/auctions/${auctionId}`;
 
 async function tellInvited(
@@ -606,94 +618,6 @@ export async function bestBidPerSeller(db: Database, auctionId: number) {
   const best = new Map<number, (typeof rows)[number]>();
   for (const row of rows) if (!best.has(row.organizationId)) best.set(row.organizationId, row);
   return [...best.values()];
-}
-
-export const PASS_OVER_REASON_REQUIRED = "Please say why you are passing over the lowest bid";
-
-/**
- * Award after close: the lowest bid, unless the buyer records why another bidder's best bid wins
- * instead. Records the per-auction buyer fee; the winner and the other bidders are e-mailed.
- */
-export async function awardAuction(
-  services: AuctionServices,
-  auctionId: number,
-  actor: Actor,
-  choice: { bidId: number; reason?: string },
-  now = new Date(),
-): Promise<AuctionChange> {
-  const outcome = await services.db.transaction(async (tx) => {
-    const auction = await lockOwned(tx, auctionId, actor);
-    if (!auction) return { change: refused(404, NOT_FOUND) };
-    const status = statusAt(auction, now);
-    if (status !== "closed") {
-      return {
-        change: refused(
-          409,
-          status === "awarded"
-            ? "This auction has already been awarded."
-            : "An auction is awarded after bidding closes.",
-        ),
-      };
-    }
-    const best = await bestBidPerSeller(tx as unknown as Database, auctionId);
-    const chosen = best.find((row) => row.bidId === choice.bidId);
-    if (!chosen) return { change: refused(400, "Please choose one of the bids", "bid") };
-    const passesOver = chosen.bidId !== best[0]?.bidId;
-    if (passesOver && !choice.reason) return { change: refused(400, PASS_OVER_REASON_REQUIRED, "reason") };
-    await tx
-      .update(auctions)
-      .set({
-        status: "awarded",
-        closedAt: auction.closedAt ?? auction.endsAt,
-        awardedBidId: chosen.bidId,
-        awardedOrganizationId: chosen.organizationId,
-        awardReason: passesOver ? (choice.reason ?? null) : null,
-        awardedAt: now,
-        awardedByUserId: actor.userId,
-        buyerFeeCents: BUYER_AUCTION_FEE_CENTS,
-        updatedAt: now,
-      })
-      .where(and(eq(auctions.id, auctionId), ne(auctions.status, "awarded")));
-    await logEvent(tx, auctionId, "awarded", actor, {
-      bidId: chosen.bidId,
-      organizationId: chosen.organizationId,
-      amountCents: chosen.amountCents,
-      passedOver: passesOver ? best[0]?.bidId : null,
-      reason: passesOver ? choice.reason : null,
-      buyerFeeCents: BUYER_AUCTION_FEE_CENTS,
-    });
-    await notifyAuction(tx, auctionId);
-    return {
-      change: { kind: "done" as const, auctionId },
-      winner: chosen,
-      others: best.filter((row) => row.organizationId !== chosen.organizationId).map((row) => row.organizationId),
-      title: auction.title,
-    };
-  });
-  if (outcome.change.kind !== "done" || !outcome.winner) return outcome.change;
-  const link = auctionLink(services, auctionId);
-  await notifyOrganizations(services, [outcome.winner.organizationId], {
-    kind: "awarded",
-    auctionId,
-    subject: `You won: ${outcome.title}`,
-    lines: [
-      `Your bid of ${formatCents(outcome.winner.amountCents)} has been awarded the reverse auction "${outcome.title}".`,
-      "The buyer will contact you about the work.",
-      "",
-      link,
-    ],
-  });
-  await notifyOrganizations(services, outcome.others ?? [], {
-    kind: "not-awarded",
-    auctionId,
-    subject: `Not awarded: ${outcome.title}`,
-    lines: [
-      `The reverse auction "${outcome.title}" has been awarded to another seller. Thank you for bidding.`,
-      "",
-      link,
-    ],
-  });
-  return outcome.change;
 }
 
 /** How many auctions each status has for the organization (for the list's filter). */

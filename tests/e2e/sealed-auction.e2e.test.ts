@@ -190,9 +190,9 @@ async function scoreAndComplete(page: Page, mode: "js" | "no-js", auctionId: num
       await group.getByLabel(`Score for ${criterion}`).fill(score);
     }
     await submit(page, mode, group.getByRole("button", { name: "Save scores" }));
-    await expect.poll(() => mainText(page)).toContain("saved");
+    await expect.poll(() => mainText(page)).toContain(`Scores saved for ${name}`);
   }
   await submit(page, mode, page.getByRole("button", { name: "Mark the evaluation complete" }));
   await submit(page, mode, page.getByRole("button", { name: /Yes, mark it complete/ }));
-  await expect.poll(() => mainText(page)).toContain("complete");
+  await expect.poll(() => mainText(page)).toContain("The evaluation is complete");
 }

@@ -1,0 +1,338 @@
+import { Form, Link } from "react-router";
+import { Alert } from "~/forms/alert";
+import { ErrorSummary } from "~/forms/error-summary";
+import { SubmitButton } from "~/forms/submit-button";
+import { describedBy, FieldFrame, TextAreaInput, TextInput } from "~/forms/text-input";
+import { pageTitle } from "~/layout/page-title";
+import { formatCents } from "~/payments/fees";
+import type { Route } from "./+types/evaluation-page";
+import { commentFieldId, reasonFieldId, scoreFieldId } from "./evaluation-fields";
+import {
+  type EvaluationActionData,
+  type EvaluationNotice,
+  type EvaluationRefusal,
+  loadEvaluationPage,
+  submitEvaluationPage,
+} from "./evaluation-page.server";
+
+// /auctions/{id}/evaluation: the technical evaluation of an auction's bids (issue 10). The evaluator
+// sets weighted criteria before bidding opens, scores each seller 0 to 10 with comments, may judge a
+// bid technically unacceptable, and marks the evaluation complete; the buyer's side and staff read
+// the scores and the ranking. Plain forms throughout: it all works without JavaScript.
+
+export const loader = ({ request, params, context }: Route.LoaderArgs) =>
+  loadEvaluationPage(request, context, params.auctionId);
+
+export const action = ({ request, params, context }: Route.ActionArgs) =>
+  submitEvaluationPage(request, context, params.auctionId);
+
+export function meta({ loaderData }: Route.MetaArgs) {
+  return [{ title: pageTitle(loaderData ? `Evaluation: ${loaderData.auction.title}` : "Evaluation") }];
+}
+
+type LoaderData = Route.ComponentProps["loaderData"];
+type Subject = NonNullable<LoaderData["subjects"]>[number];
+
+const NOTICES: Record<EvaluationNotice, string> = {
+  "criterion-added": "The criterion has been added.",
+  "criterion-removed": "The criterion has been removed.",
+  scored: "Scores saved.",
+  completed: "The evaluation is complete: the buyer has been e-mailed and can award the auction.",
+};
+
+export default function EvaluationPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { auction, canEvaluate, criteria, subjects, ranking, notice, scoredName } = loaderData;
+  const answer = actionData as EvaluationActionData | undefined;
+  const refusal = answer?.error !== undefined ? (answer as EvaluationRefusal) : undefined;
+  const scoredSeller = subjects?.find((subject) => String(subject.organizationId) === scoredName);
+  const sealedNotYet = auction.kind === "sealed" && subjects === null;
+  return (
+    <div className="narrow">
+      <p>
+        <Link to={`/auctions/${auction.id}`}>Back to the auction</Link>
+      </p>
+      <h1>Technical evaluation</h1>
+      <p className="lead">{auction.title}</p>
+      {notice ? (
+        <Alert title="Done" tone="success">
+          <p>{notice === "scored" && scoredSeller ? `Scores saved for ${scoredSeller.name}.` : NOTICES[notice]}</p>
+        </Alert>
+      ) : null}
+      <ErrorSummary
+        formErrors={refusal && !refusal.fieldId ? [refusal.error] : []}
+        fieldErrors={refusal?.fieldId ? [{ fieldId: refusal.fieldId, message: refusal.error }] : []}
+        submissionKey={answer}
+      />
+      <p>
+        {`Each seller is scored from 0 to 10 on each criterion; the technical score is the weighted average, out of 100. The ranking counts price for ${auction.priceWeightPercent} % and the technical score for ${100 - auction.priceWeightPercent} %.`}
+        {auction.technicalPassMark !== null
+          ? ` Sellers under a technical score of ${auction.technicalPassMark}, or judged technically unacceptable, cannot win.`
+          : " Sellers judged technically unacceptable cannot win."}
+      </p>
+      {auction.evaluationCompleted ? (
+        <p>
+          <strong>The evaluation is complete.</strong> Its scores can no longer change.
+        </p>
+      ) : null}
+
+      <Criteria data={loaderData} answer={refusal} />
+
+      <section aria-labelledby="sellers">
+        <h2 id="sellers">{auction.kind === "sealed" ? "Bids" : "Sellers"}</h2>
+        {sealedNotYet ? (
+          <p>Bids stay sealed until the submission deadline: they can be scored after it.</p>
+        ) : subjects?.length === 0 ? (
+          <p>{auction.kind === "sealed" ? "No bid was received." : "No seller to evaluate."}</p>
+        ) : (
+          (subjects ?? []).map((subject) => (
+            <SubjectSheet
+              key={subject.organizationId}
+              subject={subject}
+              data={loaderData}
+              refusal={refusal?.organizationId === subject.organizationId ? refusal : undefined}
+            />
+          ))
+        )}
+        {auction.kind === "reverse" && loaderData.criteriaEditable && criteria.length > 0 ? (
+          <p className="field__hint">
+            Pre-qualification: only sellers who are qualified here can be invited to this reverse auction.
+          </p>
+        ) : null}
+      </section>
+
+      {canEvaluate && loaderData.scoringOpen && criteria.length > 0 && subjects && subjects.length > 0 ? (
+        <section aria-labelledby="complete" className="card">
+          <h2 id="complete">Complete the evaluation</h2>
+          {answer?.confirmComplete ? (
+            <>
+              <p>Once complete, the scores can no longer change and the buyer is e-mailed to award the auction.</p>
+              <Form method="post" className="button-row">
+                <input type="hidden" name="intent" value="complete" />
+                <input type="hidden" name="confirm" value="yes" />
+                <SubmitButton>Yes, mark it complete</SubmitButton>
+                <Link to=".">No, go back</Link>
+              </Form>
+            </>
+          ) : (
+            <Form method="post">
+              <input type="hidden" name="intent" value="complete" />
+              <SubmitButton>Mark the evaluation complete</SubmitButton>
+            </Form>
+          )}
+        </section>
+      ) : null}
+
+      {ranking ? <Ranking ranking={ranking} /> : null}
+    </div>
+  );
+}
+
+function Criteria({ data, answer }: { data: LoaderData; answer?: EvaluationRefusal }) {
+  const { criteria, canEvaluate, criteriaEditable } = data;
+  const changeable = canEvaluate && criteriaEditable;
+  const typed = answer?.typed;
+  const fieldError = (id: string) => (answer?.fieldId === id ? [answer.error] : undefined);
+  const totalWeight = criteria.reduce((sum, criterion) => sum + criterion.weight, 0);
+  return (
+    <section aria-labelledby="criteria">
+      <h2 id="criteria">Criteria</h2>
+      {criteria.length === 0 ? (
+        <p>No criteria yet: bids are then ranked by price alone.</p>
+      ) : (
+        <table className="table">
+          <caption className="visually-hidden">The criteria and their weights</caption>
+          <thead>
+            <tr>
+              <th scope="col">Criterion</th>
+              <th scope="col">Weight</th>
+              {changeable ? <th scope="col">Action</th> : null}
+            </tr>
+          </thead>
+          <tbody>
+            {criteria.map((criterion) => (
+              <tr key={criterion.id}>
+                <th scope="row">{criterion.name}</th>
+                <td>{`${criterion.weight} (${Math.round((criterion.weight / totalWeight) * 100)} % of the technical score)`}</td>
+                {changeable ? (
+                  <td>
+                    <Form method="post">
+                      <input type="hidden" name="intent" value="remove-criterion" />
+                      <input type="hidden" name="criterionId" value={criterion.id} />
+                      <button type="submit" className="link-button">
+                        Remove<span className="visually-hidden">{` ${criterion.name}`}</span>
+                      </button>
+                    </Form>
+                  </td>
+                ) : null}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {changeable ? (
+        <Form method="post" className="stack">
+          <input type="hidden" name="intent" value="add-criterion" />
+          <TextInput
+            id="criterion-name"
+            name="name"
+            label="Criterion"
+            hint="For example: Safety record, Method, Equipment, Schedule."
+            errors={fieldError("criterion-name")}
+            inputProps={{ defaultValue: typed?.name, autoComplete: "off", maxLength: 100 }}
+          />
+          <TextInput
+            id="criterion-weight"
+            name="weight"
+            label="Weight (1 to 100)"
+            hint="How much it counts against the other criteria."
+            errors={fieldError("criterion-weight")}
+            inputProps={{ defaultValue: typed?.weight, inputMode: "numeric", autoComplete: "off" }}
+          />
+          <SubmitButton secondary>Add criterion</SubmitButton>
+        </Form>
+      ) : canEvaluate ? (
+        <p className="field__hint">Bidding has started: the criteria are fixed.</p>
+      ) : null}
+    </section>
+  );
+}
+
+function SubjectSheet({ subject, data, refusal }: { subject: Subject; data: LoaderData; refusal?: EvaluationRefusal }) {
+  const { criteria, canEvaluate, scoringOpen } = data;
+  const editable = canEvaluate && scoringOpen && criteria.length > 0;
+  const typed = refusal?.typed;
+  const fieldError = (id: string) => (refusal?.fieldId === id ? [refusal.error] : undefined);
+  const id = subject.organizationId;
+  const summary = `${subject.technical === null ? "Technical score: not yet scored" : `Technical score: ${subject.technical} of 100`}. ${subject.result}.`;
+  if (!editable) {
+    return (
+      <section aria-labelledby={`seller-${id}`} className="card">
+        <h3 id={`seller-${id}`}>{subject.name}</h3>
+        {subject.amountCents !== null ? <p>{`Bid: ${formatCents(subject.amountCents)}`}</p> : null}
+        <p>{summary}</p>
+        {criteria.length > 0 ? (
+          <dl className="summary-list">
+            {criteria.map((criterion) => (
+              <div key={criterion.id}>
+                <dt>{criterion.name}</dt>
+                <dd>
+                  {subject.scores[criterion.id] === undefined ? "Not scored" : `${subject.scores[criterion.id]} of 10`}
+                  {subject.comments[criterion.id] ? `: ${subject.comments[criterion.id]}` : ""}
+                </dd>
+              </div>
+            ))}
+          </dl>
+        ) : null}
+        {subject.unacceptable ? <p>{`Technically unacceptable: ${subject.unacceptableReason}`}</p> : null}
+      </section>
+    );
+  }
+  const reasonId = reasonFieldId(id);
+  const unacceptableChecked = typed ? typed.unacceptable === "yes" : subject.unacceptable;
+  return (
+    <Form method="post" className="card stack" id={`seller-${id}`}>
+      <input type="hidden" name="intent" value="score" />
+      <input type="hidden" name="organizationId" value={id} />
+      <fieldset className="fieldset">
+        <legend className="fieldset__legend">{subject.name}</legend>
+        {subject.amountCents !== null ? <p>{`Bid: ${formatCents(subject.amountCents)}`}</p> : null}
+        <p>{summary}</p>
+        {criteria.map((criterion) => {
+          const scoreId = scoreFieldId(id, criterion.id);
+          const commentId = commentFieldId(id, criterion.id);
+          const stored = subject.scores[criterion.id];
+          return (
+            <div key={criterion.id} className="stack">
+              <TextInput
+                id={scoreId}
+                name={`score_${criterion.id}`}
+                label={`Score for ${criterion.name}`}
+                hint="0 to 10; leave empty if not scored yet."
+                errors={fieldError(scoreId)}
+                inputProps={{
+                  defaultValue: typed ? typed[`score_${criterion.id}`] : stored === undefined ? "" : String(stored),
+                  inputMode: "numeric",
+                  autoComplete: "off",
+                }}
+              />
+              <TextAreaInput
+                id={commentId}
+                name={`comment_${criterion.id}`}
+                label={`Comment on ${criterion.name} (optional)`}
+                rows={2}
+                errors={fieldError(commentId)}
+                defaultValue={typed ? typed[`comment_${criterion.id}`] : (subject.comments[criterion.id] ?? "")}
+              />
+            </div>
+          );
+        })}
+        <div className="checkbox">
+          <input
+            className="checkbox__input"
+            type="checkbox"
+            id={`unacceptable-${id}`}
+            name="unacceptable"
+            value="yes"
+            defaultChecked={unacceptableChecked}
+          />
+          <label className="checkbox__label" htmlFor={`unacceptable-${id}`}>
+            Technically unacceptable (this seller cannot win)
+          </label>
+        </div>
+        <FieldFrame
+          id={reasonId}
+          errorId={`${reasonId}-error`}
+          label="Why it is unacceptable"
+          hint="Required when ticked above."
+          errors={fieldError(reasonId)}
+        >
+          <textarea
+            id={reasonId}
+            name="unacceptable_reason"
+            rows={2}
+            defaultValue={typed ? typed.unacceptable_reason : subject.unacceptableReason}
+            className={fieldError(reasonId) ? "textarea input--error" : "textarea"}
+            aria-invalid={fieldError(reasonId) ? true : undefined}
+            aria-describedby={describedBy(reasonId, `${reasonId}-error`, "hint", fieldError(reasonId))}
+          />
+        </FieldFrame>
+        <SubmitButton secondary>Save scores</SubmitButton>
+      </fieldset>
+    </Form>
+  );
+}
+
+function Ranking({ ranking }: { ranking: NonNullable<LoaderData["ranking"]> }) {
+  return (
+    <section aria-labelledby="ranking">
+      <h2 id="ranking">Ranking</h2>
+      <div className="table-wrap">
+        <table className="table">
+          <caption className="visually-hidden">Bids ranked by combined score</caption>
+          <thead>
+            <tr>
+              <th scope="col">Rank</th>
+              <th scope="col">Seller</th>
+              <th scope="col">Price</th>
+              <th scope="col">Price score</th>
+              <th scope="col">Technical score</th>
+              <th scope="col">Combined score</th>
+            </tr>
+          </thead>
+          <tbody>
+            {ranking.map((row) => (
+              <tr key={row.id}>
+                <td>{row.rank === null ? `Not ranked: ${row.reason ?? ""}` : String(row.rank)}</td>
+                <th scope="row">{row.name}</th>
+                <td>{formatCents(row.amountCents)}</td>
+                <td>{row.priceScore === null ? "None" : String(row.priceScore)}</td>
+                <td>{row.technical === null ? "Not scored" : String(row.technical)}</td>
+                <td>{row.combined === null ? "None" : String(row.combined)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}
