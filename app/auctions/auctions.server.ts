@@ -1,8 +1,8 @@
-import { and, asc, count, eq, gte, inArray, isNotNull, lte, ne, or, sql } from "drizzle-orm";
+import { and, asc, count, eq, gte, inArray, isNotNull, lte, or, sql } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { prequalification } from "~/evaluation/assessments.server";
 import { notifyOrganizations } from "~/notifications/notifications.server";
-import { BUYER_AUCTION_FEE_CENTS, formatCents } from "~/payments/fees";
+import { formatCents } from "~/payments/fees";
 import type { AppServices } from "~/platform/app-context";
 import type { Database, Transaction } from "~db/database.server";
 import {

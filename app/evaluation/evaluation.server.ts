@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray, sql } from "drizzle-orm";
+import { and, count, eq, inArray, sql } from "drizzle-orm";
 import { statusAt, termsEditable } from "~/auctions/auction-rules";
 import type { AuctionRow, Viewer } from "~/auctions/auction-views.server";
 import {
