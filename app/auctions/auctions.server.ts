@@ -392,6 +392,19 @@ export async function publishAuction(
   });
   if (outcome.change.kind === "done" && outcome.invited && outcome.auction) {
     await tellInvited(services, auctionId, outcome.invited, outcome.auction);
+    const { evaluatorOrganizationId, title } = outcome.auction;
+    if (evaluatorOrganizationId !== null) {
+      await notifyOrganizations(services, [evaluatorOrganizationId], {
+        kind: "invited",
+        auctionId,
+        subject: `You evaluate: ${title}`,
+        lines: [
+          `You are named to evaluate the bids of the ${kindName(outcome.auction)} "${title}" technically.`,
+          "Set the weighted criteria before bidding opens, then score the bids here:",
+          `${auctionLink(services, auctionId)}/evaluation`,
+        ],
+      });
+    }
   }
   return outcome.change;
 }

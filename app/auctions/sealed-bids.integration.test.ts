@@ -169,6 +169,16 @@ describe.runIf(hasBuild).each(databaseKinds)("sealed-bid auctions on %s", (kind)
     expect((await as(consultant).request(`/auctions/${auctionId}/edit`)).status).toBe(403);
     expect((await as(otherConsultant).request(`/auctions/${auctionId}`)).status).toBe(404);
     expectIn(await (await as(consultant).request("/auctions")).text(), "Sealed: wellsite supervision");
+
+    // Publishing tells the invited sellers and the evaluator.
+    const invited = await as(buyer).request(`/auctions/${auctionId}/sellers`, {
+      form: new URLSearchParams([["sellers", String(alpha.organizationId)]]),
+    });
+    expect(invited.status).toBe(302);
+    expect((await as(buyer).request(`/auctions/${auctionId}`, { form: { intent: "publish" } })).status).toBe(302);
+    const told = await db().select().from(notifications).where(eq(notifications.auctionId, auctionId));
+    expect(told.some((row) => row.userId === consultant.userId && row.subject.startsWith("You evaluate"))).toBe(true);
+    expect(told.some((row) => row.userId === alpha.userId && row.text.includes("sealed-bid auction"))).toBe(true);
   });
 
   it("takes one bid per seller with every document, replaceable until the deadline, checked at each field", async () => {
