@@ -8,6 +8,8 @@ import {
   createBuyer,
   createSeller,
   type Party,
+  signedInClients,
+  TEST_STAFF_ENV,
 } from "../../tests/support/auction-fixtures";
 import { expectIn, expectNotIn } from "../../tests/support/html";
 import { createClient, hasBuild, startTestApp, type TestApp } from "../../tests/support/test-app";
@@ -26,10 +28,10 @@ describe.runIf(hasBuild).each(databaseKinds)("auction pages on %s", (kind) => {
   let bravo: Party;
   let outsider: Party;
   let catalogue: Awaited<ReturnType<typeof catalogueForAuctions>>;
-  const clients = new Map<string, ReturnType<typeof createClient>>();
+  let as: (party: Party | "staff") => ReturnType<typeof createClient>;
 
   beforeAll(async () => {
-    app = await startTestApp(kind, { SEED_STAFF_EMAIL: "staff@example.com", SEED_STAFF_PASSWORD: "staff-password" });
+    app = await startTestApp(kind, TEST_STAFF_ENV);
     const { db } = app.services;
     catalogue = await catalogueForAuctions(db);
     buyer = await createBuyer(db, "Foothills Energy Ltd.");
@@ -50,23 +52,12 @@ describe.runIf(hasBuild).each(databaseKinds)("auction pages on %s", (kind) => {
       serviceAreaIds: [catalogue.serviceAreaId],
       insuranceExpiry: "2020-01-01",
     });
-    for (const party of [buyer, alpha, bravo, outsider]) {
-      const client = createClient(app.baseURL);
-      expect((await client.request("/login", { form: { email: party.email, password: party.password } })).status).toBe(
-        302,
-      );
-      clients.set(party.email, client);
-    }
-    const staff = createClient(app.baseURL);
-    await staff.request("/login", { form: { email: "staff@example.com", password: "staff-password" } });
-    clients.set("staff", staff);
+    as = await signedInClients(() => createClient(app.baseURL), [buyer, alpha, bravo, outsider]);
   });
   afterAll(async () => {
     await app?.stop();
   });
 
-  const as = (party: Party | "staff") =>
-    clients.get(party === "staff" ? "staff" : party.email) as ReturnType<typeof createClient>;
   const db = () => app.services.db;
   const local = (offsetMs: number) => {
     // The buyer has no time zone set: America/Edmonton.

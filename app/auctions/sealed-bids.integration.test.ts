@@ -15,6 +15,8 @@ import {
   createBuyer,
   createSeller,
   type Party,
+  signedInClients,
+  TEST_STAFF_ENV,
 } from "../../tests/support/auction-fixtures";
 import { EXE, PDF, XLSX } from "../../tests/support/document-samples";
 import { expectIn, expectNotIn } from "../../tests/support/html";
@@ -37,10 +39,10 @@ describe.runIf(hasBuild).each(databaseKinds)("sealed-bid auctions on %s", (kind)
   let bravo: Party;
   let uninvited: Party;
   let catalogue: Awaited<ReturnType<typeof catalogueForAuctions>>;
-  const clients = new Map<string, ReturnType<typeof createClient>>();
+  let as: (party: Party | "staff") => ReturnType<typeof createClient>;
 
   beforeAll(async () => {
-    app = await startTestApp(kind, { SEED_STAFF_EMAIL: "staff@example.com", SEED_STAFF_PASSWORD: "staff-password" });
+    app = await startTestApp(kind, TEST_STAFF_ENV);
     const { db } = app.services;
     catalogue = await catalogueForAuctions(db);
     buyer = await createBuyer(db, "Sealed Buyer Energy Ltd.");
@@ -50,22 +52,15 @@ describe.runIf(hasBuild).each(databaseKinds)("sealed-bid auctions on %s", (kind)
     alpha = await createSeller(db, { name: "Alpha Sealed Hauling", ...offers });
     bravo = await createSeller(db, { name: "Bravo Sealed Trucking", ...offers });
     uninvited = await createSeller(db, { name: "Uninvited Sealed Co.", ...offers });
-    for (const party of [buyer, consultant, otherConsultant, alpha, bravo, uninvited]) {
-      const client = createClient(app.baseURL);
-      const signedIn = await client.request("/login", { form: { email: party.email, password: party.password } });
-      expect(signedIn.status).toBe(302);
-      clients.set(party.email, client);
-    }
-    const staff = createClient(app.baseURL);
-    await staff.request("/login", { form: { email: "staff@example.com", password: "staff-password" } });
-    clients.set("staff", staff);
+    as = await signedInClients(
+      () => createClient(app.baseURL),
+      [buyer, consultant, otherConsultant, alpha, bravo, uninvited],
+    );
   });
   afterAll(async () => {
     await app?.stop();
   });
 
-  const as = (party: Party | "staff") =>
-    clients.get(party === "staff" ? "staff" : party.email) as ReturnType<typeof createClient>;
   const db = () => app.services.db;
 
   /** An open sealed auction with Alpha and Bravo invited (terms accepted) and its requirements. */

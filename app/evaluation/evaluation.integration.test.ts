@@ -15,6 +15,8 @@ import {
   createBuyer,
   createSeller,
   type Party,
+  signedInClients,
+  TEST_STAFF_ENV,
 } from "../../tests/support/auction-fixtures";
 import { expectIn, expectNotIn } from "../../tests/support/html";
 import { createClient, hasBuild, startTestApp, type TestApp } from "../../tests/support/test-app";
@@ -33,10 +35,10 @@ describe.runIf(hasBuild).each(databaseKinds)("technical evaluation on %s", (kind
   let bravo: Party;
   let charlie: Party;
   let catalogue: Awaited<ReturnType<typeof catalogueForAuctions>>;
-  const clients = new Map<string, ReturnType<typeof createClient>>();
+  let as: (party: Party | "staff") => ReturnType<typeof createClient>;
 
   beforeAll(async () => {
-    app = await startTestApp(kind, { SEED_STAFF_EMAIL: "staff@example.com", SEED_STAFF_PASSWORD: "staff-password" });
+    app = await startTestApp(kind, TEST_STAFF_ENV);
     const { db } = app.services;
     catalogue = await catalogueForAuctions(db);
     buyer = await createBuyer(db, "Evaluated Energy Ltd.");
@@ -45,22 +47,12 @@ describe.runIf(hasBuild).each(databaseKinds)("technical evaluation on %s", (kind
     alpha = await createSeller(db, { name: "Alpha Scored Ltd.", ...offers });
     bravo = await createSeller(db, { name: "Bravo Scored Inc.", ...offers });
     charlie = await createSeller(db, { name: "Charlie Scored Co.", ...offers });
-    for (const party of [buyer, consultant, alpha, bravo, charlie]) {
-      const client = createClient(app.baseURL);
-      const signedIn = await client.request("/login", { form: { email: party.email, password: party.password } });
-      expect(signedIn.status).toBe(302);
-      clients.set(party.email, client);
-    }
-    const staff = createClient(app.baseURL);
-    await staff.request("/login", { form: { email: "staff@example.com", password: "staff-password" } });
-    clients.set("staff", staff);
+    as = await signedInClients(() => createClient(app.baseURL), [buyer, consultant, alpha, bravo, charlie]);
   });
   afterAll(async () => {
     await app?.stop();
   });
 
-  const as = (party: Party | "staff") =>
-    clients.get(party === "staff" ? "staff" : party.email) as ReturnType<typeof createClient>;
   const db = () => app.services.db;
   const page = (auctionId: number) => `/auctions/${auctionId}/evaluation`;
 

@@ -236,3 +236,24 @@ export async function auctionRow(db: Database, auctionId: number) {
   if (!auction) throw new Error("no auction");
   return auction;
 }
+
+export const TEST_STAFF = { email: "staff@example.com", password: "staff-password" };
+/** The app's environment for tests that sign staff in as TEST_STAFF. */
+export const TEST_STAFF_ENV = { SEED_STAFF_EMAIL: TEST_STAFF.email, SEED_STAFF_PASSWORD: TEST_STAFF.password };
+
+type SignInClient = { request(path: string, init?: { form?: Record<string, string> }): Promise<Response> };
+
+/**
+ * Each party (and TEST_STAFF) signed in through /login on a client of its own; answers a lookup:
+ * `as(party)` or `as("staff")`.
+ */
+export async function signedInClients<C extends SignInClient>(newClient: () => C, parties: Party[]) {
+  const clients = new Map<string, C>();
+  for (const party of [...parties, { ...TEST_STAFF, key: "staff" }]) {
+    const client = newClient();
+    const answer = await client.request("/login", { form: { email: party.email, password: party.password } });
+    if (answer.status !== 302) throw new Error(`sign-in of ${party.email} answered ${answer.status}`);
+    clients.set("key" in party ? party.key : party.email, client);
+  }
+  return (party: Party | "staff") => clients.get(party === "staff" ? "staff" : party.email) as C;
+}
