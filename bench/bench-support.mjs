@@ -76,7 +76,11 @@ function freePort() {
 
 /** Starts a child node process; keeps its last output lines for the error message if it dies. */
 function startChild(args, env) {
-  const child = spawn(process.execPath, args, { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(
+    process.execPath,
+    [...(process.env.BENCH_CPU_PROF ? ["--cpu-prof", "--cpu-prof-dir=/tmp/prof"] : []), ...args],
+    { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] },
+  );
   children.add(child);
   child.output = [];
   const keep = (chunk) => {

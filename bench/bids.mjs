@@ -11,8 +11,8 @@
 //   BENCH_SECONDS (each of (a) and (b), default 5), BENCH_WATCHERS (default 500), BENCH_WATCH_BIDS
 //   (default 20), BENCH_DATABASE_URL (an existing PostgreSQL database to create the run's database
 //   next to; default DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test), BENCH_IN_PROCESS=1
-//   (bids through placeManualBid in this process instead of HTTP: the database's share alone). Needs
-//   pgbench.
+//   (bids through placeManualBid in this process instead of HTTP: the database's share alone),
+//   BENCH_CPU_PROF=1 (the app server writes a V8 CPU profile to /tmp/prof). Needs pgbench.
 // It reports; it does not fail: exit code 0 unless something crashes.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
