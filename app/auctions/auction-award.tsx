@@ -6,6 +6,7 @@ import { ErrorSummary } from "~/forms/error-summary";
 import { SubmitButton } from "~/forms/submit-button";
 import { TextAreaInput } from "~/forms/text-input";
 import { pageTitle } from "~/layout/page-title";
+import { TableRegion } from "~/layout/table-region";
 import { BUYER_AUCTION_FEE_CENTS, formatCents } from "~/payments/fees";
 import { appServicesContext } from "~/platform/app-context";
 import type { Route } from "./+types/auction-award";
@@ -182,7 +183,7 @@ type AwardBid = Route.ComponentProps["loaderData"]["bids"][number];
 /** Every bid with its price, technical and combined scores, and why a bid did not qualify. */
 function RankingTable({ bids }: { bids: AwardBid[] }) {
   return (
-    <div className="table-wrap">
+    <TableRegion label="The ranking">
       <table className="table">
         <caption>The ranking</caption>
         <thead>
@@ -206,6 +207,6 @@ function RankingTable({ bids }: { bids: AwardBid[] }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </TableRegion>
   );
 }

@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import { requireUser } from "~/accounts/auth.server";
 import { pageTitle } from "~/layout/page-title";
+import { TableRegion } from "~/layout/table-region";
 import { appServicesContext } from "~/platform/app-context";
 import { formatInZone } from "~/platform/zoned-time";
 import type { Route } from "./+types/auction-list";
@@ -49,7 +50,7 @@ export default function AuctionList({ loaderData }: Route.ComponentProps) {
       {auctions.length === 0 ? (
         <p>{isSeller ? "You have not been invited to an auction yet." : "No auctions yet."}</p>
       ) : (
-        <div className="table-wrap">
+        <TableRegion label="Auctions">
           <table className="table">
             <thead>
               <tr>
@@ -78,7 +79,7 @@ export default function AuctionList({ loaderData }: Route.ComponentProps) {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableRegion>
       )}
     </div>
   );

@@ -5,6 +5,7 @@ import { ErrorSummary } from "~/forms/error-summary";
 import { SubmitButton } from "~/forms/submit-button";
 import { TextAreaInput, TextInput } from "~/forms/text-input";
 import { pageTitle } from "~/layout/page-title";
+import { TableRegion } from "~/layout/table-region";
 import { formatCents } from "~/payments/fees";
 import { formatDuration, formatInZone } from "~/platform/zoned-time";
 import type { Route } from "./+types/auction-page";
@@ -467,7 +468,7 @@ function OwnerPanel({
                   Download the bid history (CSV)
                 </a>
               </p>
-              <div className="table-wrap">
+              <TableRegion label="Every bid">
                 <table className="table">
                   <caption className="visually-hidden">Every bid, newest first</caption>
                   <thead>
@@ -494,7 +495,7 @@ function OwnerPanel({
                     ))}
                   </tbody>
                 </table>
-              </div>
+              </TableRegion>
             </>
           ) : null}
         </section>

@@ -1,6 +1,7 @@
 import { Form } from "react-router";
 import { SubmitButton } from "~/forms/submit-button";
 import { describedBy, FieldFrame, TextInput } from "~/forms/text-input";
+import { TableRegion } from "~/layout/table-region";
 import { formatCents } from "~/payments/fees";
 import { formatInZone } from "~/platform/zoned-time";
 import type { OwnerView, SellerView } from "./auction-views.server";
@@ -165,7 +166,7 @@ export function SealedBidsSide({
       <h2 id="console">Sealed bids</h2>
       <p>{`${received}, opened at the deadline. Lowest price first.`}</p>
       {sealed.bids.length > 0 ? (
-        <div className="table-wrap">
+        <TableRegion label="The sealed bids">
           <table className="table">
             <caption className="visually-hidden">The sealed bids side by side, lowest price first</caption>
             <thead>
@@ -207,7 +208,7 @@ export function SealedBidsSide({
               ))}
             </tbody>
           </table>
-        </div>
+        </TableRegion>
       ) : null}
     </section>
   );

@@ -4,6 +4,7 @@ import { ErrorSummary } from "~/forms/error-summary";
 import { SubmitButton } from "~/forms/submit-button";
 import { describedBy, FieldFrame, TextAreaInput, TextInput } from "~/forms/text-input";
 import { pageTitle } from "~/layout/page-title";
+import { TableRegion } from "~/layout/table-region";
 import { formatCents } from "~/payments/fees";
 import type { Route } from "./+types/evaluation-page";
 import { commentFieldId, reasonFieldId, scoreFieldId } from "./evaluation-fields";
@@ -306,7 +307,7 @@ function Ranking({ ranking }: { ranking: NonNullable<LoaderData["ranking"]> }) {
   return (
     <section aria-labelledby="ranking">
       <h2 id="ranking">Ranking</h2>
-      <div className="table-wrap">
+      <TableRegion label="The ranking">
         <table className="table">
           <caption className="visually-hidden">Bids ranked by combined score</caption>
           <thead>
@@ -332,7 +333,7 @@ function Ranking({ ranking }: { ranking: NonNullable<LoaderData["ranking"]> }) {
             ))}
           </tbody>
         </table>
-      </div>
+      </TableRegion>
     </section>
   );
 }

@@ -79,6 +79,7 @@ describe.runIf(hasBuild).each(javaScriptModes)("a sealed-bid auction with %s", (
     const consultantPage = await open(mode);
     await signInThroughForm(consultantPage, mode, consultant);
     await defineCriteria(consultantPage, mode, auctionId);
+    await axe(consultantPage);
 
     await buyerPage.goto(`/auctions/${auctionId}`);
     await submit(buyerPage, mode, buyerPage.getByRole("button", { name: "Publish and e-mail the invited sellers" }));
@@ -149,7 +150,10 @@ describe.runIf(hasBuild).each(javaScriptModes)("a sealed-bid auction with %s", (
     }
 
     // The consultant scores both bids and completes the evaluation.
-    await scoreAndComplete(consultantPage, mode, auctionId, sellerNames);
+    await scoreAndComplete(consultantPage, mode, auctionId, sellerNames, axe);
+    if (mode === "no-js") {
+      expect(await validateHtml({ evaluation: await consultantPage.content() })).toEqual([]);
+    }
 
     // The buyer awards the best-ranked bid (Solid: better technically, 60/40), which is not the cheapest.
     await buyerPage.goto(`/auctions/${auctionId}`);
@@ -179,8 +183,20 @@ async function defineCriteria(page: Page, mode: "js" | "no-js", auctionId: numbe
 }
 
 /** Scores the cheap bid 4/10 and the solid one 9/10 on both criteria, then completes the evaluation. */
-async function scoreAndComplete(page: Page, mode: "js" | "no-js", auctionId: number, sellerNames: string[]) {
+async function scoreAndComplete(
+  page: Page,
+  mode: "js" | "no-js",
+  auctionId: number,
+  sellerNames: string[],
+  axe: (page: Page) => Promise<void>,
+) {
   await page.goto(`/auctions/${auctionId}/evaluation`);
+  // A score out of range is answered at its field.
+  const first = page.getByRole("group", { name: sellerNames[0] ?? "" });
+  await first.getByLabel("Score for Method").fill("12");
+  await submit(page, mode, first.getByRole("button", { name: "Save scores" }));
+  await expect.poll(() => mainText(page)).toContain("Please enter a whole number from 0 to 10");
+  await axe(page);
   for (const [name, score] of [
     [sellerNames[0] ?? "", "4"],
     [sellerNames[1] ?? "", "9"],
@@ -195,4 +211,5 @@ async function scoreAndComplete(page: Page, mode: "js" | "no-js", auctionId: num
   await submit(page, mode, page.getByRole("button", { name: "Mark the evaluation complete" }));
   await submit(page, mode, page.getByRole("button", { name: /Yes, mark it complete/ }));
   await expect.poll(() => mainText(page)).toContain("The evaluation is complete");
+  await axe(page);
 }

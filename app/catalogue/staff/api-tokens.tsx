@@ -8,6 +8,7 @@ import { SelectField, TextField } from "~/forms/field";
 import { summaryLinks } from "~/forms/form-errors";
 import { SubmitButton } from "~/forms/submit-button";
 import { pageTitle } from "~/layout/page-title";
+import { TableRegion } from "~/layout/table-region";
 import { appServicesContext } from "~/platform/app-context";
 import { createApiToken, listApiTokens, revokeApiToken } from "../api-tokens.server";
 import { API_TOKEN_LIFETIMES, apiTokenForm, parseId } from "../catalogue-schemas";
@@ -107,7 +108,7 @@ export default function ApiTokens({ loaderData, actionData }: Route.ComponentPro
       {tokens.length === 0 ? (
         <p>There are no tokens yet.</p>
       ) : (
-        <div className="table-wrap">
+        <TableRegion label="API tokens">
           <table className="table">
             <caption className="visually-hidden">API tokens, newest first (dates in UTC)</caption>
             <thead>
@@ -147,7 +148,7 @@ export default function ApiTokens({ loaderData, actionData }: Route.ComponentPro
               ))}
             </tbody>
           </table>
-        </div>
+        </TableRegion>
       )}
     </div>
   );
