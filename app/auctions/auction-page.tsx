@@ -211,8 +211,9 @@ function SellerPanel({ view, answer, timezone }: { view: SellerView; answer?: Au
       <section aria-labelledby="accept" className="card">
         <h2 id="accept">Accept the terms to bid</h2>
         <p>
-          By accepting you agree that every bid you place is binding and cannot be retracted, that the lowest qualified
-          bid is expected to win, and that the buyer may pass over the lowest bid with a recorded reason.
+          {view.terms.kind === "sealed"
+            ? "By accepting you agree that the bid you send is binding once the deadline passes, that the best-ranked qualified bid is expected to win, and that the buyer may pass over it with a recorded reason."
+            : "By accepting you agree that every bid you place is binding and cannot be retracted, that the best-ranked qualified bid (the lowest, unless the auction also ranks technical merit) is expected to win, and that the buyer may pass over it with a recorded reason."}
         </p>
         {view.status === "scheduled" || view.status === "open" ? (
           <Form method="post">
