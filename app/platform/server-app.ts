@@ -111,7 +111,10 @@ export async function sendRemindersOnce(environment: NodeJS.ProcessEnv = process
 export async function createApplication(options: ApplicationOptions = {}): Promise<Application> {
   const env = readEnvironment(options.environment);
   const development = Boolean(options.loadBuild);
-  const loadBuild = options.loadBuild ?? (() => import("virtual:react-router/server-build") as Promise<ServerBuild>);
+  // Production hands React Router the build itself: given a function, it rebuilds its route tables on
+  // every request (meant for the dev server's reloads), which cost most of a plain request's CPU time.
+  const build: ServerBuild | (() => Promise<ServerBuild>) =
+    options.loadBuild ?? ((await import("virtual:react-router/server-build")) as ServerBuild);
 
   const database = await openDatabase({ databaseUrl: env.DATABASE_URL, pgliteDir: env.PGLITE_DIR });
   await prepareDatabase(database);
@@ -174,24 +177,27 @@ export async function createApplication(options: ApplicationOptions = {}): Promi
     const clientDir = path.resolve(process.cwd(), "build/client");
     // Fingerprinted build output never changes under the same name.
     app.use("/assets", express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y", index: false }));
-    app.use(express.static(clientDir, { maxAge: "1h", index: false, redirect: false }));
+    // Only names with an extension can be files here (favicon.svg, robots.txt): every page and form
+    // path skips the file-system lookup.
+    const serveClientFile = express.static(clientDir, { maxAge: "1h", index: false, redirect: false });
+    app.use((req, res, next) => (/\.[a-z0-9]+$/i.test(req.path) ? serveClientFile(req, res, next) : next()));
   }
 
   app.all(
     "/{*splat}",
     createExpressHandler({
-      build: loadBuild,
+      build,
       mode,
       getLoadContext: (req, res) => makeContext(String(res.locals.cspNonce), req.ip ?? "unknown"),
     }),
   );
 
+  const renderPage = createRequestHandler(build, mode);
   const staticPages = development
     ? undefined
     : createStaticPageCache(
         async (pagePath, nonce) => {
-          const handler = createRequestHandler(await loadBuild(), mode);
-          const response = await handler(new Request(`${env.APP_URL}${pagePath}`), makeContext(nonce));
+          const response = await renderPage(new Request(`${env.APP_URL}${pagePath}`), makeContext(nonce));
           return { status: response.status, html: await response.text() };
         },
         SESSION_COOKIE_NAME,
