@@ -1,5 +1,6 @@
-import { asc, eq } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Database, openDatabase } from "~db/database.server";
 import { auctionAutoBids, auctionBids, auctionEvents } from "~db/schema";
 import { seedDemoCatalogue } from "~db/seed";
 import {
@@ -14,9 +15,10 @@ import { createTestDatabase, databaseKinds, type TestDatabase } from "../../test
 import { leadsOver } from "./bidding";
 import { placeManualBid, setAutoBidMinimum } from "./bids.server";
 
-// Bids on one auction through real databases (issue 9): the row lock serializes them, so however
-// many sellers bid at once the lowest price only falls, there is one leader, every extension is
-// applied, auto-bids land in the same transaction, and nothing is accepted after the close.
+// Bids on one auction through real databases (issue 9): each change is written only if the auction is
+// as it was read, under its row lock, so however many sellers bid at once (in one process, or through
+// several machines' connections) the lowest price only falls, there is one leader, every extension is
+// applied, auto-bids land with the bid that set them off, and nothing is accepted after the close.
 
 describe.each(databaseKinds)("bidding on %s", (kind) => {
   let database: TestDatabase;
@@ -182,6 +184,81 @@ describe.each(databaseKinds)("bidding on %s", (kind) => {
       expect(row.amountCents).toBeGreaterThanOrEqual(minimum);
     }
   });
+
+  it.runIf(kind === "postgres")(
+    "keeps every invariant and the audit trail when several machines take bids on one auction at once",
+    async () => {
+      // Each handle is a machine: its own pool and its own queue, so their changes race in PostgreSQL.
+      const machines: Database[] = [];
+      const handles = await Promise.all(
+        [1, 2, 3].map(() => openDatabase({ databaseUrl: database.url, pgliteDir: "" })),
+      );
+      for (const handle of handles) machines.push(handle.db);
+      try {
+        const bidders = sellers.slice(0, 12);
+        const auction = await createAuctionRow(db(), {
+          owner: buyer,
+          ...catalogue,
+          sellers: bidders,
+          reserveCents: 10_000_000,
+          decrement: { kind: "amount", value: 1_000 },
+          endsAt: new Date(Date.now() + 3_600_000),
+          softClose: { window: 0, extension: 0, cap: 0 },
+        });
+        let next = 9_990_000;
+        const outcomes = await Promise.all(
+          Array.from({ length: 90 }, (_, index) => {
+            const seller = bidders[index % bidders.length] as Party;
+            const machine = machines[index % machines.length] as Database;
+            const request = { auctionId: auction.id, organizationId: seller.organizationId, userId: seller.userId };
+            if (index % 10 === 3)
+              return setAutoBidMinimum(machine, { ...request, minimumCents: 5_000_000 - index * 1_000 });
+            next -= 1_000;
+            return placeManualBid(machine, { ...request, amountCents: next });
+          }),
+        );
+        const accepted = outcomes.filter((outcome) => outcome.kind === "accepted");
+        expect(accepted.length).toBeGreaterThan(10);
+        const rows = await db()
+          .select()
+          .from(auctionBids)
+          .where(eq(auctionBids.auctionId, auction.id))
+          .orderBy(asc(auctionBids.id));
+        // Every accepted change's bids are there, each once; nothing else is.
+        expect(rows.map((row) => row.id).sort((x, y) => x - y)).toEqual(
+          accepted
+            .flatMap((outcome) => (outcome.kind === "accepted" ? outcome.bids.map((bid) => bid.id) : []))
+            .sort((x, y) => x - y),
+        );
+        // Ids follow the order bids were accepted: each leads over the one before.
+        for (let index = 1; index < rows.length; index += 1) {
+          const [before, row] = [rows[index - 1], rows[index]];
+          if (!before || !row) continue;
+          expect(
+            leadsOver({ amount: row.amountCents, rank: row.rank }, { amount: before.amountCents, rank: before.rank }),
+          ).toBe(true);
+        }
+        const final = await auctionRow(db(), auction.id);
+        const last = rows.at(-1);
+        expect(final.lowestBidId).toBe(last?.id);
+        expect(final.lowestCents).toBe(last?.amountCents);
+        expect(final.bidCount).toBe(rows.length);
+        // The audit trail: one bid event per bid, naming it; an automatic bid names what set it off.
+        const events = await db()
+          .select()
+          .from(auctionEvents)
+          .where(and(eq(auctionEvents.auctionId, auction.id), eq(auctionEvents.kind, "bid")));
+        expect(events.map((event) => event.data.bidId).sort((x, y) => Number(x) - Number(y))).toEqual(
+          rows.map((row) => row.id),
+        );
+        for (const row of rows.filter((entry) => entry.kind === "auto")) {
+          expect(row.triggeredByBidId !== null || row.triggeredByAutoBidId !== null).toBe(true);
+        }
+      } finally {
+        await Promise.all(handles.map((handle) => handle.close()));
+      }
+    },
+  );
 
   it("applies every soft-close extension under concurrent late bids and accepts nothing after the end", async () => {
     const bidders = sellers.slice(0, 10);
