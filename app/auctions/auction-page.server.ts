@@ -11,7 +11,7 @@ import {
   acceptAuctionTerms,
   cancelAuction,
   publishAuction,
-  tellBidEffects,
+  tellBidEffectsSoon,
   withdrawAuction,
 } from "./auctions.server";
 import { type BidOutcome, placeManualBid, SEALED_ONLY, setAutoBidMinimum } from "./bids.server";
@@ -67,8 +67,7 @@ const refuse = (status: number, body: AuctionActionData) => data(body, { status 
 
 /** The outbid and extension notices go out after the answer: the bid stands whatever happens to them. */
 function tellInBackground(services: AuctionServices, auctionId: number, outcome: BidOutcome) {
-  if (outcome.kind !== "accepted") return;
-  void tellBidEffects(services, auctionId, outcome).catch((error) => console.error("bid notices failed:", error));
+  if (outcome.kind === "accepted") tellBidEffectsSoon(services, auctionId, outcome);
 }
 
 export async function submitAuctionPage(request: Request, context: Context, rawId: string | undefined) {

@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { notificationOptOuts, notifications, outboxMessages } from "~db/schema";
+import { tellBidEffectsSoon } from "~/auctions/auctions.server";
+import { auctions, notificationOptOuts, notifications, outboxMessages } from "~db/schema";
 import {
   catalogueForAuctions,
   createAuctionRow,
@@ -80,6 +81,30 @@ describe.runIf(hasBuild).each(databaseKinds)("notifications on %s", (kind) => {
     // Every one of them is listed.
     const listed = (await kept(other, "outbid")).filter((row) => row.auctionId === auction.id);
     expect(listed).toHaveLength(5);
+  });
+
+  it("folds a burst of outbids into one notice per seller, and tells nobody who leads again", async () => {
+    const auction = await createAuctionRow(db(), { owner: buyer, ...catalogue, sellers: [seller, other] });
+    await db().update(auctions).set({ leaderOrganizationId: seller.organizationId }).where(eq(auctions.id, auction.id));
+    const effects = (previousLeaderId: number) => ({
+      previousLeaderId,
+      leaderId: buyer.organizationId,
+      extended: false,
+      endsAt: new Date(),
+    });
+    // Ten bids in a moment: the first round goes out at once, the other nine are folded into one more.
+    for (let index = 0; index < 10; index += 1) {
+      tellBidEffectsSoon(
+        app.services,
+        auction.id,
+        effects(index % 2 === 0 ? other.organizationId : seller.organizationId),
+      );
+    }
+    const outbidOn = async (party: Party) =>
+      (await kept(party, "outbid")).filter((row) => row.auctionId === auction.id).length;
+    await expect.poll(() => outbidOn(other)).toBe(2);
+    // The seller leads again by the time the notices are written: not told it was outbid.
+    expect(await outbidOn(seller)).toBe(0);
   });
 
   it("tells the seller who lost the lead, lists it on /account, and saves the e-mail choices", async () => {
