@@ -436,9 +436,12 @@ async function main() {
       `${ratio >= RATIO_TARGET ? "PASS" : "MISS"} accepted bids/s ÷ pgbench updates/s = ${fixed(ratio, 3)} ` +
         `(target at least ${RATIO_TARGET})${overHttp ? "" : " (in-process bids, not over HTTP)"}`,
     );
+    const ceiling = healthz / pgbench.tps;
     console.log(
-      `note: accepted bids/s ÷ (d) = ${fixed(bidding.perSecond / healthz, 3)}; (d) ÷ (b) = ${fixed(healthz / pgbench.tps, 3)}: ` +
-        "the ratio target is above what any request of this server reaches on this machine.",
+      `note: accepted bids/s ÷ (d) = ${fixed(bidding.perSecond / healthz, 3)}; (d) ÷ (b) = ${fixed(ceiling, 3)}` +
+        (ceiling < RATIO_TARGET
+          ? ": the ratio target is above what any request of this server reaches on this machine."
+          : "."),
     );
     const latencyOk = p99 < LATENCY_TARGET_MS && watched.missed === 0;
     console.log(

@@ -51,6 +51,17 @@ describe.each(databaseKinds)("bidding on %s", (kind) => {
     placeManualBid(db(), { auctionId, organizationId: seller.organizationId, userId: seller.userId, amountCents, now });
   const autoBid = (auctionId: number, seller: Party, minimumCents: number) =>
     setAutoBidMinimum(db(), { auctionId, organizationId: seller.organizationId, userId: seller.userId, minimumCents });
+  /** An hour-long auction with a $10,000.00 reserve, $10.00 decrement and no soft close, for bursts of bids. */
+  const busyAuction = (bidders: Party[]) =>
+    createAuctionRow(db(), {
+      owner: buyer,
+      ...catalogue,
+      sellers: bidders,
+      reserveCents: 10_000_000,
+      decrement: { kind: "amount", value: 1_000 },
+      endsAt: new Date(Date.now() + 3_600_000),
+      softClose: { window: 0, extension: 0, cap: 0 },
+    });
   const a = () => sellers[0] as Party;
   const b = () => sellers[1] as Party;
   const c = () => sellers[2] as Party;
@@ -133,15 +144,7 @@ describe.each(databaseKinds)("bidding on %s", (kind) => {
 
   it("keeps every invariant when many sellers bid and set minimums at the same moment", async () => {
     const bidders = sellers.slice(0, 12);
-    const auction = await createAuctionRow(db(), {
-      owner: buyer,
-      ...catalogue,
-      sellers: bidders,
-      reserveCents: 10_000_000,
-      decrement: { kind: "amount", value: 1_000 },
-      endsAt: new Date(Date.now() + 3_600_000),
-      softClose: { window: 0, extension: 0, cap: 0 },
-    });
+    const auction = await busyAuction(bidders);
     const rounds = 6;
     for (let round = 0; round < rounds; round += 1) {
       await Promise.all(
@@ -196,15 +199,7 @@ describe.each(databaseKinds)("bidding on %s", (kind) => {
       for (const handle of handles) machines.push(handle.db);
       try {
         const bidders = sellers.slice(0, 12);
-        const auction = await createAuctionRow(db(), {
-          owner: buyer,
-          ...catalogue,
-          sellers: bidders,
-          reserveCents: 10_000_000,
-          decrement: { kind: "amount", value: 1_000 },
-          endsAt: new Date(Date.now() + 3_600_000),
-          softClose: { window: 0, extension: 0, cap: 0 },
-        });
+        const auction = await busyAuction(bidders);
         let next = 9_990_000;
         const outcomes = await Promise.all(
           Array.from({ length: 90 }, (_, index) => {

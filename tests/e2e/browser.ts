@@ -87,6 +87,9 @@ export async function waitForHydration(page: Page): Promise<void> {
  * own scripts are blocked instead (axe hangs with JavaScript disabled).
  */
 export async function expectNoAxeViolations(page: Page): Promise<void> {
+  // After a form post the error summary may be in the DOM before the stylesheet is applied; sizes
+  // (target-size) and colours (contrast) are only right once the page has loaded.
+  await page.waitForLoadState("load");
   const results = await new AxeBuilder({ page })
     .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"])
     .analyze();
