@@ -9,12 +9,15 @@ import { sessions } from "~db/schema";
 export type SessionData = { userId: number };
 export type SessionFlash = { notice: string };
 export type AppSession = Session<SessionData, SessionFlash>;
-export type SessionStore = SessionStorage<SessionData, SessionFlash>;
+export type SessionStore = SessionStorage<SessionData, SessionFlash> & {
+  /** The stored hash of the session id a Cookie header carries (signature checked), or null. */
+  idHashOf(cookieHeader: string | null): Promise<string | null>;
+};
 
 /** Sessions last a working week of inactivity at most; each signed-in request renews them. */
 export const SESSION_LIFETIME_SECONDS = 7 * 24 * 60 * 60;
 
-const hashId = (id: string) => createHash("sha256").update(id).digest("hex");
+export const hashId = (id: string) => createHash("sha256").update(id).digest("hex");
 
 /**
  * Sessions stored in the database behind a signed cookie (HttpOnly, SameSite=Lax, Secure in
@@ -33,7 +36,7 @@ export function createSessionStore(db: Database, env: Environment): SessionStore
   const userIdOf = (data: Partial<SessionData>) => (typeof data.userId === "number" ? data.userId : null);
   const expiry = (expires?: Date) => expires ?? new Date(Date.now() + SESSION_LIFETIME_SECONDS * 1000);
 
-  return createSessionStorage<SessionData, SessionFlash>({
+  const storage = createSessionStorage<SessionData, SessionFlash>({
     cookie,
     async createData(data, expires) {
       const id = randomBytes(32).toString("base64url");
@@ -62,6 +65,13 @@ export function createSessionStore(db: Database, env: Environment): SessionStore
       await db.delete(sessions).where(eq(sessions.idHash, hashId(id)));
     },
   });
+  return {
+    ...storage,
+    async idHashOf(cookieHeader) {
+      const id: unknown = await cookie.parse(cookieHeader);
+      return typeof id === "string" && id !== "" ? hashId(id) : null;
+    },
+  };
 }
 
 /** Ends every session of a user (after a password reset or set): other devices are signed out. */
