@@ -1,21 +1,23 @@
-import { eq, type SQL, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { formatCents } from "~/payments/fees";
 import type { Database, Transaction } from "~db/database.server";
 import { auctionAutoBids, auctionBids, auctionEvents, auctionInvitations, auctions } from "~db/schema";
 import { decrementOf, endAfterBid, statusAt } from "./auction-rules";
-import { type BiddingState, type NewBid, type Outcome, placeBid, type Refusal, setAutoBid } from "./bidding";
+import { type BiddingState, type NewBid, placeBid, type Refusal, setAutoBid } from "./bidding";
 
-// Bids and auto-bids on one auction (issue 9). Every change reads the auction's state, checks the
-// seller may bid, applies the rules of bidding.ts and writes the bid(s) with the automatic ones they
-// set off, the new lowest, the end moved by a late bid, the events and the notification (delivered by
+// Bids and auto-bids on one auction (issue 9). A change reads the auction's state, checks each
+// seller may bid, applies the rules of bidding.ts and writes the bids with the automatic ones they
+// set off, the new lowest, the end moved by late bids, the events and the notification (delivered by
 // PostgreSQL at commit) in ONE statement, guarded by the auction's sequence number: it writes only if
 // nothing changed the auction since the read, under the row lock that statement takes. The lock is
-// held for that statement alone, not across round trips to this process, so a busy auction takes
-// bids at the rate PostgreSQL updates one row, not at the rate this process answers.
+// held for that statement alone, never across round trips to this process.
 //
-// In this process bids on one auction go one at a time (inTurn), so the guard fails only when another
-// machine (or a status change) came in between; then the change is read and decided again, and after
-// a few such misses it takes the row lock first (the locking path, as every auto-bid change does).
+// In this process the manual bids waiting on one auction are decided together, in the order they
+// came, each on the state the one before left (exactly as if they had gone one at a time), and
+// written by that one statement: a busy auction costs one read and one write per round, not per bid,
+// so bids are not held up by the event loop's turns between them. The guard fails only when another
+// machine (or a status change) came in between; then the round is read and decided again, and after a
+// few such misses it takes the row lock first (the locking path, as every auto-bid change does).
 
 export const AUCTION_CHANNEL = "auction_events";
 
@@ -33,11 +35,13 @@ export type BidOutcome =
     }
   | { kind: "refused"; status: 400 | 403 | 404 | 409; field: "amount" | "minimum" | "form"; message: string };
 
+type Refused = Extract<BidOutcome, { kind: "refused" }>;
+
 const refused = (
   status: 400 | 403 | 404 | 409,
   message: string,
   field: "amount" | "minimum" | "form" = "form",
-): BidOutcome => ({ kind: "refused", status, field, message });
+): Refused => ({ kind: "refused", status, field, message });
 
 /** What a refusal says to the seller, at the field. */
 export function refusalMessage(refusal: Refusal): string {
@@ -78,37 +82,44 @@ type BiddingAuction = { [K in keyof typeof auctionColumns]: (typeof auctionColum
 
 /** What the rules need besides the auction's columns, read in the same statement (one snapshot). */
 type BiddingRead = {
-  /** null: not invited; false: invited, terms not accepted. */
-  termsAccepted: boolean | null;
+  /** Per asking seller: true once the terms are accepted, false before; absent when not invited. */
+  termsAccepted: Record<string, boolean> | null;
   lowest: { seller: number; amount: number; rank: number } | null;
   autoBids: { id: number; seller: number; minimum: number; enteredAt: number }[];
-  ownLowest: number | null;
+  /** Per asking seller, their own lowest bid (read for minimum changes only: manual bids never need it). */
+  ownLowest: Record<string, number> | null;
 };
 
 type Read = BiddingRead & { auction: BiddingAuction };
 
 /**
  * The auction's state for the rules, in one statement: every part from one snapshot, so the sequence
- * number read with it vouches for all of it.
+ * number read with it vouches for all of it. `sellers` are the organizations asking.
  */
 async function readForBidding(
   db: Database | Transaction,
   auctionId: number,
-  organizationId: number,
+  sellers: number[],
+  withOwnLowest: boolean,
 ): Promise<Read | undefined> {
+  const asking = sql`(select unnest(${`{${sellers.join(",")}}`}::int[]))`;
+  const ownLowest = withOwnLowest
+    ? sql`(select json_object_agg(organization_id, lowest) from (select organization_id, min(amount_cents) as lowest
+          from ${auctionBids} where auction_id = ${auctionId} and organization_id in ${asking}
+          group by organization_id) as own)`
+    : sql`null`;
   const [row] = await db
     .select({
       ...auctionColumns,
       state: sql<BiddingRead | string>`json_build_object(
-        'termsAccepted', (select terms_accepted_at is not null from ${auctionInvitations}
-          where auction_id = ${auctionId} and organization_id = ${organizationId}),
+        'termsAccepted', (select json_object_agg(organization_id, terms_accepted_at is not null)
+          from ${auctionInvitations} where auction_id = ${auctionId} and organization_id in ${asking}),
         'lowest', (select json_build_object('seller', organization_id, 'amount', amount_cents, 'rank', rank)
           from ${auctionBids} where id = ${auctions.lowestBidId}),
         'autoBids', (select coalesce(json_agg(json_build_object('id', id, 'seller', organization_id,
           'minimum', minimum_cents, 'enteredAt', entered_sequence) order by id), '[]'::json)
           from ${auctionAutoBids} where auction_id = ${auctionId}),
-        'ownLowest', (select min(amount_cents) from ${auctionBids}
-          where auction_id = ${auctionId} and organization_id = ${organizationId})
+        'ownLowest', ${ownLowest}
       )`,
     })
     .from(auctions)
@@ -124,7 +135,7 @@ async function readForBidding(
  * (pipelined on PostgreSQL: one round trip) and runs after it on a fresh snapshot, so it sees what
  * the change before committed.
  */
-async function lockAndRead(tx: Transaction, auctionId: number, organizationId: number) {
+async function lockAndRead(tx: Transaction, auctionId: number, sellers: number[], withOwnLowest: boolean) {
   // Sent in this order: a query goes out when it is awaited, so the lock is asked for before the read.
   const locked = tx
     .select({ id: auctions.id })
@@ -132,16 +143,17 @@ async function lockAndRead(tx: Transaction, auctionId: number, organizationId: n
     .where(eq(auctions.id, auctionId))
     .for("update")
     .then(() => undefined);
-  const [, read] = await Promise.all([locked, readForBidding(tx, auctionId, organizationId)]);
+  const [, read] = await Promise.all([locked, readForBidding(tx, auctionId, sellers, withOwnLowest)]);
   return read;
 }
 
 export const SEALED_ONLY = "This is a sealed-bid auction: send one bid with its documents instead.";
+const NOT_INVITED = "This auction does not exist or you are not invited to it.";
 
-/** Whether the seller may bid now: invited, terms accepted, the auction open. */
-function checkBidder(read: Read, now: Date) {
-  const { auction, termsAccepted } = read;
-  if (termsAccepted === null) return refused(404, "This auction does not exist or you are not invited to it.");
+/** Whether the seller may bid now on the auction as it stands: invited, terms accepted, open. */
+function checkBidder(read: Read, auction: Read["auction"], organizationId: number, now: Date): Refused | undefined {
+  const termsAccepted = read.termsAccepted?.[organizationId];
+  if (termsAccepted === undefined) return refused(404, NOT_INVITED);
   if (!termsAccepted) return refused(409, "Please accept the auction's terms before bidding.");
   if (auction.kind === "sealed") return refused(409, SEALED_ONLY);
   const status = statusAt(auction, now);
@@ -150,11 +162,11 @@ function checkBidder(read: Read, now: Date) {
   return undefined;
 }
 
-/** The rules' view of the auction: reserve, decrement, the standing lowest, the auto-bids, the seller's own lowest. */
-function biddingState(read: Read, organizationId: number): BiddingState {
+/** The rules' view of the auction as read: reserve, decrement, the standing lowest, the auto-bids, own lowest bids. */
+function biddingState(read: Read): BiddingState {
   const { auction, lowest, autoBids } = read;
   const ownLowest = new Map<number, number>();
-  if (read.ownLowest !== null) ownLowest.set(organizationId, read.ownLowest);
+  for (const [seller, amount] of Object.entries(read.ownLowest ?? {})) ownLowest.set(Number(seller), amount);
   return {
     reserve: auction.reserveCents,
     decrement: decrementOf(auction),
@@ -164,7 +176,55 @@ function biddingState(read: Read, organizationId: number): BiddingState {
   };
 }
 
-type WrittenBid = { id: number; amountCents: number; kind: "manual" | "auto" };
+/** One accepted change: a manual bid (or a minimum) and the automatic bids it set off, at one moment. */
+type Change = {
+  bids: NewBid[];
+  /** A manual bid's user; for a minimum's change, who set it (the bids themselves are all automatic). */
+  userId: number;
+  /** The minimum whose change set the bids off, if that is what did. */
+  autoBidId?: number;
+  before: BiddingState;
+  after: BiddingState;
+  endsBefore: Date;
+  endsAfter: Date;
+};
+
+/** Changes decided in order on the auction as read, each on the state the one before left. */
+class Round {
+  readonly changes: Change[] = [];
+  state: BiddingState;
+  auction: Read["auction"];
+
+  constructor(readonly read: Read) {
+    this.state = biddingState(read);
+    this.auction = read.auction;
+  }
+
+  /** The rank (and tie-break) of the next change: the auction's sequence number after it. */
+  get nextRank() {
+    return this.read.auction.sequence + this.changes.length + 1;
+  }
+
+  /** Keeps a change; a change with no bids moves nothing (a minimum that set nothing off). */
+  add(bids: NewBid[], after: BiddingState, cause: { userId: number; autoBidId?: number }, now: Date) {
+    const endsBefore = this.auction.endsAt;
+    const endsAfter = bids.length > 0 ? endAfterBid(this.auction, now) : endsBefore;
+    this.changes.push({ bids, ...cause, before: this.state, after, endsBefore, endsAfter });
+    this.state = after;
+    if (endsAfter.getTime() !== endsBefore.getTime()) {
+      this.auction = { ...this.auction, endsAt: endsAfter, extensions: this.auction.extensions + 1 };
+    }
+  }
+}
+
+const acceptedOutcome = (change: Change, ids: number[]): BidOutcome => ({
+  kind: "accepted",
+  bids: change.bids.map((bid, index) => ({ id: ids[index] as number, amountCents: bid.amount, kind: bid.kind })),
+  endsAt: change.endsAfter,
+  previousLeaderId: change.before.lowest?.seller ?? null,
+  leaderId: change.after.lowest?.seller ?? null,
+  extended: change.endsAfter.getTime() !== change.endsBefore.getTime(),
+});
 
 /** Both drivers' answer to `execute`: postgres.js gives the rows, PGlite an object holding them. */
 function rowsOf<Row>(result: unknown): Row[] {
@@ -172,46 +232,64 @@ function rowsOf<Row>(result: unknown): Row[] {
 }
 
 /**
- * Writes a decided change in one statement, only if the auction is as it was read (same sequence
+ * Writes a round's changes in one statement, only if the auction is as it was read (same sequence
  * number, status and end): the bids in order with ids taken under the row lock (so ids follow the
- * order bids were accepted; an automatic bid names the manual one that set it off), the new lowest
- * and leader, the end moved by a late bid, the events, and the notification. Answers the written
- * bids, or undefined when the auction had changed and nothing was written.
+ * order bids were accepted; an automatic bid names the manual bid or the minimum that set it off), the
+ * new lowest and leader, the end moved by late bids, the events in order, and the notification.
+ * Answers each change's bid ids, or undefined when the auction had changed and nothing was written.
  */
-async function writeChange(
-  db: Database | Transaction,
-  read: Read,
-  bids: NewBid[],
-  cause: { autoBidId?: number; userId: number },
-  now: Date,
-  finalState: BiddingState,
-): Promise<{ written: WrittenBid[]; endsAt: Date } | undefined> {
+async function writeRound(db: Database | Transaction, round: Round, at: Date): Promise<number[][] | undefined> {
+  const { read, changes } = round;
   const { auction } = read;
-  const rows = bids.map((bid, index) => ({
-    ord: index + 1,
-    organization_id: bid.seller,
-    user_id: bid.kind === "manual" ? cause.userId : null,
-    amount_cents: bid.amount,
-    kind: bid.kind,
-    rank: bid.rank,
-    triggered_by_auto_bid_id: bid.kind === "manual" ? null : (cause.autoBidId ?? null),
-  }));
-  const lowest = finalState.lowest;
-  // The leader's row: the last new bid by the new leader at the new lowest amount, if a new bid leads.
-  const leaderIndex = lowest
-    ? bids.findLastIndex((bid) => bid.seller === lowest.seller && bid.amount === lowest.amount)
-    : -1;
-  const endsAt = bids.length > 0 ? endAfterBid(auction, now) : auction.endsAt;
-  const extended = endsAt.getTime() !== auction.endsAt.getTime();
-  const at = now.toISOString();
-  const leader: SQL =
-    leaderIndex >= 0 && lowest
-      ? sql`, lowest_bid_id = (select id from new_bid where ord = ${leaderIndex + 1}),
+  type BidRow = {
+    ord: number;
+    event_ord: number;
+    organization_id: number;
+    user_id: number | null;
+    amount_cents: number;
+    kind: "manual" | "auto";
+    rank: number;
+    cause_ord: number | null;
+    triggered_by_auto_bid_id: number | null;
+  };
+  const rows: BidRow[] = [];
+  const extensions: { event_ord: number; data: { from: string; to: string } }[] = [];
+  let eventOrd = 0;
+  for (const change of changes) {
+    const manualOrd = change.bids[0]?.kind === "manual" ? rows.length + 1 : null;
+    for (const bid of change.bids) {
+      rows.push({
+        ord: rows.length + 1,
+        event_ord: ++eventOrd,
+        organization_id: bid.seller,
+        user_id: bid.kind === "manual" ? change.userId : null,
+        amount_cents: bid.amount,
+        kind: bid.kind,
+        rank: bid.rank,
+        cause_ord: bid.kind === "auto" ? manualOrd : null,
+        triggered_by_auto_bid_id: bid.kind === "auto" && manualOrd === null ? (change.autoBidId ?? null) : null,
+      });
+    }
+    if (change.endsAfter.getTime() !== change.endsBefore.getTime()) {
+      const data = { from: change.endsBefore.toISOString(), to: change.endsAfter.toISOString() };
+      extensions.push({ event_ord: ++eventOrd, data });
+    }
+  }
+  const lowest = round.state.lowest;
+  // The leader's row, if a new bid leads: the new bid that is the standing lowest (same seller, amount, rank).
+  const leaderOrd = lowest
+    ? rows.findLast(
+        (row) =>
+          row.organization_id === lowest.seller && row.amount_cents === lowest.amount && row.rank === lowest.rank,
+      )?.ord
+    : undefined;
+  const leader =
+    leaderOrd !== undefined && lowest
+      ? sql`, lowest_bid_id = (select id from new_bid where ord = ${leaderOrd}),
           lowest_cents = ${lowest.amount}, leader_organization_id = ${lowest.seller}`
       : sql``;
-  const extension = extended
-    ? sql`union all select 'extended', null, null, ${JSON.stringify({ from: auction.endsAt.toISOString(), to: endsAt.toISOString() })}::jsonb, ${rows.length + 1} from guard`
-    : sql``;
+  const endsAt = round.auction.endsAt;
+  const iso = at.toISOString();
   const result = await db.execute(sql`
     with guard as (
       select id from ${auctions}
@@ -227,35 +305,41 @@ async function writeChange(
     new_bid as (
       select taken.id, bid.*
       from taken
-      join json_to_recordset(${JSON.stringify(rows)}::json) as bid(ord int, organization_id int, user_id int,
-        amount_cents bigint, kind text, rank int, triggered_by_auto_bid_id int) on bid.ord = taken.ord
+      join json_to_recordset(${JSON.stringify(rows)}::json) as bid(ord int, event_ord int, organization_id int,
+        user_id int, amount_cents bigint, kind text, rank int, cause_ord int, triggered_by_auto_bid_id int)
+        on bid.ord = taken.ord
     ),
-    manual as (select id from new_bid where kind = 'manual'),
+    bid_caused as (
+      select new_bid.*, cause.id as triggered_by_bid_id
+      from new_bid left join new_bid as cause on cause.ord = new_bid.cause_ord
+    ),
     bids_written as (
       insert into ${auctionBids} (id, auction_id, organization_id, user_id, amount_cents, kind, rank,
         triggered_by_bid_id, triggered_by_auto_bid_id, created_at)
       select id, ${auction.id}, organization_id, user_id, amount_cents, kind, rank,
-        case when kind = 'auto' then (select id from manual) end, triggered_by_auto_bid_id, ${at}::timestamptz
-      from new_bid order by ord
+        triggered_by_bid_id, triggered_by_auto_bid_id, ${iso}::timestamptz
+      from bid_caused order by ord
     ),
     moved as (
-      update ${auctions} set sequence = ${auction.sequence + 1},
+      update ${auctions} set sequence = ${auction.sequence + changes.length},
         status = ${auction.status === "scheduled" ? "open" : auction.status},
         bid_count = bid_count + ${rows.length}, ends_at = ${endsAt.toISOString()}::timestamptz,
-        extensions = ${extended ? auction.extensions + 1 : auction.extensions}, updated_at = ${at}::timestamptz
+        extensions = ${round.auction.extensions}, updated_at = ${iso}::timestamptz
         ${leader}
       from guard where ${auctions.id} = guard.id
       returning ${auctions.id}
     ),
     events_written as (
       insert into ${auctionEvents} (auction_id, kind, user_id, organization_id, data, created_at)
-      select ${auction.id}, kind, user_id, organization_id, data, ${at}::timestamptz from (
+      select ${auction.id}, kind, user_id, organization_id, data, ${iso}::timestamptz from (
         select 'bid' as kind, user_id, organization_id, jsonb_build_object('bidId', id, 'amountCents', amount_cents,
-          'bidKind', kind, 'triggeredByBidId', case when kind = 'auto' then (select id from manual) end,
-          'triggeredByAutoBidId', triggered_by_auto_bid_id) as data, ord
-        from new_bid
-        ${extension}
-      ) as event order by ord
+          'bidKind', kind, 'triggeredByBidId', triggered_by_bid_id,
+          'triggeredByAutoBidId', triggered_by_auto_bid_id) as data, event_ord
+        from bid_caused
+        union all
+        select 'extended', null, null, extension.data, extension.event_ord
+        from guard, json_to_recordset(${JSON.stringify(extensions)}::json) as extension(event_ord int, data jsonb)
+      ) as event order by event_ord
     )
     select (select coalesce(json_agg(id order by ord), '[]'::json) from new_bid) as bid_ids,
       pg_notify(${AUCTION_CHANNEL}, ${String(auction.id)})
@@ -263,8 +347,13 @@ async function writeChange(
   const [row] = rowsOf<{ bid_ids: number[] | string }>(result);
   if (!row) return undefined;
   const ids: number[] = (typeof row.bid_ids === "string" ? JSON.parse(row.bid_ids) : row.bid_ids).map(Number);
-  const written = bids.map((bid, index) => ({ id: ids[index] as number, amountCents: bid.amount, kind: bid.kind }));
-  return { written, endsAt };
+  const perChange: number[][] = [];
+  let taken = 0;
+  for (const change of changes) {
+    perChange.push(ids.slice(taken, taken + change.bids.length));
+    taken += change.bids.length;
+  }
+  return perChange;
 }
 
 /** Tells every app machine's listeners that the auction changed (sent when the transaction commits). */
@@ -272,96 +361,113 @@ export async function notifyAuction(tx: Pick<Database, "execute">, auctionId: nu
   await tx.execute(sql`select pg_notify(${AUCTION_CHANNEL}, ${String(auctionId)})`);
 }
 
-const accepted = (
-  before: BiddingState,
-  after: BiddingState,
-  bids: WrittenBid[],
-  previousEnd: Date,
-  endsAt: Date,
-): BidOutcome => ({
-  kind: "accepted",
-  bids,
-  endsAt,
-  previousLeaderId: before.lowest?.seller ?? null,
-  leaderId: after.lowest?.seller ?? null,
-  extended: endsAt.getTime() !== previousEnd.getTime(),
-});
+/** A manual bid waiting in this process for its auction's next round. */
+type Waiting<T> = { request: T; settle: (outcome: BidOutcome) => void; fail: (error: unknown) => void };
+type ManualRequest = BidderRequest & { amountCents: number };
+type MinimumRequest = BidderRequest & { minimumCents: number };
+type QueuedBid = { kind: "manual" } & Waiting<ManualRequest>;
+type Queued = QueuedBid | ({ kind: "minimum" } & Waiting<MinimumRequest>);
 
-/** Per database handle: each auction's queue of bidding changes in this process (its last link). */
-const queues = new WeakMap<Database, Map<number, Promise<unknown>>>();
+/** Per database handle: each auction's changes waiting in this process, in the order they came. */
+const queues = new WeakMap<Database, Map<number, Queued[]>>();
 
 /**
- * Runs one bidding change on the auction at a time in this process; the others wait here, not in
- * PostgreSQL. Bids on a busy auction would otherwise each hold a pooled connection while they wait
- * for the row, leaving none for the rest of the site, and each would find the auction changed.
+ * Queues a change on the auction and, if none is under way, works through the queue: the manual bids
+ * at its head as one round, a minimum's change on its own, until it is empty. Waiting changes hold
+ * no pooled connection (a busy auction would otherwise take them all from the rest of the site).
  */
-function inTurn<T>(db: Database, auctionId: number, work: () => Promise<T>): Promise<T> {
-  let queue = queues.get(db);
-  if (!queue) {
-    queue = new Map();
-    queues.set(db, queue);
+function enqueue(db: Database, auctionId: number, item: Queued) {
+  let byAuction = queues.get(db);
+  if (!byAuction) {
+    byAuction = new Map();
+    queues.set(db, byAuction);
   }
-  const auctionQueue = queue;
-  const run = (auctionQueue.get(auctionId) ?? Promise.resolve()).then(work, work);
-  const last = run.then(
-    () => undefined,
-    () => undefined,
-  );
-  auctionQueue.set(auctionId, last);
-  void last.then(() => {
-    if (auctionQueue.get(auctionId) === last) auctionQueue.delete(auctionId);
-  });
-  return run;
+  const queue = byAuction.get(auctionId);
+  if (queue) {
+    queue.push(item);
+    return;
+  }
+  const waiting: Queued[] = [item];
+  byAuction.set(auctionId, waiting);
+  const auctionQueues = byAuction;
+  void (async () => {
+    while (waiting.length > 0) {
+      const head = waiting[0] as Queued;
+      if (head.kind === "minimum") {
+        waiting.shift();
+        await minimumChange(db, head.request).then(head.settle, head.fail);
+        continue;
+      }
+      const end = waiting.findIndex((queued) => queued.kind !== "manual");
+      const batch = waiting.splice(0, end === -1 ? waiting.length : end) as QueuedBid[];
+      await manualRound(
+        db,
+        auctionId,
+        batch.map((queued) => queued.request),
+      ).then(
+        (outcomes) => {
+          for (const [index, queued] of batch.entries()) queued.settle(outcomes[index] as BidOutcome);
+        },
+        (error) => {
+          for (const queued of batch) queued.fail(error);
+        },
+      );
+    }
+    auctionQueues.delete(auctionId);
+  })();
 }
 
-const NOT_INVITED = () => refused(404, "This auction does not exist or you are not invited to it.");
-
-/**
- * Reads, checks the bidder, and hands the rules' state to `decide`; a refusal is answered as is. The
- * bid's time is taken after the read: a bid that waited its turn past the end is late.
- */
-function prepare(
-  read: Read | undefined,
-  request: BidderRequest,
-): { refusal: BidOutcome } | { read: Read; now: Date; state: BiddingState } {
-  if (!read) return { refusal: NOT_INVITED() };
-  const now = request.now ?? new Date();
-  const problem = checkBidder(read, now);
-  if (problem) return { refusal: problem };
-  return { read, now, state: biddingState(read, request.organizationId) };
-}
-
-/** Times a manual bid is decided on a fresh read and written with the guard before it takes the row lock first. */
+/** Times a round of manual bids is decided on a fresh read and written with the guard before it takes the row lock first. */
 const GUARDED_ATTEMPTS = 3;
 
-/** A seller's manual bid: binding once accepted; the auto-bids it sets off are written with it. */
-export function placeManualBid(db: Database, request: BidderRequest & { amountCents: number }): Promise<BidOutcome> {
+/**
+ * Manual bids on one auction, decided in the order they came and written together. Each is refused
+ * or accepted exactly as it would have been on its own after the ones before it. A bid's time is
+ * taken after the read: a bid that waited its turn past the end is late.
+ */
+async function manualRound(db: Database, auctionId: number, requests: ManualRequest[]): Promise<BidOutcome[]> {
+  const sellers = [...new Set(requests.map((request) => request.organizationId))];
   const decide = async (executor: Database | Transaction, read: Read | undefined) => {
-    const turn = prepare(read, request);
-    if ("refusal" in turn) return turn.refusal;
-    const { state, now } = turn;
-    const outcome: Outcome = placeBid(
-      state,
-      request.organizationId,
-      request.amountCents,
-      turn.read.auction.sequence + 1,
-    );
-    if (!outcome.ok) return refused(400, refusalMessage(outcome), "amount");
-    const change = await writeChange(executor, turn.read, outcome.bids, { userId: request.userId }, now, outcome.state);
-    if (!change) return undefined; // the auction changed since the read
-    return accepted(state, outcome.state, change.written, turn.read.auction.endsAt, change.endsAt);
-  };
-  return inTurn(db, request.auctionId, async () => {
-    for (let attempt = 0; attempt < GUARDED_ATTEMPTS; attempt += 1) {
-      const outcome = await decide(db, await readForBidding(db, request.auctionId, request.organizationId));
-      if (outcome) return outcome;
+    if (!read) return requests.map(() => refused(404, NOT_INVITED));
+    const round = new Round(read);
+    const decided: (Refused | Change)[] = [];
+    const at = new Date();
+    for (const request of requests) {
+      const now = request.now ?? at;
+      const problem = checkBidder(read, round.auction, request.organizationId, now);
+      if (problem) {
+        decided.push(problem);
+        continue;
+      }
+      const outcome = placeBid(round.state, request.organizationId, request.amountCents, round.nextRank);
+      if (!outcome.ok) {
+        decided.push(refused(400, refusalMessage(outcome), "amount"));
+        continue;
+      }
+      round.add(outcome.bids, outcome.state, { userId: request.userId }, now);
+      decided.push(round.changes.at(-1) as Change);
     }
-    return db.transaction(async (tx) => {
-      const outcome = await decide(tx, await lockAndRead(tx, request.auctionId, request.organizationId));
-      if (!outcome) throw new Error("the auction changed under its row lock");
-      return outcome;
-    });
+    if (round.changes.length === 0) return decided as Refused[];
+    const ids = await writeRound(executor, round, at);
+    if (!ids) return undefined; // the auction changed since the read
+    return decided.map((entry) =>
+      "kind" in entry ? entry : acceptedOutcome(entry, ids[round.changes.indexOf(entry)] ?? []),
+    );
+  };
+  for (let attempt = 0; attempt < GUARDED_ATTEMPTS; attempt += 1) {
+    const outcomes = await decide(db, await readForBidding(db, auctionId, sellers, false));
+    if (outcomes) return outcomes;
+  }
+  return db.transaction(async (tx) => {
+    const outcomes = await decide(tx, await lockAndRead(tx, auctionId, sellers, false));
+    if (!outcomes) throw new Error("the auction changed under its row lock");
+    return outcomes;
   });
+}
+
+/** A seller's manual bid: binding once accepted; the auto-bids it sets off are written with it. */
+export function placeManualBid(db: Database, request: ManualRequest): Promise<BidOutcome> {
+  return new Promise((settle, fail) => enqueue(db, request.auctionId, { kind: "manual", request, settle, fail }));
 }
 
 /**
@@ -369,44 +475,46 @@ export function placeManualBid(db: Database, request: BidderRequest & { amountCe
  * the same transaction, which holds the auction's row lock. The minimum is never shown to anyone but
  * its seller.
  */
-export function setAutoBidMinimum(
-  db: Database,
-  request: BidderRequest & { minimumCents: number },
-): Promise<BidOutcome> {
-  return inTurn(db, request.auctionId, () =>
-    db.transaction(async (tx): Promise<BidOutcome> => {
-      const turn = prepare(await lockAndRead(tx, request.auctionId, request.organizationId), request);
-      if ("refusal" in turn) return turn.refusal;
-      const { read, state, now } = turn;
-      const outcome = setAutoBid(state, request.organizationId, request.minimumCents, read.auction.sequence + 1);
-      if (!outcome.ok) return refused(400, refusalMessage(outcome), "minimum");
-      const entered = outcome.state.autoBids.find((autoBid) => autoBid.seller === request.organizationId);
-      if (!entered) throw new Error("the auto-bid was not kept");
-      const row = {
-        minimumCents: entered.minimum,
-        enteredSequence: entered.enteredAt,
-        setByUserId: request.userId,
-        updatedAt: now,
-      };
-      const [autoBid] = await tx
-        .insert(auctionAutoBids)
-        .values({ auctionId: read.auction.id, organizationId: request.organizationId, ...row })
-        .onConflictDoUpdate({ target: [auctionAutoBids.auctionId, auctionAutoBids.organizationId], set: row })
-        .returning({ id: auctionAutoBids.id });
-      if (!autoBid) throw new Error("no auto-bid row");
-      // Private to the seller: the minimum is in the audit trail, never in anything another seller sees.
-      await tx.insert(auctionEvents).values({
-        auctionId: read.auction.id,
-        kind: "auto-bid-set",
-        userId: request.userId,
-        organizationId: request.organizationId,
-        data: { autoBidId: autoBid.id, minimumCents: entered.minimum },
-        createdAt: now,
-      });
-      const cause = { userId: request.userId, autoBidId: autoBid.id };
-      const change = await writeChange(tx, read, outcome.bids, cause, now, outcome.state);
-      if (!change) throw new Error("the auction changed under its row lock");
-      return accepted(state, outcome.state, change.written, read.auction.endsAt, change.endsAt);
-    }),
-  );
+export function setAutoBidMinimum(db: Database, request: MinimumRequest): Promise<BidOutcome> {
+  return new Promise((settle, fail) => enqueue(db, request.auctionId, { kind: "minimum", request, settle, fail }));
+}
+
+function minimumChange(db: Database, request: MinimumRequest): Promise<BidOutcome> {
+  return db.transaction(async (tx): Promise<BidOutcome> => {
+    const read = await lockAndRead(tx, request.auctionId, [request.organizationId], true);
+    if (!read) return refused(404, NOT_INVITED);
+    const now = request.now ?? new Date();
+    const problem = checkBidder(read, read.auction, request.organizationId, now);
+    if (problem) return problem;
+    const round = new Round(read);
+    const outcome = setAutoBid(round.state, request.organizationId, request.minimumCents, round.nextRank);
+    if (!outcome.ok) return refused(400, refusalMessage(outcome), "minimum");
+    const entered = outcome.state.autoBids.find((autoBid) => autoBid.seller === request.organizationId);
+    if (!entered) throw new Error("the auto-bid was not kept");
+    const row = {
+      minimumCents: entered.minimum,
+      enteredSequence: entered.enteredAt,
+      setByUserId: request.userId,
+      updatedAt: now,
+    };
+    const [autoBid] = await tx
+      .insert(auctionAutoBids)
+      .values({ auctionId: read.auction.id, organizationId: request.organizationId, ...row })
+      .onConflictDoUpdate({ target: [auctionAutoBids.auctionId, auctionAutoBids.organizationId], set: row })
+      .returning({ id: auctionAutoBids.id });
+    if (!autoBid) throw new Error("no auto-bid row");
+    // Private to the seller: the minimum is in the audit trail, never in anything another seller sees.
+    await tx.insert(auctionEvents).values({
+      auctionId: read.auction.id,
+      kind: "auto-bid-set",
+      userId: request.userId,
+      organizationId: request.organizationId,
+      data: { autoBidId: autoBid.id, minimumCents: entered.minimum },
+      createdAt: now,
+    });
+    round.add(outcome.bids, outcome.state, { userId: request.userId, autoBidId: autoBid.id }, now);
+    const ids = await writeRound(tx, round, now);
+    if (!ids) throw new Error("the auction changed under its row lock");
+    return acceptedOutcome(round.changes[0] as Change, ids[0] ?? []);
+  });
 }
