@@ -1,10 +1,11 @@
 import { data, type RouterContextProvider, redirect } from "react-router";
 import { z } from "zod";
+import { requireUser } from "~/accounts/auth.server";
+import { parseId } from "~/catalogue/catalogue-schemas";
 import { appServicesContext } from "~/platform/app-context";
 import { readsOnly, requireAuction } from "./auction-access.server";
 import { parseDollars } from "./auction-form";
 import { timezoneOf } from "./auction-form.server";
-import { dropShare, LARGE_DROP } from "./auction-rules";
 import { viewFor } from "./auction-views.server";
 import {
   type AuctionServices,
@@ -14,7 +15,7 @@ import {
   tellBidEffectsSoon,
   withdrawAuction,
 } from "./auctions.server";
-import { type BidOutcome, placeManualBid, SEALED_ONLY, setAutoBidMinimum } from "./bids.server";
+import { type BidderRequest, placeManualBid, setAutoBidMinimum } from "./bids.server";
 
 // Loader and action of /auctions/{id}: the buyer's console, a seller's bidding page, or staff's
 // read-only console, all built from the party's view. Every change is a plain form post answered
@@ -65,18 +66,13 @@ export type AuctionActionData =
 
 const refuse = (status: number, body: AuctionActionData) => data(body, { status });
 
-/** The outbid and extension notices go out after the answer: the bid stands whatever happens to them. */
-function tellInBackground(services: AuctionServices, auctionId: number, outcome: BidOutcome) {
-  if (outcome.kind === "accepted") tellBidEffectsSoon(services, auctionId, outcome);
-}
-
 export async function submitAuctionPage(request: Request, context: Context, rawId: string | undefined) {
-  const { auction, viewer, user } = await requireAuction(request, context, rawId);
+  const user = requireUser(request, context);
   const services = context.get(appServicesContext);
   const submitted = Object.fromEntries(await request.formData());
   const parsed = actionSchema.safeParse(submitted);
-  const back = (notice: Notice, value = "1") => redirect(`/auctions/${auction.id}?${notice}=${value}`);
   if (!parsed.success) {
+    await requireAuction(request, context, rawId); // an auction this user may not see is a 404 first
     const issue = parsed.error.issues[0];
     if (issue?.path[0] === "reason") {
       return refuse(400, { error: CANCEL_REASON_REQUIRED, field: "reason", typed: String(submitted.reason ?? "") });
@@ -84,7 +80,17 @@ export async function submitAuctionPage(request: Request, context: Context, rawI
     return refuse(400, { error: "Please choose what to do." });
   }
   const form = parsed.data;
+  // A seller's bid or minimum goes straight to the auction's next round of bids, which checks the
+  // invitation, the terms and the time on the state it decides on (one read for every bid waiting):
+  // busy auctions are not held up by a read of their own per bid.
+  if ((form.intent === "bid" || form.intent === "auto-bid") && user.role === 3 && user.organizationId) {
+    const auctionId = parseId(rawId);
+    if (!auctionId) throw data(null, { status: 404 });
+    return submitBidding(services, { auctionId, organizationId: user.organizationId, userId: user.id }, form);
+  }
 
+  const { auction, viewer } = await requireAuction(request, context, rawId);
+  const back = (notice: Notice) => redirect(`/auctions/${auction.id}?${notice}=1`);
   if (form.intent === "publish" || form.intent === "withdraw" || form.intent === "cancel") {
     if (viewer.kind !== "owner") throw data(null, { status: readsOnly(viewer) ? 403 : 404 });
     const actor = { userId: user.id, organizationId: viewer.organizationId };
@@ -99,7 +105,7 @@ export async function submitAuctionPage(request: Request, context: Context, rawI
     return back(form.intent === "publish" ? "published" : form.intent === "withdraw" ? "withdrawn" : "cancelled");
   }
 
-  // The rest is bidding: invited sellers only.
+  // The rest is for invited sellers only.
   if (viewer.kind !== "seller") throw data(null, { status: readsOnly(viewer) || viewer.kind === "owner" ? 403 : 404 });
   const bidder = { auctionId: auction.id, organizationId: viewer.organizationId, userId: user.id };
   if (form.intent === "accept-terms") {
@@ -107,7 +113,13 @@ export async function submitAuctionPage(request: Request, context: Context, rawI
     if (accepted.kind === "refused") return refuse(accepted.status, { error: accepted.message });
     return back("accepted");
   }
-  if (auction.kind === "sealed") return refuse(409, { error: SEALED_ONLY });
+  return submitBidding(services, bidder, form);
+}
+
+type BiddingForm = Extract<z.infer<typeof actionSchema>, { intent: "bid" | "auto-bid" }>;
+
+/** A bid (binding once placed) or a secret minimum: redirect with the notice, or the page with the message at the field. */
+async function submitBidding(services: AuctionServices, bidder: BidderRequest, form: BiddingForm) {
   const field = form.intent === "bid" ? "amount" : "minimum";
   const typed = form.intent === "bid" ? form.amount : form.minimum;
   const cents = parseDollars(typed);
@@ -119,27 +131,25 @@ export async function submitAuctionPage(request: Request, context: Context, rawI
         : "Please enter your minimum";
     return refuse(400, { error: message, field, typed });
   }
-  if (form.intent === "bid") {
-    // A typo guard: a bid far under the price asks once more before it binds the seller.
-    const reference = auction.lowestCents ?? auction.reserveCents;
-    const share = dropShare(reference, cents);
-    if (share > LARGE_DROP && form.confirm !== "yes") {
-      return {
-        confirmBid: {
-          amount: typed,
-          amountCents: cents,
-          referenceCents: reference,
-          dropPercent: Math.round(share * 100),
-        },
-      };
+  const outcome =
+    form.intent === "bid"
+      ? await placeManualBid(services.db, { ...bidder, amountCents: cents, confirmed: form.confirm === "yes" })
+      : await setAutoBidMinimum(services.db, { ...bidder, minimumCents: cents });
+  switch (outcome.kind) {
+    case "unconfirmed": {
+      // The typo guard: a bid far under the price is asked about once more before it binds the seller.
+      const { referenceCents, dropPercent } = outcome;
+      return { confirmBid: { amount: typed, amountCents: cents, referenceCents, dropPercent } };
     }
-    const placed = await placeManualBid(services.db, { ...bidder, amountCents: cents });
-    if (placed.kind === "refused") return refuse(placed.status, { error: placed.message, field, typed });
-    tellInBackground(services, auction.id, placed);
-    return back("placed", String(placed.bids[0]?.id ?? ""));
+    case "refused":
+      // Not invited, a draft, or no such auction: the same 404 as the page.
+      if (outcome.status === 404) throw data(null, { status: 404 });
+      return refuse(outcome.status, { error: outcome.message, field, typed });
+    case "accepted": {
+      // The outbid and extension notices go out after the answer: the bid stands whatever happens to them.
+      tellBidEffectsSoon(services, bidder.auctionId, outcome);
+      const notice = form.intent === "bid" ? `placed=${outcome.bids[0]?.id ?? ""}` : "minimum=1";
+      return redirect(`/auctions/${bidder.auctionId}?${notice}`);
+    }
   }
-  const set = await setAutoBidMinimum(services.db, { ...bidder, minimumCents: cents });
-  if (set.kind === "refused") return refuse(set.status, { error: set.message, field, typed });
-  tellInBackground(services, auction.id, set);
-  return back("minimum");
 }

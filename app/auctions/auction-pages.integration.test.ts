@@ -306,6 +306,25 @@ describe.runIf(hasBuild).each(databaseKinds)("auction pages on %s", (kind) => {
       expect(answer.status).toBeGreaterThanOrEqual(400);
       expect(answer.status).toBeLessThan(500);
     }
+    // A bid or a minimum from a seller who may not see the auction (not invited, a draft, no such
+    // auction) is the same 404 as the page, whatever the amount.
+    const draft = await createAuctionRow(db(), { owner: buyer, ...catalogue, sellers: [alpha], status: "draft" });
+    const bids: [Party, string][] = [
+      [bravo, `/auctions/${auction.id}`],
+      [alpha, `/auctions/${draft.id}`],
+      [alpha, "/auctions/99999999"],
+      [alpha, "/auctions/abc"],
+    ];
+    for (const [seller, path] of bids) {
+      for (const form of [
+        { intent: "bid", amount: "1000", confirm: "yes" },
+        { intent: "bid", amount: "1" },
+        { intent: "auto-bid", minimum: "1000" },
+      ]) {
+        expect((await as(seller).request(path, { form })).status).toBe(404);
+      }
+    }
+    expect(await db().select().from(auctionBids).where(eq(auctionBids.auctionId, draft.id))).toHaveLength(0);
     const list = await (await as(bravo).request("/auctions")).text();
     expectNotIn(list, `/auctions/${auction.id}"`);
     expectIn(await (await as(alpha).request("/auctions")).text(), `/auctions/${auction.id}"`);

@@ -82,6 +82,26 @@ describe.each(databaseKinds)("bidding on %s", (kind) => {
     expect(row).toMatchObject({ lowestCents: 890_000, leaderOrganizationId: b().organizationId, bidCount: 2 });
   });
 
+  it("asks about a bid far under the price it meets (the typo guard) without writing it, unless confirmed", async () => {
+    const auction = await openAuction();
+    const ask = (seller: Party, amountCents: number, confirmed: boolean) =>
+      placeManualBid(db(), {
+        auctionId: auction.id,
+        organizationId: seller.organizationId,
+        userId: seller.userId,
+        amountCents,
+        confirmed,
+      });
+    // Against the reserve ($10,000.00) first, then against the lowest bid when it is decided.
+    expect(await ask(a(), 700_000, false)).toEqual({ kind: "unconfirmed", referenceCents: 1_000_000, dropPercent: 30 });
+    const [first, second] = await Promise.all([ask(a(), 900_000, false), ask(b(), 700_000, false)]);
+    expect(first).toMatchObject({ kind: "accepted" });
+    expect(second).toEqual({ kind: "unconfirmed", referenceCents: 900_000, dropPercent: 22 });
+    expect(await ask(b(), 700_000, true)).toMatchObject({ kind: "accepted" });
+    const rows = await db().select().from(auctionBids).where(eq(auctionBids.auctionId, auction.id));
+    expect(rows.map((row) => row.amountCents).sort((x, y) => x - y)).toEqual([700_000, 900_000]);
+  });
+
   it("refuses sellers who are not invited, have not accepted the terms, or bid outside the bidding time", async () => {
     const auction = await openAuction({ sellers: [a()] });
     expect(await bid(auction.id, sellers[11] as Party, 500_000)).toMatchObject({ kind: "refused", status: 404 });
@@ -96,6 +116,10 @@ describe.each(databaseKinds)("bidding on %s", (kind) => {
       message: "Bidding has closed.",
     });
     expect(await bid(999_999, a(), 500_000)).toMatchObject({ kind: "refused", status: 404 });
+    // An invited seller does not learn of a draft: the same 404.
+    const draft = await openAuction({ status: "draft" });
+    expect(await bid(draft.id, a(), 500_000)).toMatchObject({ kind: "refused", status: 404 });
+    expect(await autoBid(draft.id, a(), 500_000)).toMatchObject({ kind: "refused", status: 404 });
     expect((await db().select().from(auctionBids).where(eq(auctionBids.auctionId, ended.id))).length).toBe(0);
   });
 

@@ -2,7 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import { formatCents } from "~/payments/fees";
 import type { Database, Transaction } from "~db/database.server";
 import { auctionAutoBids, auctionBids, auctionEvents, auctionInvitations, auctions } from "~db/schema";
-import { decrementOf, endAfterBid, statusAt } from "./auction-rules";
+import { decrementOf, dropShare, endAfterBid, LARGE_DROP, statusAt } from "./auction-rules";
 import { type BiddingState, type NewBid, placeBid, type Refusal, setAutoBid } from "./bidding";
 
 // Bids and auto-bids on one auction (issue 9). A change reads the auction's state, checks each
@@ -33,7 +33,9 @@ export type BidOutcome =
       leaderId: number | null;
       extended: boolean;
     }
-  | { kind: "refused"; status: 400 | 403 | 404 | 409; field: "amount" | "minimum" | "form"; message: string };
+  | { kind: "refused"; status: 400 | 403 | 404 | 409; field: "amount" | "minimum" | "form"; message: string }
+  /** A manual bid far under the price, not yet confirmed: nothing written; ask the seller once more. */
+  | { kind: "unconfirmed"; referenceCents: number; dropPercent: number };
 
 type Refused = Extract<BidOutcome, { kind: "refused" }>;
 
@@ -147,17 +149,20 @@ async function lockAndRead(tx: Transaction, auctionId: number, sellers: number[]
   return read;
 }
 
-export const SEALED_ONLY = "This is a sealed-bid auction: send one bid with its documents instead.";
+const SEALED_ONLY = "This is a sealed-bid auction: send one bid with its documents instead.";
 const NOT_INVITED = "This auction does not exist or you are not invited to it.";
 
-/** Whether the seller may bid now on the auction as it stands: invited, terms accepted, open. */
+/**
+ * Whether the seller may bid now on the auction as it stands: invited to a published auction (a draft
+ * is not there for sellers: 404, as for an auction that does not exist), terms accepted, open.
+ */
 function checkBidder(read: Read, auction: Read["auction"], organizationId: number, now: Date): Refused | undefined {
   const termsAccepted = read.termsAccepted?.[organizationId];
-  if (termsAccepted === undefined) return refused(404, NOT_INVITED);
+  if (termsAccepted === undefined || auction.status === "draft") return refused(404, NOT_INVITED);
   if (!termsAccepted) return refused(409, "Please accept the auction's terms before bidding.");
   if (auction.kind === "sealed") return refused(409, SEALED_ONLY);
   const status = statusAt(auction, now);
-  if (status === "scheduled" || status === "draft") return refused(409, "Bidding has not started yet.");
+  if (status === "scheduled") return refused(409, "Bidding has not started yet.");
   if (status !== "open") return refused(409, "Bidding has closed.");
   return undefined;
 }
@@ -363,7 +368,8 @@ export async function notifyAuction(tx: Pick<Database, "execute">, auctionId: nu
 
 /** A manual bid waiting in this process for its auction's next round. */
 type Waiting<T> = { request: T; settle: (outcome: BidOutcome) => void; fail: (error: unknown) => void };
-type ManualRequest = BidderRequest & { amountCents: number };
+/** `confirmed: false`: a bid far under the price is only asked about (the typo guard), not placed. */
+type ManualRequest = BidderRequest & { amountCents: number; confirmed?: boolean };
 type MinimumRequest = BidderRequest & { minimumCents: number };
 type QueuedBid = { kind: "manual" } & Waiting<ManualRequest>;
 type Queued = QueuedBid | ({ kind: "minimum" } & Waiting<MinimumRequest>);
@@ -430,13 +436,20 @@ async function manualRound(db: Database, auctionId: number, requests: ManualRequ
   const decide = async (executor: Database | Transaction, read: Read | undefined) => {
     if (!read) return requests.map(() => refused(404, NOT_INVITED));
     const round = new Round(read);
-    const decided: (Refused | Change)[] = [];
+    const decided: (BidOutcome | Change)[] = [];
     const at = new Date();
     for (const request of requests) {
       const now = request.now ?? at;
       const problem = checkBidder(read, round.auction, request.organizationId, now);
       if (problem) {
         decided.push(problem);
+        continue;
+      }
+      // Far under the price it would meet: asked about once more, against the price of its moment.
+      const referenceCents = round.state.lowest?.amount ?? round.state.reserve;
+      const drop = dropShare(referenceCents, request.amountCents);
+      if (drop > LARGE_DROP && request.confirmed === false) {
+        decided.push({ kind: "unconfirmed", referenceCents, dropPercent: Math.round(drop * 100) });
         continue;
       }
       const outcome = placeBid(round.state, request.organizationId, request.amountCents, round.nextRank);
@@ -447,7 +460,7 @@ async function manualRound(db: Database, auctionId: number, requests: ManualRequ
       round.add(outcome.bids, outcome.state, { userId: request.userId }, now);
       decided.push(round.changes.at(-1) as Change);
     }
-    if (round.changes.length === 0) return decided as Refused[];
+    if (round.changes.length === 0) return decided as BidOutcome[];
     const ids = await writeRound(executor, round, at);
     if (!ids) return undefined; // the auction changed since the read
     return decided.map((entry) =>
