@@ -23,6 +23,7 @@ export default [
   route("auctions/:auctionId/documents", "auctions/auction-documents.tsx"),
   route("auctions/:auctionId/documents/:documentId", "auctions/auction-document.ts"),
   route("auctions/:auctionId/bids.csv", "auctions/auction-bids-csv.ts"),
+  route("auctions/:auctionId/own-bids", "auctions/auction-own-bids.tsx"),
   route("auctions/:auctionId/sealed-bid", "auctions/auction-sealed-bid.tsx"),
   route("auctions/:auctionId/evaluation", "evaluation/evaluation-page.tsx"),
   route("auctions/:auctionId/sealed-bids/:bidId/documents/:documentId", "auctions/auction-sealed-document.ts"),

@@ -45,13 +45,45 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   return options.databaseUrl ? openPostgres(options.databaseUrl) : openPglite(options.pgliteDir);
 }
 
+/**
+ * The postgres.js client as Drizzle gets it, with every query a prepared statement (Drizzle asks
+ * postgres.js for unnamed ones unless a query is named). An unnamed query with parameters costs two
+ * round trips (postgres.js describes it first) and a fresh parse and plan each time; a prepared one is
+ * parsed once per connection and then planned from cache: one round trip. Behind a PgBouncer in
+ * transaction mode without prepared-statement support, set DATABASE_PREPARED_STATEMENTS=false.
+ */
+function preparingEveryQuery(sql: postgres.Sql): postgres.Sql {
+  return new Proxy(sql, {
+    get(target, property, receiver) {
+      if (property === "unsafe") {
+        return (query: string, parameters?: never[], options?: postgres.UnsafeQueryOptions) =>
+          target.unsafe(query, parameters, { ...options, prepare: true });
+      }
+      if (property === "begin" || property === "savepoint") {
+        // Queries in a transaction run on the transaction's own client: it is wrapped the same way.
+        return (...args: unknown[]) => {
+          const work = args.pop() as (inner: postgres.Sql) => unknown;
+          const method = Reflect.get(target, property, receiver) as (...rest: unknown[]) => unknown;
+          return method.call(target, ...args, (inner: postgres.Sql) => work(preparingEveryQuery(inner)));
+        };
+      }
+      return Reflect.get(target, property, receiver);
+    },
+  });
+}
+
 function openPostgres(url: string): DatabaseHandle {
   const client = postgres(url, {
     max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
+    // Recycled before a proxy in the way (Fly's, PgBouncer) drops them; this also bounds each
+    // connection's prepared statements.
+    max_lifetime: 600,
+    idle_timeout: 300,
     onnotice: () => {},
     connection: { application_name: "upstream-marketplace" },
   });
-  const db = drizzlePostgres({ client, schema });
+  const prepared = process.env.DATABASE_PREPARED_STATEMENTS !== "false";
+  const db = drizzlePostgres({ client: prepared ? preparingEveryQuery(client) : client, schema });
   return {
     db: db as unknown as Database,
     kind: "postgres",

@@ -12,6 +12,7 @@ import type { Route } from "./+types/auction-page";
 import { type AuctionActionData, loadAuctionPage, type Notice, submitAuctionPage } from "./auction-page.server";
 import { describeDecrement, STATUS_LABELS, termsEditable } from "./auction-rules";
 import type { OwnerView, SellerView } from "./auction-views.server";
+import { OwnBidsTable } from "./own-bids-table";
 import { OwnSealedBid, SealedBidForm, SealedBidsSide } from "./sealed-bid-panels";
 import { useAuctionLiveView, useTimeLeft } from "./use-auction-live-view";
 
@@ -313,26 +314,15 @@ function SellerPanel({ view, answer, timezone }: { view: SellerView; answer?: Au
         {view.ownBids.length === 0 ? (
           <p>None yet.</p>
         ) : (
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">Amount</th>
-                <th scope="col">Placed</th>
-                <th scope="col">How</th>
-              </tr>
-            </thead>
-            <tbody>
-              {view.ownBids.map((bid) => (
-                <tr key={bid.id}>
-                  <td>{formatCents(bid.amountCents)}</td>
-                  <td>
-                    <time dateTime={bid.createdAt}>{formatInZone(bid.createdAt, timezone)}</time>
-                  </td>
-                  <td>{bid.kind === "auto" ? "Automatic (your minimum)" : "By you"}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <>
+            {view.ownBidCount > view.ownBids.length ? (
+              <p>
+                {`Your latest ${view.ownBids.length} of ${view.ownBidCount} bids. `}
+                <Link to={`/auctions/${view.terms.id}/own-bids`}>See all your bids</Link>
+              </p>
+            ) : null}
+            <OwnBidsTable bids={view.ownBids} timezone={timezone} />
+          </>
         )}
       </section>
     </>

@@ -15,6 +15,7 @@ import { expectIn, expectNotIn } from "../../tests/support/html";
 import { createClient, hasBuild, startTestApp, type TestApp } from "../../tests/support/test-app";
 import { databaseKinds } from "../../tests/support/test-database";
 import { advanceAuctions } from "./auctions.server";
+import { placeManualBid } from "./bids.server";
 
 // The auction pages as a browser without JavaScript uses them (issue 9): a buyer writes the terms,
 // invites eligible sellers and publishes; sellers accept the terms and bid (a large drop is asked
@@ -272,6 +273,43 @@ describe.runIf(hasBuild).each(databaseKinds)("auction pages on %s", (kind) => {
     );
   });
 
+  it("lists a seller's latest bids on the auction page and every one of them, only theirs, on their own-bids page", async () => {
+    const auction = await createAuctionRow(db(), {
+      owner: buyer,
+      ...catalogue,
+      sellers: [alpha, bravo],
+      reserveCents: 10_000_000,
+      decrement: { kind: "amount", value: 1_000 },
+    });
+    let amount = 10_000_000;
+    for (let round = 0; round < 25; round += 1) {
+      for (const seller of [alpha, bravo]) {
+        amount -= 1_000;
+        const placed = await placeManualBid(db(), {
+          auctionId: auction.id,
+          organizationId: seller.organizationId,
+          userId: seller.userId,
+          amountCents: amount,
+        });
+        expect(placed.kind).toBe("accepted");
+      }
+    }
+    const page = await (await as(alpha).request(`/auctions/${auction.id}`)).text();
+    expect(page.match(/<td>By you<\/td>/g)).toHaveLength(20);
+    expectIn(page, "Your latest 20 of 25 bids.");
+    expectIn(page, `href="/auctions/${auction.id}/own-bids"`);
+    const all = await as(alpha).request(`/auctions/${auction.id}/own-bids`);
+    expect(all.status).toBe(200);
+    const allHtml = await all.text();
+    expect(allHtml.match(/<td>By you<\/td>/g)).toHaveLength(25);
+    expectIn(allHtml, "$99,990.00"); // alpha's first bid
+    expectNotIn(allHtml, "$99,980.00"); // bravo's first bid
+    expectNotIn(allHtml, "Bravo");
+    for (const party of [buyer, outsider]) {
+      expect((await as(party).request(`/auctions/${auction.id}/own-bids`)).status).toBe(404);
+    }
+  });
+
   it("shows nothing to visitors, other buyers, uninvited sellers; answers nonsense with 4xx", async () => {
     const auction = await createAuctionRow(db(), { owner: buyer, ...catalogue, sellers: [alpha] });
     const other = await createBuyer(db());
@@ -316,11 +354,12 @@ describe.runIf(hasBuild).each(databaseKinds)("auction pages on %s", (kind) => {
       [alpha, "/auctions/abc"],
     ];
     for (const [seller, path] of bids) {
-      for (const form of [
+      const forms: Record<string, string>[] = [
         { intent: "bid", amount: "1000", confirm: "yes" },
         { intent: "bid", amount: "1" },
         { intent: "auto-bid", minimum: "1000" },
-      ]) {
+      ];
+      for (const form of forms) {
         expect((await as(seller).request(path, { form })).status).toBe(404);
       }
     }

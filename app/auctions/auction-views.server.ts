@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, or } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, lte, or, sql } from "drizzle-orm";
 import type { CurrentUser } from "~/accounts/current-user";
 import type { Database } from "~db/database.server";
 import {
@@ -215,7 +215,8 @@ export async function sellerView(db: Database, auction: AuctionRow, now: Date, o
   return views.get(organizationId) as SellerView;
 }
 
-const OWN_BIDS_SHOWN = 1_000;
+/** A seller's page lists their latest bids (with the count of all): it stays small however busy the auction. */
+export const OWN_BIDS_SHOWN = 20;
 
 /**
  * Several invited sellers' pages at once, from one read of each table (the live hub builds every
@@ -232,20 +233,26 @@ export async function sellerViews(
 ): Promise<Map<number, SellerView>> {
   const ids = [...new Set(organizationIds)];
   if (ids.length === 0) return new Map();
-  const ownBidsQuery = db
+  const ranked = db
     .select({
       organizationId: auctionBids.organizationId,
       id: auctionBids.id,
       amountCents: auctionBids.amountCents,
       kind: auctionBids.kind,
       createdAt: auctionBids.createdAt,
+      position:
+        sql<number>`row_number() over (partition by ${auctionBids.organizationId} order by ${auctionBids.id} desc)`.as(
+          "position",
+        ),
+      count: sql<number>`(count(*) over (partition by ${auctionBids.organizationId}))::int`.as("count"),
     })
     .from(auctionBids)
     .where(and(eq(auctionBids.auctionId, auction.id), inArray(auctionBids.organizationId, ids)))
-    .orderBy(desc(auctionBids.id));
+    .as("ranked");
+  const ownBidsQuery = db.select().from(ranked).where(lte(ranked.position, OWN_BIDS_SHOWN)).orderBy(desc(ranked.id));
   const [terms, ownBids, autoBids, invitations, ownSealed] = await Promise.all([
     knownTerms ?? auctionTerms(db, auction),
-    ids.length === 1 ? ownBidsQuery.limit(OWN_BIDS_SHOWN) : ownBidsQuery,
+    ownBidsQuery,
     db
       .select({ organizationId: auctionAutoBids.organizationId, minimumCents: auctionAutoBids.minimumCents })
       .from(auctionAutoBids)
@@ -265,7 +272,7 @@ export async function sellerViews(
     views.set(
       organizationId,
       sellerViewOf(auction, shared, {
-        ownBids: ownBids.filter((bid) => bid.organizationId === organizationId).slice(0, OWN_BIDS_SHOWN),
+        ownBids: ownBids.filter((bid) => bid.organizationId === organizationId),
         ownMinimumCents: autoBids.find((autoBid) => autoBid.organizationId === organizationId)?.minimumCents ?? null,
         termsAcceptedAt:
           invitations.find((invitation) => invitation.organizationId === organizationId)?.termsAcceptedAt ?? null,
@@ -283,7 +290,7 @@ function sellerViewOf(
   shared: ReturnType<typeof clock> & { terms: AuctionTerms },
   own: {
     organizationId: number;
-    ownBids: { id: number; amountCents: number; kind: "manual" | "auto"; createdAt: Date }[];
+    ownBids: { id: number; amountCents: number; kind: "manual" | "auto"; createdAt: Date; count: number }[];
     ownMinimumCents: number | null;
     termsAcceptedAt: Date | null;
     ownSealedBid: OwnSealedBid | null;
@@ -298,12 +305,14 @@ function sellerViewOf(
     ...shared,
     lowestCents,
     leading,
+    /** The seller's latest bids, newest first (at most OWN_BIDS_SHOWN), and how many they have placed in all. */
     ownBids: own.ownBids.map((bid) => ({
       id: bid.id,
       amountCents: bid.amountCents,
       kind: bid.kind,
       createdAt: bid.createdAt.toISOString(),
     })),
+    ownBidCount: own.ownBids[0]?.count ?? 0,
     ownMinimumCents: own.ownMinimumCents,
     /** The highest amount a new bid may be (the reserve, or the lowest less the decrement). */
     highestAllowedCents: highestAllowedBid(auction.reserveCents, lowestCents, decrementOf(auction)),

@@ -9,6 +9,7 @@ import {
   type Outcome,
   placeBid,
   setAutoBid,
+  simultaneousOrder,
 } from "./bidding";
 
 // The bidding rules of issue 9: examples of each sentence of the rules, then properties checked over
@@ -126,6 +127,102 @@ describe("auto-bids", () => {
     expect(setAutoBid(b, A, 9_000, 4)).toMatchObject({ ok: false, reason: "minimum-above-own-bid", ownBid: 8_900 });
     // A minimum that cannot beat the lowest is refused, not kept.
     expect(setAutoBid(b, C, 8_900, 4)).toMatchObject({ ok: false, reason: "minimum-not-below-lowest" });
+  });
+});
+
+describe("simultaneous bids", () => {
+  const D = 4;
+  /** Decides bids in the given order, as a round does; answers who was placed and the end state. */
+  function decideInOrder(state: BiddingState, bids: { seller: number; amount: number }[], order: number[]) {
+    const placed = new Set<number>();
+    let current = state;
+    let rank = 10;
+    for (const index of order) {
+      const bid = bids[index] as { seller: number; amount: number };
+      const outcome = placeBid(current, bid.seller, bid.amount, rank);
+      if (!outcome.ok) continue;
+      placed.add(index);
+      current = outcome.state;
+      rank += 1;
+    }
+    return { placed, state: current };
+  }
+
+  it("are all placed when each is a decrement under another, whatever order they arrived in", () => {
+    const state = accepted(placeBid(start(100_000, amount(100)), D, 90_000, 1)).state;
+    const bids = [
+      { seller: A, amount: 89_800 },
+      { seller: B, amount: 89_900 },
+      { seller: C, amount: 89_700 },
+    ];
+    const order = simultaneousOrder(state, bids, 2);
+    expect(order).toEqual([1, 0, 2]);
+    const { placed, state: after } = decideInOrder(state, bids, order);
+    expect(placed.size).toBe(3);
+    expect(after.lowest).toMatchObject({ seller: C, amount: 89_700 });
+  });
+
+  it("let the lowest win over a higher one within a decrement of it, though the higher came first", () => {
+    const state = accepted(placeBid(start(100_000, amount(100)), D, 90_000, 1)).state;
+    const bids = [
+      { seller: A, amount: 89_900 },
+      { seller: B, amount: 89_850 },
+    ];
+    const { placed, state: after } = decideInOrder(state, bids, simultaneousOrder(state, bids, 2));
+    expect([...placed]).toEqual([1]);
+    expect(after.lowest).toMatchObject({ seller: B, amount: 89_850 });
+  });
+
+  it("hold back a bid whose auto-bid answer would shut the lowest out", () => {
+    let state = accepted(placeBid(start(100_000, amount(100)), D, 90_000, 1)).state;
+    state = accepted(setAutoBid(state, C, 80_000, 2)).state; // C answers every bid one decrement under it
+    expect(state.lowest).toMatchObject({ seller: C, amount: 89_900 });
+    const bids = [
+      { seller: A, amount: 89_700 },
+      { seller: B, amount: 89_650 },
+    ];
+    // A first would make C answer at $896.00, shutting B's $896.50 out.
+    const { placed, state: after } = decideInOrder(state, bids, simultaneousOrder(state, bids, 3));
+    expect(placed.has(1)).toBe(true);
+    expect(after.lowest).toMatchObject({ seller: C, amount: 89_550 });
+  });
+
+  it("always place the lowest bid that could be placed on its own, and never end above it", () => {
+    const bidArbitrary = fc.record({
+      seller: fc.integer({ min: 1, max: 5 }),
+      amount: fc.integer({ min: 1, max: 2_100 }),
+    });
+    fc.assert(
+      fc.property(
+        scenarioArbitrary,
+        fc.array(bidArbitrary, { minLength: 1, maxLength: 12 }),
+        ({ reserve, decrement, actions }, bids) => {
+          // A history first (bids and minimums), then the simultaneous bids.
+          let state = start(reserve, decrement);
+          let rank = 1;
+          for (const action of actions) {
+            const outcome =
+              action.kind === "bid"
+                ? placeBid(state, action.seller, action.amount, rank)
+                : setAutoBid(state, action.seller, action.minimum, rank);
+            if (outcome.ok) state = outcome.state;
+            rank += 1;
+          }
+          const order = simultaneousOrder(state, bids, rank);
+          expect([...order].sort((a, b) => a - b)).toEqual(bids.map((_, index) => index));
+          const alone = bids
+            .map((bid, index) => ({ ...bid, index }))
+            .filter((bid) => placeBid(state, bid.seller, bid.amount, rank).ok)
+            .sort((a, b) => a.amount - b.amount || a.index - b.index);
+          const { placed, state: after } = decideInOrder(state, bids, order);
+          const lowest = alone[0];
+          if (!lowest) return;
+          expect(placed.has(lowest.index)).toBe(true);
+          expect(after.lowest?.amount).toBeLessThanOrEqual(lowest.amount);
+        },
+      ),
+      { numRuns: 2_000 },
+    );
   });
 });
 

@@ -168,3 +168,42 @@ export function resolveAutoBids(state: BiddingState, now: number): { bids: NewBi
   }
   return { bids, state: current };
 }
+
+/**
+ * The order in which bids that reach the auction together (simultaneous: decided in one round, their
+ * arrival order inside it being chance) are taken. The lowest of them that can be placed is decided
+ * as if it had come first: no simultaneous bid may shut it out, so the lowest-cost seller is never
+ * beaten by a higher bid that happened to arrive a moment sooner. The others go from the highest
+ * amount down, so each one a decrement under the one before is placed too; one that would shut the
+ * lowest out waits until after it (and is then refused if it no longer beats the price). Equal
+ * amounts keep their arrival order. Answers the indices of `bids` in the order to decide them.
+ */
+export function simultaneousOrder(
+  state: BiddingState,
+  bids: readonly { seller: number; amount: number }[],
+  firstRank: number,
+): number[] {
+  const at = (index: number) => bids[index] as { seller: number; amount: number };
+  const indices = bids.map((_, index) => index);
+  const ascending = [...indices].sort((a, b) => at(a).amount - at(b).amount || a - b);
+  const lowest = ascending.find((index) => placeBid(state, at(index).seller, at(index).amount, firstRank).ok);
+  const order: number[] = [];
+  const waiting: number[] = [];
+  let current = state;
+  let rank = firstRank;
+  for (const index of [...indices].sort((a, b) => at(b).amount - at(a).amount || a - b)) {
+    if (index === lowest) continue;
+    const trial = placeBid(current, at(index).seller, at(index).amount, rank);
+    const shutsOut =
+      trial.ok && lowest !== undefined && !placeBid(trial.state, at(lowest).seller, at(lowest).amount, rank + 1).ok;
+    if (!trial.ok || shutsOut) {
+      waiting.push(index);
+      continue;
+    }
+    order.push(index);
+    current = trial.state;
+    rank += 1;
+  }
+  if (lowest !== undefined) order.push(lowest);
+  return [...order, ...waiting.sort((a, b) => a - b)];
+}

@@ -3,7 +3,7 @@ import { formatCents } from "~/payments/fees";
 import type { Database, Transaction } from "~db/database.server";
 import { auctionAutoBids, auctionBids, auctionEvents, auctionInvitations, auctions } from "~db/schema";
 import { decrementOf, dropShare, endAfterBid, LARGE_DROP, statusAt } from "./auction-rules";
-import { type BiddingState, type NewBid, placeBid, type Refusal, setAutoBid } from "./bidding";
+import { type BiddingState, type NewBid, placeBid, type Refusal, setAutoBid, simultaneousOrder } from "./bidding";
 
 // Bids and auto-bids on one auction (issue 9). A change reads the auction's state, checks each
 // seller may bid, applies the rules of bidding.ts and writes the bids with the automatic ones they
@@ -423,6 +423,34 @@ function enqueue(db: Database, auctionId: number, item: Queued) {
   })();
 }
 
+/** The typo guard: a bid far under the price it would meet, not yet confirmed, is asked about once more. */
+function largeDropQuestion(state: BiddingState, request: ManualRequest): BidOutcome | undefined {
+  const referenceCents = state.lowest?.amount ?? state.reserve;
+  const drop = dropShare(referenceCents, request.amountCents);
+  if (drop <= LARGE_DROP || request.confirmed !== false) return undefined;
+  return { kind: "unconfirmed", referenceCents, dropPercent: Math.round(drop * 100) };
+}
+
+/**
+ * The order a round's bids are decided in: the ones that may bid and need no question, in the order
+ * the rules give simultaneous bids (bidding.ts: the lowest that can be placed is never shut out by
+ * a higher one), then the rest as they came, to be refused or asked about.
+ */
+function roundOrder(round: Round, requests: ManualRequest[], at: Date): number[] {
+  const ready: number[] = [];
+  const rest: number[] = [];
+  requests.forEach((request, index) => {
+    const problem = checkBidder(round.read, round.auction, request.organizationId, request.now ?? at);
+    (problem || largeDropQuestion(round.state, request) ? rest : ready).push(index);
+  });
+  const bids = ready.map((index) => ({
+    seller: requests[index]?.organizationId as number,
+    amount: requests[index]?.amountCents as number,
+  }));
+  const order = simultaneousOrder(round.state, bids, round.nextRank).map((position) => ready[position] as number);
+  return [...order, ...rest];
+}
+
 /** Times a round of manual bids is decided on a fresh read and written with the guard before it takes the row lock first. */
 const GUARDED_ATTEMPTS = 3;
 
@@ -438,27 +466,26 @@ async function manualRound(db: Database, auctionId: number, requests: ManualRequ
     const round = new Round(read);
     const decided: (BidOutcome | Change)[] = [];
     const at = new Date();
-    for (const request of requests) {
+    for (const index of roundOrder(round, requests, at)) {
+      const request = requests[index] as ManualRequest;
       const now = request.now ?? at;
       const problem = checkBidder(read, round.auction, request.organizationId, now);
       if (problem) {
-        decided.push(problem);
+        decided[index] = problem;
         continue;
       }
-      // Far under the price it would meet: asked about once more, against the price of its moment.
-      const referenceCents = round.state.lowest?.amount ?? round.state.reserve;
-      const drop = dropShare(referenceCents, request.amountCents);
-      if (drop > LARGE_DROP && request.confirmed === false) {
-        decided.push({ kind: "unconfirmed", referenceCents, dropPercent: Math.round(drop * 100) });
+      const unconfirmed = largeDropQuestion(round.state, request);
+      if (unconfirmed) {
+        decided[index] = unconfirmed;
         continue;
       }
       const outcome = placeBid(round.state, request.organizationId, request.amountCents, round.nextRank);
       if (!outcome.ok) {
-        decided.push(refused(400, refusalMessage(outcome), "amount"));
+        decided[index] = refused(400, refusalMessage(outcome), "amount");
         continue;
       }
       round.add(outcome.bids, outcome.state, { userId: request.userId }, now);
-      decided.push(round.changes.at(-1) as Change);
+      decided[index] = round.changes.at(-1) as Change;
     }
     if (round.changes.length === 0) return decided as BidOutcome[];
     const ids = await writeRound(executor, round, at);

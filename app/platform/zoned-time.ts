@@ -85,18 +85,26 @@ export function utcToZonedLocal(instant: Date, timeZone: string): string {
   return `${wall.year}-${pad(wall.month)}-${pad(wall.day)}T${pad(wall.hour)}:${pad(wall.minute)}`;
 }
 
+// Making a formatter costs far more than using one (a page lists many times): one per zone.
+const readingFormatters = new Map<string, Intl.DateTimeFormat>();
+
 /** For reading: "Tue, Dec 1, 2026, 9:00 a.m. MST". */
 export function formatInZone(instant: Date | string, timeZone: string): string {
-  return new Intl.DateTimeFormat("en-CA", {
-    timeZone,
-    weekday: "short",
-    year: "numeric",
-    month: "short",
-    day: "numeric",
-    hour: "numeric",
-    minute: "2-digit",
-    timeZoneName: "short",
-  }).format(typeof instant === "string" ? new Date(instant) : instant);
+  let formatter = readingFormatters.get(timeZone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat("en-CA", {
+      timeZone,
+      weekday: "short",
+      year: "numeric",
+      month: "short",
+      day: "numeric",
+      hour: "numeric",
+      minute: "2-digit",
+      timeZoneName: "short",
+    });
+    readingFormatters.set(timeZone, formatter);
+  }
+  return formatter.format(typeof instant === "string" ? new Date(instant) : instant);
 }
 
 /** "2 h 05 min", "4 min 10 s": what is left of a duration, for people. */

@@ -1,0 +1,61 @@
+import { and, desc, eq } from "drizzle-orm";
+import { data, Link } from "react-router";
+import { pageTitle } from "~/layout/page-title";
+import { appServicesContext } from "~/platform/app-context";
+import { auctionBids } from "~db/schema";
+import type { Route } from "./+types/auction-own-bids";
+import { requireAuction } from "./auction-access.server";
+import { timezoneOf } from "./auction-form.server";
+import { OwnBidsTable } from "./own-bids-table";
+
+// /auctions/{id}/own-bids: every bid an invited seller has placed on the auction (their page lists the
+// latest ones). Only their own: nobody else's bids, names or count. Anyone else gets the page's 404.
+
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const { user, auction, viewer } = await requireAuction(request, context, params.auctionId);
+  if (viewer.kind !== "seller") throw data(null, { status: 404 });
+  const { db } = context.get(appServicesContext);
+  const bids = await db
+    .select({
+      id: auctionBids.id,
+      amountCents: auctionBids.amountCents,
+      kind: auctionBids.kind,
+      createdAt: auctionBids.createdAt,
+    })
+    .from(auctionBids)
+    .where(and(eq(auctionBids.auctionId, auction.id), eq(auctionBids.organizationId, viewer.organizationId)))
+    .orderBy(desc(auctionBids.id));
+  return {
+    auctionId: auction.id,
+    title: auction.title,
+    timezone: timezoneOf(user),
+    bids: bids.map((bid) => ({ ...bid, createdAt: bid.createdAt.toISOString() })),
+  };
+}
+
+export function meta({ loaderData }: Route.MetaArgs) {
+  return [{ title: pageTitle(loaderData ? `Your bids: ${loaderData.title}` : "Your bids") }];
+}
+
+export default function AuctionOwnBids({ loaderData }: Route.ComponentProps) {
+  const { auctionId, title, timezone, bids } = loaderData;
+  return (
+    <>
+      <p>
+        <Link to={`/auctions/${auctionId}`}>Back to the auction</Link>
+      </p>
+      <h1>Your bids on {title}</h1>
+      {bids.length === 0 ? (
+        <p>You have not placed a bid on this auction.</p>
+      ) : (
+        <>
+          <p>
+            {bids.length === 1 ? "One bid" : `${bids.length} bids`}, newest first. Bids are binding and cannot be
+            retracted.
+          </p>
+          <OwnBidsTable bids={bids} timezone={timezone} />
+        </>
+      )}
+    </>
+  );
+}

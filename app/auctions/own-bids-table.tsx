@@ -1,0 +1,30 @@
+import { formatCents } from "~/payments/fees";
+import { formatInZone } from "~/platform/zoned-time";
+
+export type OwnBid = { id: number; amountCents: number; kind: "manual" | "auto"; createdAt: string };
+
+/** A seller's own bids, newest first: the amount, when, and whether their minimum placed it. */
+export function OwnBidsTable({ bids, timezone }: { bids: OwnBid[]; timezone: string }) {
+  return (
+    <table className="table">
+      <thead>
+        <tr>
+          <th scope="col">Amount</th>
+          <th scope="col">Placed</th>
+          <th scope="col">How</th>
+        </tr>
+      </thead>
+      <tbody>
+        {bids.map((bid) => (
+          <tr key={bid.id}>
+            <td>{formatCents(bid.amountCents)}</td>
+            <td>
+              <time dateTime={bid.createdAt}>{formatInZone(bid.createdAt, timezone)}</time>
+            </td>
+            <td>{bid.kind === "auto" ? "Automatic (your minimum)" : "By you"}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
