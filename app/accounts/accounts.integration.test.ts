@@ -246,6 +246,37 @@ describe.runIf(hasBuild).each(databaseKinds)("accounts on %s", (kind) => {
       expect((await phone.request("/account")).status).toBe(302);
     });
 
+    it("renews a session in use once a day: it ends a week after its last use, not a week after sign-in", async () => {
+      const user = await createBuyer();
+      const client = createClient(app.baseURL);
+      await signIn(client, user.email, user.password);
+      const { db } = app.services;
+      const expiry = async () =>
+        (await db.select().from(sessions).where(eq(sessions.userId, user.id)))[0]?.expiresAt.getTime() ?? 0;
+      const week = 7 * 24 * 3_600_000;
+      // Fresh: nothing to renew.
+      const fresh = await client.request("/account");
+      expect(fresh.headers.get("set-cookie")).toBeNull();
+      // Signed in five days ago: renewed for a week from now, in the table and the cookie.
+      await db
+        .update(sessions)
+        .set({ expiresAt: new Date(Date.now() + 2 * 24 * 3_600_000) })
+        .where(eq(sessions.userId, user.id));
+      const old = await client.request("/account");
+      expect(old.status).toBe(200);
+      expect(old.headers.get("set-cookie")).toMatch(/^__session=.*Max-Age=604800/);
+      expect(Math.abs((await expiry()) - (Date.now() + week))).toBeLessThan(60_000);
+      // Signing out is not undone by a renewal.
+      await db
+        .update(sessions)
+        .set({ expiresAt: new Date(Date.now() + 24 * 3_600_000) })
+        .where(eq(sessions.userId, user.id));
+      await client.request("/logout", { method: "POST", form: {} });
+      expect(client.cookies.has("__session")).toBe(false);
+      // An ended session is not renewed.
+      expect((await db.select().from(sessions).where(eq(sessions.userId, user.id))).length).toBe(0);
+    });
+
     it("signs out with a POST and clears the cookie", async () => {
       const user = await createBuyer();
       const client = createClient(app.baseURL);

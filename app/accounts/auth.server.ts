@@ -1,15 +1,17 @@
-import { and, eq, gt } from "drizzle-orm";
+import { and, eq, gt, sql } from "drizzle-orm";
 import { data, type MiddlewareFunction, type RouterContextProvider, redirect } from "react-router";
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { apiErrors } from "~/api/api-responses.server";
 import { userIdForApiToken } from "~/catalogue/api-tokens.server";
 import { type AppServices, appServicesContext, clientAddressContext } from "~/platform/app-context";
+import { SESSION_COOKIE_NAME } from "~/platform/session-cookie";
 import type { Database } from "~db/database.server";
 import { organizations, sessions, users } from "~db/schema";
 import { type CurrentUser, currentUserContext, type RoleCode } from "./current-user";
 import { verifyPassword } from "./password.server";
 import { normalizeEmail, signInSchema } from "./schemas";
+import { SESSION_LIFETIME_SECONDS, SESSION_RENEWAL_AFTER_SECONDS } from "./session.server";
 
 /** What every request knows of the signed-in user. */
 const currentUserColumns = {
@@ -33,31 +35,64 @@ export async function loadUser(db: Database, userId: number): Promise<CurrentUse
   return row ? { ...row, role: row.role as RoleCode } : null;
 }
 
-/** The user of a live session, found by the session id's hash: one query for every signed-in request. */
-async function loadSessionUser(db: Database, idHash: string): Promise<CurrentUser | null> {
-  const [row] = await db
-    .select(currentUserColumns)
+/** The user of a live session by the session id's hash, and when the session ends: built once per database. */
+function sessionUserQuery(db: Database) {
+  return db
+    .select({ ...currentUserColumns, sessionExpiresAt: sessions.expiresAt })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .leftJoin(organizations, eq(organizations.id, users.organizationId))
-    .where(and(eq(sessions.idHash, idHash), gt(sessions.expiresAt, new Date())));
-  return row ? { ...row, role: row.role as RoleCode } : null;
+    .where(and(eq(sessions.idHash, sql.placeholder("idHash")), gt(sessions.expiresAt, sql.placeholder("now"))))
+    .prepare("session_user");
 }
+const sessionUserQueries = new WeakMap<Database, ReturnType<typeof sessionUserQuery>>();
+
+/** The user of a live session, and when the session ends: one query for every signed-in request. */
+async function loadSessionUser(db: Database, idHash: string) {
+  let query = sessionUserQueries.get(db);
+  if (!query) {
+    query = sessionUserQuery(db);
+    sessionUserQueries.set(db, query);
+  }
+  const [row] = await query.execute({ idHash, now: new Date().toISOString() });
+  if (!row) return null;
+  const { sessionExpiresAt, ...user } = row;
+  return { user: { ...user, role: user.role as RoleCode }, expiresAt: new Date(sessionExpiresAt) };
+}
+
+/** A session renewed more than a day ago is given a whole lifetime again (in the table and the cookie). */
+const renewalDue = (expiresAt: Date) =>
+  expiresAt.getTime() - Date.now() < (SESSION_LIFETIME_SECONDS - SESSION_RENEWAL_AFTER_SECONDS) * 1000;
 
 /**
  * Root middleware: finds who is asking once per request (a staff API token in Authorization, else
- * the session cookie) and puts the user in the router context.
+ * the session cookie) and puts the user in the router context. A session in use is renewed once a
+ * day, so it ends after a working week without use, not a week after signing in.
  */
-export const currentUserMiddleware: MiddlewareFunction<Response> = async ({ request, context }) => {
-  const { sessions, db } = context.get(appServicesContext);
+export const currentUserMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
+  const { sessions: sessionStore, db } = context.get(appServicesContext);
   const authorization = request.headers.get("Authorization");
   if (authorization?.toLowerCase().startsWith("bearer ")) {
     const userId = await userIdForApiToken(db, authorization.slice(7).trim());
     context.set(currentUserContext, userId ? await loadUser(db, userId) : null);
     return;
   }
-  const idHash = await sessions.idHashOf(request.headers.get("Cookie"));
-  context.set(currentUserContext, idHash ? await loadSessionUser(db, idHash) : null);
+  const session = await sessionStore.sessionOf(request.headers.get("Cookie"));
+  const found = session ? await loadSessionUser(db, session.idHash) : null;
+  context.set(currentUserContext, found?.user ?? null);
+  if (!session || !found || !renewalDue(found.expiresAt)) return;
+  await db
+    .update(sessions)
+    .set({ expiresAt: new Date(Date.now() + SESSION_LIFETIME_SECONDS * 1000) })
+    .where(eq(sessions.idHash, session.idHash));
+  const response = await next();
+  // Not when the answer sets the session cookie itself (signing in or out).
+  if (response.headers.getSetCookie().some((header) => header.startsWith(`${SESSION_COOKIE_NAME}=`))) {
+    return response;
+  }
+  const renewed = new Response(response.body, response);
+  renewed.headers.append("Set-Cookie", await sessionStore.renewalCookie(session.id));
+  return renewed;
 };
 
 export function getCurrentUser(context: Readonly<RouterContextProvider>): CurrentUser | null {

@@ -9,13 +9,31 @@ import { sessions } from "~db/schema";
 export type SessionData = { userId: number };
 export type SessionFlash = { notice: string };
 export type AppSession = Session<SessionData, SessionFlash>;
+/** A session a request carries: its id (in the signed cookie) and the hash it is stored under. */
+export type SessionKey = { id: string; idHash: string };
 export type SessionStore = SessionStorage<SessionData, SessionFlash> & {
-  /** The stored hash of the session id a Cookie header carries (signature checked), or null. */
-  idHashOf(cookieHeader: string | null): Promise<string | null>;
+  /** The session a Cookie header carries (signature checked), or null. */
+  sessionOf(cookieHeader: string | null): Promise<SessionKey | null>;
+  /** The Set-Cookie header that keeps the session's cookie for a whole lifetime again. */
+  renewalCookie(id: string): Promise<string>;
 };
 
-/** Sessions last a working week of inactivity at most; each signed-in request renews them. */
+/** Sessions last a working week of inactivity at most; a signed-in request renews them (once a day). */
 export const SESSION_LIFETIME_SECONDS = 7 * 24 * 60 * 60;
+export const SESSION_RENEWAL_AFTER_SECONDS = 24 * 60 * 60;
+
+/** Signed cookie values already checked, newest last: checking a signature is a good part of a request's work. */
+const VERIFIED_KEPT = 10_000;
+
+/** The raw value of a cookie in a Cookie header (as sent: still signed), or null. */
+function rawCookieValue(cookieHeader: string | null, name: string): string | null {
+  if (!cookieHeader) return null;
+  for (const pair of cookieHeader.split(";")) {
+    const separator = pair.indexOf("=");
+    if (separator > 0 && pair.slice(0, separator).trim() === name) return pair.slice(separator + 1).trim();
+  }
+  return null;
+}
 
 export const hashId = (id: string) => createHash("sha256").update(id).digest("hex");
 
@@ -65,12 +83,24 @@ export function createSessionStore(db: Database, env: Environment): SessionStore
       await db.delete(sessions).where(eq(sessions.idHash, hashId(id)));
     },
   });
+  // Only values whose signature checked out are kept (a forged one is checked every time), and the
+  // same value always checks out the same way: the cache changes no answer.
+  const verified = new Map<string, SessionKey>();
   return {
     ...storage,
-    async idHashOf(cookieHeader) {
+    async sessionOf(cookieHeader) {
+      const raw = rawCookieValue(cookieHeader, SESSION_COOKIE_NAME);
+      if (!raw) return null;
+      const known = verified.get(raw);
+      if (known) return known;
       const id: unknown = await cookie.parse(cookieHeader);
-      return typeof id === "string" && id !== "" ? hashId(id) : null;
+      if (typeof id !== "string" || id === "") return null;
+      const key = { id, idHash: hashId(id) };
+      if (verified.size >= VERIFIED_KEPT) verified.delete(verified.keys().next().value as string);
+      verified.set(raw, key);
+      return key;
     },
+    renewalCookie: (id) => cookie.serialize(id),
   };
 }
 

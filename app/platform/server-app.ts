@@ -1,9 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
-import { createRequestHandler as createExpressHandler } from "@react-router/express";
 import compression from "compression";
-import express from "express";
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
+import serveStatic from "serve-static";
 import { createSessionStore } from "~/accounts/session.server";
 import { ensureStaffUser } from "~/accounts/staff.server";
 import { createThrottles } from "~/accounts/throttle.server";
@@ -17,9 +16,10 @@ import { startRemindersWorker } from "~/reminders/reminders-worker.server";
 import { type DatabaseHandle, openDatabase } from "~db/database.server";
 import { seedDemoCatalogue, seedReferenceData } from "~db/seed";
 import { type AppServices, appServicesContext, clientAddressContext, cspNonceContext } from "./app-context";
-import { refuseCrossOriginWrites } from "./cross-origin";
+import { CROSS_ORIGIN_MESSAGE, isCrossOriginWrite } from "./cross-origin";
 import { ConfigurationError, readEnvironment } from "./env.server";
-import { createNonce, isHttpsRequest, securityHeaders } from "./security-headers";
+import { clientAddressOf, isHttps, pathnameOf, sendFetchResponse, toFetchRequest } from "./node-http.server";
+import { createNonce, securityHeaders } from "./security-headers";
 import { SESSION_COOKIE_NAME } from "./session-cookie";
 import { createStaticPageCache } from "./static-page-cache.server";
 
@@ -159,40 +159,55 @@ export async function createApplication(options: ApplicationOptions = {}): Promi
 
   // Stripe.js and Checkout are let in by the Content-Security-Policy only when Stripe is configured.
   const stripeConfigured = Boolean(env.STRIPE_PUBLISHABLE_KEY);
-  const app = express();
-  app.disable("x-powered-by");
-  // One proxy hop (Fly's edge): req.ip is the address it saw, not what a client claims.
-  app.set("trust proxy", 1);
-  app.use((req, res, next) => {
-    const nonce = createNonce();
-    res.locals.cspNonce = nonce;
-    res.set(securityHeaders(nonce, isHttpsRequest(req.headers, req.secure), stripeConfigured));
-    next();
-  });
+  const appOrigin = new URL(env.APP_URL).origin;
+  const handleRequest = createRequestHandler(build, mode);
   // Event streams are never compressed: gzip would hold each event back and keep a zlib state per watcher.
-  app.use(compression({ filter: (req, res) => !isEventStream(res) && compression.filter(req, res) }));
-  app.use(refuseCrossOriginWrites(env.APP_URL));
+  const compress = compression({ filter: (req, res) => !isEventStream(res) && compression.filter(req, res) });
+  const clientDir = path.resolve(process.cwd(), "build/client");
+  // Fingerprinted build output never changes under the same name.
+  const serveAsset = serveStatic(clientDir, { immutable: true, maxAge: "1y", index: false, redirect: false });
+  const serveClientFile = serveStatic(clientDir, { maxAge: "1h", index: false, redirect: false });
 
-  if (!development) {
-    const clientDir = path.resolve(process.cwd(), "build/client");
-    // Fingerprinted build output never changes under the same name.
-    app.use("/assets", express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y", index: false }));
-    // Only names with an extension can be files here (favicon.svg, robots.txt): every page and form
-    // path skips the file-system lookup.
-    const serveClientFile = express.static(clientDir, { maxAge: "1h", index: false, redirect: false });
-    app.use((req, res, next) => (/\.[a-z0-9]+$/i.test(req.path) ? serveClientFile(req, res, next) : next()));
-  }
+  /** Everything the fast paths do not answer: security headers, compression, the CSRF check, files, React Router. */
+  const app = (req: IncomingMessage, res: ServerResponse) => {
+    const nonce = createNonce();
+    const https = isHttps(req);
+    for (const [name, value] of Object.entries(securityHeaders(nonce, https, stripeConfigured))) {
+      res.setHeader(name, value);
+    }
+    compress(req as Parameters<typeof compress>[0], res as Parameters<typeof compress>[1], () => {
+      const pathname = pathnameOf(req);
+      if (isCrossOriginWrite(req, appOrigin, https)) {
+        const api = pathname.startsWith("/api/");
+        res.statusCode = 403;
+        res.setHeader("Content-Type", api ? "application/json; charset=utf-8" : "text/plain; charset=utf-8");
+        res.end(api ? JSON.stringify({ errors: { form: CROSS_ORIGIN_MESSAGE } }) : CROSS_ORIGIN_MESSAGE);
+        return;
+      }
+      const toRouter = () => {
+        const request = toFetchRequest(req, res);
+        handleRequest(request, makeContext(nonce, clientAddressOf(req)))
+          .then((response) => sendFetchResponse(res, response))
+          .catch((error: unknown) => {
+            console.error("request failed:", error);
+            if (res.headersSent) {
+              res.destroy();
+              return;
+            }
+            res.statusCode = 500;
+            res.setHeader("Content-Type", "text/plain; charset=utf-8");
+            res.end("Internal Server Error");
+          });
+      };
+      // Only names with an extension can be files here (favicon.svg, robots.txt): every page and form
+      // path skips the file-system lookup.
+      if (development || !/\.[a-z0-9]+$/i.test(pathname)) return toRouter();
+      const serve = pathname.startsWith("/assets/") ? serveAsset : serveClientFile;
+      serve(req, res, toRouter);
+    });
+  };
 
-  app.all(
-    "/{*splat}",
-    createExpressHandler({
-      build,
-      mode,
-      getLoadContext: (req, res) => makeContext(String(res.locals.cspNonce), req.ip ?? "unknown"),
-    }),
-  );
-
-  const renderPage = createRequestHandler(build, mode);
+  const renderPage = handleRequest;
   const staticPages = development
     ? undefined
     : createStaticPageCache(

@@ -1,0 +1,70 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { TLSSocket } from "node:tls";
+import { createReadableStreamFromReadable, writeReadableStreamToWritable } from "@react-router/node";
+import { isHttpsRequest } from "./security-headers";
+
+// Between node:http and React Router's fetch-style handler, without a web framework in the way: the
+// request as a Fetch Request, the Response written back. One proxy hop (Fly's edge) is trusted for
+// the client's address and the protocol.
+
+/** True when the client reached us over HTTPS, directly or through the proxy in front. */
+export const isHttps = (req: IncomingMessage) =>
+  isHttpsRequest(req.headers, Boolean((req.socket as TLSSocket).encrypted));
+
+/** The client's address as the proxy in front saw it: the last X-Forwarded-For entry, else the socket's. */
+export function clientAddressOf(req: IncomingMessage): string {
+  const forwarded = req.headers["x-forwarded-for"];
+  const list = Array.isArray(forwarded) ? forwarded.join(",") : forwarded;
+  const last = list?.split(",").at(-1)?.trim();
+  return last || req.socket.remoteAddress || "unknown";
+}
+
+/** The path of the request's URL, without the query. */
+export const pathnameOf = (req: IncomingMessage) => (req.url ?? "/").split("?")[0] ?? "/";
+
+/** The node request as a Fetch Request; aborted when the client goes away before the answer is sent. */
+export function toFetchRequest(req: IncomingMessage, res: ServerResponse): Request {
+  const headers = new Headers();
+  for (let index = 0; index < req.rawHeaders.length; index += 2) {
+    headers.append(req.rawHeaders[index] as string, req.rawHeaders[index + 1] as string);
+  }
+  const host = req.headers.host ?? "localhost";
+  const url = new URL(req.url ?? "/", `${isHttps(req) ? "https" : "http"}://${host}`);
+  let controller: AbortController | null = new AbortController();
+  res.on("finish", () => {
+    controller = null;
+  });
+  res.on("close", () => controller?.abort());
+  const init: RequestInit & { duplex?: "half" } = { method: req.method, headers, signal: controller.signal };
+  if (req.method !== "GET" && req.method !== "HEAD") {
+    init.body = createReadableStreamFromReadable(req);
+    init.duplex = "half";
+  }
+  return new Request(url, init);
+}
+
+/** Writes a Fetch Response to the node response (headers set one by one, so middleware like compression sees them). */
+export async function sendFetchResponse(res: ServerResponse, response: Response): Promise<void> {
+  if (res.destroyed || res.writableEnded) {
+    await response.body?.cancel();
+    return;
+  }
+  res.statusCode = response.status;
+  if (response.statusText) res.statusMessage = response.statusText;
+  const cookies = response.headers.getSetCookie();
+  for (const [name, value] of response.headers) {
+    if (name !== "set-cookie") res.setHeader(name, value);
+  }
+  if (cookies.length > 0) res.setHeader("set-cookie", cookies);
+  // An event stream's headers go at once: the first event may be a while coming.
+  if (/^text\/event-stream/i.test(response.headers.get("content-type") ?? "")) res.flushHeaders();
+  if (!response.body) {
+    res.end();
+    return;
+  }
+  try {
+    await writeReadableStreamToWritable(response.body, res);
+  } catch (error) {
+    if (!res.destroyed && !res.writableEnded) throw error;
+  }
+}
