@@ -257,11 +257,13 @@ describe.runIf(hasBuild).each(databaseKinds)("accounts on %s", (kind) => {
       // Fresh: nothing to renew.
       const fresh = await client.request("/account");
       expect(fresh.headers.get("set-cookie")).toBeNull();
-      // Signed in five days ago: renewed for a week from now, in the table and the cookie.
+      // Signed in five days ago: renewed for a week from now, in the table and the cookie. (The test
+      // changes the table behind the app's back, so it makes the app forget the session it keeps.)
       await db
         .update(sessions)
         .set({ expiresAt: new Date(Date.now() + 2 * 24 * 3_600_000) })
         .where(eq(sessions.userId, user.id));
+      app.services.sessions.signedInUsers?.forget({ all: true });
       const old = await client.request("/account");
       expect(old.status).toBe(200);
       expect(old.headers.get("set-cookie")).toMatch(/^__session=.*Max-Age=604800/);
@@ -271,10 +273,37 @@ describe.runIf(hasBuild).each(databaseKinds)("accounts on %s", (kind) => {
         .update(sessions)
         .set({ expiresAt: new Date(Date.now() + 24 * 3_600_000) })
         .where(eq(sessions.userId, user.id));
+      app.services.sessions.signedInUsers?.forget({ all: true });
       await client.request("/logout", { method: "POST", form: {} });
       expect(client.cookies.has("__session")).toBe(false);
       // An ended session is not renewed.
       expect((await db.select().from(sessions).where(eq(sessions.userId, user.id))).length).toBe(0);
+    });
+
+    it("keeps no signed-in user after the session ends, on this machine or another", async () => {
+      // Two machines on one database when it is PostgreSQL (each keeps signed-in users in memory).
+      const other =
+        kind === "postgres"
+          ? await startTestApp(kind, { DATABASE_URL: (app.services.env.DATABASE_URL as string) ?? "" })
+          : undefined;
+      try {
+        const user = await createBuyer();
+        const laptop = createClient(app.baseURL);
+        await signIn(laptop, user.email, user.password);
+        const elsewhere = createClient(other?.baseURL ?? app.baseURL);
+        elsewhere.cookies.set("__session", laptop.cookies.get("__session") ?? "");
+        expect((await laptop.request("/account")).status).toBe(200);
+        expect((await elsewhere.request("/account")).status).toBe(200);
+        // The password is set again from a link: every session ends, wherever it was last used.
+        const token = await issueAccountToken(app.services.db, user.id, "password_reset");
+        await createClient(app.baseURL).request(`/reset-password/${token}`, {
+          form: { newPassword: "brand-new-password", confirmPassword: "brand-new-password" },
+        });
+        await expect.poll(async () => (await laptop.request("/account")).status, { timeout: 2_000 }).toBe(302);
+        await expect.poll(async () => (await elsewhere.request("/account")).status, { timeout: 2_000 }).toBe(302);
+      } finally {
+        await other?.stop();
+      }
     });
 
     it("signs out with a POST and clears the cookie", async () => {

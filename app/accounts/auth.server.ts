@@ -12,6 +12,7 @@ import { type CurrentUser, currentUserContext, type RoleCode } from "./current-u
 import { verifyPassword } from "./password.server";
 import { normalizeEmail, signInSchema } from "./schemas";
 import { SESSION_LIFETIME_SECONDS, SESSION_RENEWAL_AFTER_SECONDS } from "./session.server";
+import type { SignedIn, SignedInUsers } from "./signed-in-users.server";
 
 /** What every request knows of the signed-in user. */
 const currentUserColumns = {
@@ -47,8 +48,15 @@ function sessionUserQuery(db: Database) {
 }
 const sessionUserQueries = new WeakMap<Database, ReturnType<typeof sessionUserQuery>>();
 
-/** The user of a live session, and when the session ends: one query for every signed-in request. */
-async function loadSessionUser(db: Database, idHash: string) {
+/** The user of a live session, and when the session ends: kept in memory when it may be, else one query. */
+async function loadSessionUser(
+  db: Database,
+  idHash: string,
+  kept: SignedInUsers | undefined,
+): Promise<SignedIn | null> {
+  const known = kept?.get(idHash);
+  if (known) return known;
+  const mark = kept?.mark() ?? 0;
   let query = sessionUserQueries.get(db);
   if (!query) {
     query = sessionUserQuery(db);
@@ -57,7 +65,9 @@ async function loadSessionUser(db: Database, idHash: string) {
   const [row] = await query.execute({ idHash, now: new Date().toISOString() });
   if (!row) return null;
   const { sessionExpiresAt, ...user } = row;
-  return { user: { ...user, role: user.role as RoleCode }, expiresAt: new Date(sessionExpiresAt) };
+  const signedIn = { user: { ...user, role: user.role as RoleCode }, expiresAt: new Date(sessionExpiresAt) };
+  kept?.keep(idHash, signedIn, mark);
+  return signedIn;
 }
 
 /** A session renewed more than a day ago is given a whole lifetime again (in the table and the cookie). */
@@ -78,13 +88,13 @@ export const currentUserMiddleware: MiddlewareFunction<Response> = async ({ requ
     return;
   }
   const session = await sessionStore.sessionOf(request.headers.get("Cookie"));
-  const found = session ? await loadSessionUser(db, session.idHash) : null;
+  const kept = sessionStore.signedInUsers;
+  const found = session ? await loadSessionUser(db, session.idHash, kept) : null;
   context.set(currentUserContext, found?.user ?? null);
   if (!session || !found || !renewalDue(found.expiresAt)) return;
-  await db
-    .update(sessions)
-    .set({ expiresAt: new Date(Date.now() + SESSION_LIFETIME_SECONDS * 1000) })
-    .where(eq(sessions.idHash, session.idHash));
+  const expiresAt = new Date(Date.now() + SESSION_LIFETIME_SECONDS * 1000);
+  await db.update(sessions).set({ expiresAt }).where(eq(sessions.idHash, session.idHash));
+  kept?.renewed(session.idHash, expiresAt);
   const response = await next();
   // Not when the answer sets the session cookie itself (signing in or out).
   if (response.headers.getSetCookie().some((header) => header.startsWith(`${SESSION_COOKIE_NAME}=`))) {

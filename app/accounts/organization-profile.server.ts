@@ -17,6 +17,7 @@ import {
   users,
 } from "~db/schema";
 import { describeProfile, diffProfiles, type FieldChange } from "./profile-changes";
+import { announceSessionChange } from "./signed-in-users.server";
 
 // An approved organization's profile (issue 8) is its approved registration: the organization edits
 // it with the registration form's sections, and each save that changes something is recorded for
@@ -97,6 +98,7 @@ export async function saveOrganizationProfile(
       .update(organizations)
       .set({ name: submission.update.data.name })
       .where(eq(organizations.id, organizationId));
+    await announceSessionChange(tx, { organizationId }); // its users' pages show the new name
     const after = await describeStoredProfile(tx, registrationId);
     const changes = diffProfiles(before, after);
     if (changes.length > 0) {

@@ -125,6 +125,30 @@ describe.runIf(hasBuild).each(databaseKinds)("an organization's users on %s", (k
     expect(await db.select().from(users).where(eq(users.id, outsiderId))).toHaveLength(1);
   });
 
+  it("signs a removed user out at once", async () => {
+    const { db } = app.services;
+    const [organization] = await db
+      .select()
+      .from(organizations)
+      .where(eq(organizations.name, "Roughneck Services Ltd."));
+    const [leaving] = await db
+      .insert(users)
+      .values({
+        email: "leaving@roughneck.example",
+        role: 3,
+        organizationId: organization?.id,
+        passwordHash: await hashPassword("member-password"),
+      })
+      .returning();
+    const leaver = await signedIn("leaving@roughneck.example");
+    expect((await leaver.request("/account")).status).toBe(200);
+    const removed = await admin.request("/account/users", {
+      form: { intent: "remove", userId: String(leaving?.id), confirm: "yes" },
+    });
+    expect(removed.status).toBe(302);
+    await expect.poll(async () => (await leaver.request("/account")).status, { timeout: 2_000 }).toBe(302);
+  });
+
   it("refuses other users' changes, visitors and staff", async () => {
     const before = await app.services.db.select().from(users);
     const posted = await member.request("/account/users", {

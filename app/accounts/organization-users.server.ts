@@ -5,6 +5,7 @@ import type { Database } from "~db/database.server";
 import { users } from "~db/schema";
 import { accountLinkUrl, issueAccountToken } from "./account-tokens.server";
 import type { CurrentUser } from "./current-user";
+import { announceSessionChange } from "./signed-in-users.server";
 
 // An organization's users (issue 8): its administrator invites people by e-mail (a 7-day
 // set-password link) and removes them. Invited users have the organization's role.
@@ -74,9 +75,13 @@ export async function removeUser(
   userId: number,
 ): Promise<"removed" | "not-found" | "self"> {
   if (userId === admin.id) return "self";
-  const removed = await db
-    .delete(users)
-    .where(and(eq(users.id, userId), eq(users.organizationId, admin.organizationId)))
-    .returning({ id: users.id });
-  return removed.length > 0 ? "removed" : "not-found";
+  return db.transaction(async (tx) => {
+    const removed = await tx
+      .delete(users)
+      .where(and(eq(users.id, userId), eq(users.organizationId, admin.organizationId)))
+      .returning({ id: users.id });
+    if (removed.length === 0) return "not-found";
+    await announceSessionChange(tx, { userId }); // signed out at once, on every machine
+    return "removed";
+  });
 }

@@ -5,6 +5,7 @@ import type { Environment } from "~/platform/env.server";
 import { SESSION_COOKIE_NAME } from "~/platform/session-cookie";
 import type { Database } from "~db/database.server";
 import { sessions } from "~db/schema";
+import { announceSessionChange, type SignedInUsers } from "./signed-in-users.server";
 
 export type SessionData = { userId: number };
 export type SessionFlash = { notice: string };
@@ -16,6 +17,8 @@ export type SessionStore = SessionStorage<SessionData, SessionFlash> & {
   sessionOf(cookieHeader: string | null): Promise<SessionKey | null>;
   /** The Set-Cookie header that keeps the session's cookie for a whole lifetime again. */
   renewalCookie(id: string): Promise<string>;
+  /** Signed-in users kept in memory, when this process hears the announcements that keep them true. */
+  signedInUsers?: SignedInUsers;
 };
 
 /** Sessions last a working week of inactivity at most; a signed-in request renews them (once a day). */
@@ -42,7 +45,7 @@ export const hashId = (id: string) => createHash("sha256").update(id).digest("he
  * production). The cookie holds a random id; the table holds only its hash, so a database leak
  * does not hand out live sessions.
  */
-export function createSessionStore(db: Database, env: Environment): SessionStore {
+export function createSessionStore(db: Database, env: Environment, signedInUsers?: SignedInUsers): SessionStore {
   const cookie = createCookie(SESSION_COOKIE_NAME, {
     httpOnly: true,
     sameSite: "lax",
@@ -74,13 +77,19 @@ export function createSessionStore(db: Database, env: Environment): SessionStore
       return row?.data ?? null;
     },
     async updateData(id, data, expires) {
-      await db
-        .update(sessions)
-        .set({ data, userId: userIdOf(data), expiresAt: expiry(expires) })
-        .where(eq(sessions.idHash, hashId(id)));
+      await db.transaction(async (tx) => {
+        await tx
+          .update(sessions)
+          .set({ data, userId: userIdOf(data), expiresAt: expiry(expires) })
+          .where(eq(sessions.idHash, hashId(id)));
+        await announceSessionChange(tx, { idHash: hashId(id) });
+      });
     },
     async deleteData(id) {
-      await db.delete(sessions).where(eq(sessions.idHash, hashId(id)));
+      await db.transaction(async (tx) => {
+        await tx.delete(sessions).where(eq(sessions.idHash, hashId(id)));
+        await announceSessionChange(tx, { idHash: hashId(id) });
+      });
     },
   });
   // Only values whose signature checked out are kept (a forged one is checked every time), and the
@@ -101,10 +110,12 @@ export function createSessionStore(db: Database, env: Environment): SessionStore
       return key;
     },
     renewalCookie: (id) => cookie.serialize(id),
+    signedInUsers,
   };
 }
 
 /** Ends every session of a user (after a password reset or set): other devices are signed out. */
-export async function endAllSessions(db: Pick<Database, "delete">, userId: number): Promise<void> {
+export async function endAllSessions(db: Pick<Database, "delete" | "execute">, userId: number): Promise<void> {
   await db.delete(sessions).where(eq(sessions.userId, userId));
+  await announceSessionChange(db, { userId });
 }

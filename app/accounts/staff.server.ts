@@ -3,6 +3,7 @@ import type { Database } from "~db/database.server";
 import { users } from "~db/schema";
 import { hashPassword } from "./password.server";
 import { normalizeEmail } from "./schemas";
+import { announceSessionChange } from "./signed-in-users.server";
 
 export const STAFF_ROLE = 1;
 
@@ -21,5 +22,6 @@ export async function ensureStaffUser(db: Database, email: string, password: str
     })
     .returning({ id: users.id });
   if (!row) throw new Error("staff user was not written");
+  await announceSessionChange(db, { userId: row.id });
   return row.id;
 }

@@ -378,6 +378,53 @@ type Queued = QueuedBid | ({ kind: "minimum" } & Waiting<MinimumRequest>);
 const queues = new WeakMap<Database, Map<number, Queued[]>>();
 
 /**
+ * Per database handle: the state of open auctions as this process last read or wrote it. A round
+ * decides on it without reading again; the write's guard (sequence, status, end) still makes sure
+ * nothing changed meanwhile, and when something did (another machine's bid, a cancellation, the
+ * close) the round reads afresh. Only open auctions are kept: their terms can no longer change, and
+ * the only other facts used, sellers having accepted the terms, are kept only once true.
+ */
+const knownStates = new WeakMap<Database, Map<number, Read>>();
+const KNOWN_STATES_KEPT = 1_000;
+
+function knownStatesOf(db: Database) {
+  let known = knownStates.get(db);
+  if (!known) {
+    known = new Map();
+    knownStates.set(db, known);
+  }
+  return known;
+}
+
+/** The sellers known to have accepted the terms (a fact that never turns false). */
+const acceptedOnly = (termsAccepted: Record<string, boolean> | null | undefined) =>
+  Object.fromEntries(Object.entries(termsAccepted ?? {}).filter(([, accepted]) => accepted));
+
+/** Keeps an open auction's state, with every seller known to have accepted its terms. */
+function remember(db: Database, read: Read, alsoAccepted: Record<string, boolean>) {
+  if (read.auction.status !== "open") return;
+  const known = knownStatesOf(db);
+  known.delete(read.auction.id);
+  if (known.size >= KNOWN_STATES_KEPT) known.delete(known.keys().next().value as number);
+  known.set(read.auction.id, { ...read, termsAccepted: { ...alsoAccepted, ...acceptedOnly(read.termsAccepted) } });
+}
+
+/** The state a round leaves: the auction moved on by its changes. */
+function stateAfter(round: Round): Read {
+  const { read, changes } = round;
+  return {
+    ...read,
+    auction: {
+      ...round.auction,
+      sequence: read.auction.sequence + changes.length,
+      status: read.auction.status === "scheduled" ? "open" : read.auction.status,
+    },
+    lowest: round.state.lowest,
+    ownLowest: null,
+  };
+}
+
+/**
  * Queues a change on the auction and, if none is under way, works through the queue: the manual bids
  * at its head as one round, a minimum's change on its own, until it is empty. Waiting changes hold
  * no pooled connection (a busy auction would otherwise take them all from the rest of the site).
@@ -487,16 +534,26 @@ async function manualRound(db: Database, auctionId: number, requests: ManualRequ
       round.add(outcome.bids, outcome.state, { userId: request.userId }, now);
       decided[index] = round.changes.at(-1) as Change;
     }
-    if (round.changes.length === 0) return decided as BidOutcome[];
+    if (round.changes.length === 0) {
+      remember(db, read, accepted);
+      return decided as BidOutcome[];
+    }
     const ids = await writeRound(executor, round, at);
     if (!ids) return undefined; // the auction changed since the read
+    remember(db, stateAfter(round), accepted);
     return decided.map((entry) =>
       "kind" in entry ? entry : acceptedOutcome(entry, ids[round.changes.indexOf(entry)] ?? []),
     );
   };
+  // The state this process knows, if it covers every seller of the round; else (and after a miss) a read.
+  const knownState = knownStatesOf(db).get(auctionId);
+  const accepted = acceptedOnly(knownState?.termsAccepted);
+  let known = sellers.every((seller) => accepted[seller] === true) ? knownState : undefined;
+  knownStatesOf(db).delete(auctionId);
   for (let attempt = 0; attempt < GUARDED_ATTEMPTS; attempt += 1) {
-    const outcomes = await decide(db, await readForBidding(db, auctionId, sellers, false));
+    const outcomes = await decide(db, known ?? (await readForBidding(db, auctionId, sellers, false)));
     if (outcomes) return outcomes;
+    known = undefined;
   }
   return db.transaction(async (tx) => {
     const outcomes = await decide(tx, await lockAndRead(tx, auctionId, sellers, false));
@@ -520,6 +577,8 @@ export function setAutoBidMinimum(db: Database, request: MinimumRequest): Promis
 }
 
 function minimumChange(db: Database, request: MinimumRequest): Promise<BidOutcome> {
+  // The auto-bids change: the next round reads them again.
+  knownStatesOf(db).delete(request.auctionId);
   return db.transaction(async (tx): Promise<BidOutcome> => {
     const read = await lockAndRead(tx, request.auctionId, [request.organizationId], true);
     if (!read) return refused(404, NOT_INVITED);

@@ -43,7 +43,12 @@ export function toFetchRequest(req: IncomingMessage, res: ServerResponse): Reque
   return new Request(url, init);
 }
 
-/** Writes a Fetch Response to the node response (headers set one by one, so middleware like compression sees them). */
+/**
+ * Writes a Fetch Response to the node response, headers set one by one (so compression sees them). An
+ * event stream is streamed; any other body is whole in memory already (pages are rendered complete,
+ * files come from the database) and goes in one write with its length, so small answers are not
+ * gzipped for nothing.
+ */
 export async function sendFetchResponse(res: ServerResponse, response: Response): Promise<void> {
   if (res.destroyed || res.writableEnded) {
     await response.body?.cancel();
@@ -56,15 +61,21 @@ export async function sendFetchResponse(res: ServerResponse, response: Response)
     if (name !== "set-cookie") res.setHeader(name, value);
   }
   if (cookies.length > 0) res.setHeader("set-cookie", cookies);
-  // An event stream's headers go at once: the first event may be a while coming.
-  if (/^text\/event-stream/i.test(response.headers.get("content-type") ?? "")) res.flushHeaders();
   if (!response.body) {
     res.end();
     return;
   }
-  try {
-    await writeReadableStreamToWritable(response.body, res);
-  } catch (error) {
-    if (!res.destroyed && !res.writableEnded) throw error;
+  if (/^text\/event-stream/i.test(response.headers.get("content-type") ?? "")) {
+    // Its headers go at once: the first event may be a while coming.
+    res.flushHeaders();
+    try {
+      await writeReadableStreamToWritable(response.body, res);
+    } catch (error) {
+      if (!res.destroyed && !res.writableEnded) throw error;
+    }
+    return;
   }
+  const body = Buffer.from(await response.arrayBuffer());
+  res.setHeader("Content-Length", body.length);
+  res.end(body);
 }

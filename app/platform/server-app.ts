@@ -4,6 +4,7 @@ import compression from "compression";
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
 import serveStatic from "serve-static";
 import { createSessionStore } from "~/accounts/session.server";
+import { createSignedInUsers, SESSION_CHANGES_CHANNEL, sessionChangeOf } from "~/accounts/signed-in-users.server";
 import { ensureStaffUser } from "~/accounts/staff.server";
 import { createThrottles } from "~/accounts/throttle.server";
 import { createAuctionLive } from "~/auctions/auction-live.server";
@@ -137,13 +138,21 @@ export async function createApplication(options: ApplicationOptions = {}): Promi
 
   // One LISTEN connection per app process, feeding every auction event stream it serves.
   const auctionLive = await createAuctionLive(database);
+  // Signed-in users kept in memory, forgotten on every announced change (and all of them whenever
+  // the channel was out of reach).
+  const signedInUsers = createSignedInUsers();
+  const stopHearingSessionChanges = await database.listen(
+    SESSION_CHANGES_CHANNEL,
+    (payload) => signedInUsers.forget(sessionChangeOf(payload)),
+    () => signedInUsers.forget({ all: true }),
+  );
 
   const services: AppServices = {
     env,
     db: database.db,
     messaging,
     payments,
-    sessions: createSessionStore(database.db, env),
+    sessions: createSessionStore(database.db, env, signedInUsers),
     throttles: createThrottles(database.query),
     pingDatabase: () => database.ping(),
     auctionLive,
@@ -250,6 +259,7 @@ export async function createApplication(options: ApplicationOptions = {}): Promi
     async close() {
       await auctionClock?.stop();
       await auctionLive.close();
+      await stopHearingSessionChanges();
       await database.close();
     },
   };
