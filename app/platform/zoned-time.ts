@@ -4,24 +4,34 @@
 
 export const DEFAULT_TIMEZONE = "America/Edmonton";
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-function partsFormatter(timeZone: string) {
-  let formatter = formatters.get(timeZone);
+/**
+ * One formatter per zone and purpose: making a formatter costs far more than using one (a page shows
+ * many times). Unknown zones throw, as Intl does.
+ */
+function formatterFor(
+  cache: Map<string, Intl.DateTimeFormat>,
+  timeZone: string,
+  options: Intl.DateTimeFormatOptions,
+): Intl.DateTimeFormat {
+  let formatter = cache.get(timeZone);
   if (!formatter) {
-    formatter = new Intl.DateTimeFormat("en-CA", {
-      timeZone,
-      hourCycle: "h23",
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-      hour: "2-digit",
-      minute: "2-digit",
-      second: "2-digit",
-    });
-    formatters.set(timeZone, formatter);
+    formatter = new Intl.DateTimeFormat("en-CA", { ...options, timeZone });
+    cache.set(timeZone, formatter);
   }
   return formatter;
 }
+
+const partsFormatters = new Map<string, Intl.DateTimeFormat>();
+const partsFormatter = (timeZone: string) =>
+  formatterFor(partsFormatters, timeZone, {
+    hourCycle: "h23",
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+  });
 
 export function isTimeZone(name: string): boolean {
   try {
@@ -85,26 +95,19 @@ export function utcToZonedLocal(instant: Date, timeZone: string): string {
   return `${wall.year}-${pad(wall.month)}-${pad(wall.day)}T${pad(wall.hour)}:${pad(wall.minute)}`;
 }
 
-// Making a formatter costs far more than using one (a page lists many times): one per zone.
 const readingFormatters = new Map<string, Intl.DateTimeFormat>();
 
 /** For reading: "Tue, Dec 1, 2026, 9:00 a.m. MST". */
 export function formatInZone(instant: Date | string, timeZone: string): string {
-  let formatter = readingFormatters.get(timeZone);
-  if (!formatter) {
-    formatter = new Intl.DateTimeFormat("en-CA", {
-      timeZone,
-      weekday: "short",
-      year: "numeric",
-      month: "short",
-      day: "numeric",
-      hour: "numeric",
-      minute: "2-digit",
-      timeZoneName: "short",
-    });
-    readingFormatters.set(timeZone, formatter);
-  }
-  return formatter.format(typeof instant === "string" ? new Date(instant) : instant);
+  return formatterFor(readingFormatters, timeZone, {
+    weekday: "short",
+    year: "numeric",
+    month: "short",
+    day: "numeric",
+    hour: "numeric",
+    minute: "2-digit",
+    timeZoneName: "short",
+  }).format(typeof instant === "string" ? new Date(instant) : instant);
 }
 
 /** "2 h 05 min", "4 min 10 s": what is left of a duration, for people. */

@@ -127,6 +127,14 @@ describe.runIf(hasBuild).each(javaScriptModes)("a reverse auction with %s", (mod
     expect(bravoHtml).not.toContain(sellerNames[0]);
     expect(bravoHtml).not.toContain("$47,000.00");
     expect(bravoHtml).not.toContain("$49,000.00");
+    // All of Bravo's own bids on a page of their own: nobody else's.
+    await bravoPage.goto(`/auctions/${auctionId}/own-bids`);
+    const ownBids = await mainText(bravoPage);
+    for (const text of ["Your bids on", "$48,500.00", "$46,500.00", "Automatic (your minimum)"]) {
+      expect(ownBids).toContain(text);
+    }
+    for (const text of ["$47,000.00", "$49,000.00", sellerNames[0]]) expect(ownBids).not.toContain(text);
+    await axe(bravoPage);
 
     // The buyer's console: every bid with its seller, manual and automatic; live with JavaScript.
     if (mode === "js") await expect.poll(() => mainText(buyerPage)).toContain("$46,500.00");
