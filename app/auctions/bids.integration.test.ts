@@ -153,6 +153,39 @@ describe.each(databaseKinds)("bidding on %s", (kind) => {
     expect(events.filter((event) => event.kind === "auto-bid-set")).toHaveLength(1);
   });
 
+  it("records, for simultaneous bids, which manual bid set off each automatic answer", async () => {
+    const auction = await busyAuction([a(), b(), c()]);
+    await autoBid(auction.id, c(), 5_000_000); // C answers every bid one decrement ($10.00) under it
+    const placed = await Promise.all([bid(auction.id, a(), 9_000_000), bid(auction.id, b(), 8_000_000)]);
+    expect(placed.map((outcome) => outcome.kind)).toEqual(["accepted", "accepted"]);
+    const rows = await db()
+      .select()
+      .from(auctionBids)
+      .where(eq(auctionBids.auctionId, auction.id))
+      .orderBy(asc(auctionBids.id));
+    expect(rows.map((row) => [row.organizationId, row.amountCents, row.kind])).toEqual([
+      [c().organizationId, 10_000_000, "auto"],
+      [a().organizationId, 9_000_000, "manual"],
+      [c().organizationId, 8_999_000, "auto"],
+      [b().organizationId, 8_000_000, "manual"],
+      [c().organizationId, 7_999_000, "auto"],
+    ]);
+    expect(rows[2]?.triggeredByBidId).toBe(rows[1]?.id);
+    expect(rows[4]?.triggeredByBidId).toBe(rows[3]?.id);
+    const events = await db()
+      .select()
+      .from(auctionEvents)
+      .where(and(eq(auctionEvents.auctionId, auction.id), eq(auctionEvents.kind, "bid")))
+      .orderBy(asc(auctionEvents.id));
+    expect(events.map((event) => event.data.triggeredByBidId ?? null)).toEqual([
+      null,
+      null,
+      rows[1]?.id,
+      null,
+      rows[3]?.id,
+    ]);
+  });
+
   it("moves the end on a late bid, at most to the cap", async () => {
     const endsAt = new Date(Date.now() + 120_000);
     const auction = await openAuction({ endsAt, softClose: { window: 5, extension: 3, cap: 4 } });
