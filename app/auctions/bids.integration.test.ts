@@ -312,6 +312,44 @@ describe.each(databaseKinds)("bidding on %s", (kind) => {
     },
   );
 
+  it.runIf(kind === "postgres")(
+    "never refuses a bid on the state one machine remembers when another machine has moved the auction on",
+    async () => {
+      const handles = await Promise.all([1, 2].map(() => openDatabase({ databaseUrl: database.url, pgliteDir: "" })));
+      const [one, two] = handles.map((handle) => handle.db) as [Database, Database];
+      try {
+        const endsAt = new Date(Date.now() + 60_000);
+        const auction = await createAuctionRow(db(), {
+          owner: buyer,
+          ...catalogue,
+          sellers: [a(), b()],
+          reserveCents: 10_000_000,
+          decrement: { kind: "amount", value: 1_000 },
+          endsAt,
+          softClose: { window: 10, extension: 5, cap: 60 },
+        });
+        const on = (machine: Database, seller: Party, amountCents: number, now?: Date) =>
+          placeManualBid(machine, {
+            auctionId: auction.id,
+            organizationId: seller.organizationId,
+            userId: seller.userId,
+            amountCents,
+            now,
+          });
+        // Machine one remembers A leading at $9,000.00 and the first end moved by five minutes.
+        expect(await on(one, a(), 900_000)).toMatchObject({ kind: "accepted", extended: true });
+        // Machine two: B takes the lead, and the end moves again.
+        expect(await on(two, b(), 890_000)).toMatchObject({ kind: "accepted", extended: true });
+        // On machine one, A is no longer leading, and a bid after the first extended end is on time.
+        const late = new Date(endsAt.getTime() + 6 * 60_000);
+        expect(await on(one, a(), 880_000, late)).toMatchObject({ kind: "accepted" });
+        expect((await auctionRow(db(), auction.id)).leaderOrganizationId).toBe(a().organizationId);
+      } finally {
+        await Promise.all(handles.map((handle) => handle.close()));
+      }
+    },
+  );
+
   it("applies every soft-close extension under concurrent late bids and accepts nothing after the end", async () => {
     const bidders = sellers.slice(0, 10);
     const endsAt = new Date(Date.now() + 60_000);

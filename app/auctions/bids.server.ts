@@ -508,7 +508,7 @@ const GUARDED_ATTEMPTS = 3;
  */
 async function manualRound(db: Database, auctionId: number, requests: ManualRequest[]): Promise<BidOutcome[]> {
   const sellers = [...new Set(requests.map((request) => request.organizationId))];
-  const decide = async (executor: Database | Transaction, read: Read | undefined) => {
+  const decide = async (executor: Database | Transaction, read: Read | undefined, fromMemory = false) => {
     if (!read) return requests.map(() => refused(404, NOT_INVITED));
     const round = new Round(read);
     const decided: (BidOutcome | Change)[] = [];
@@ -535,6 +535,9 @@ async function manualRound(db: Database, auctionId: number, requests: ManualRequ
       decided[index] = round.changes.at(-1) as Change;
     }
     if (round.changes.length === 0) {
+      // Nothing written, so no guard vouched for a state kept in memory: another machine may have
+      // moved the price, the leader or the end meanwhile. Refusals are given on a fresh read only.
+      if (fromMemory) return undefined;
       remember(db, read, accepted);
       return decided as BidOutcome[];
     }
@@ -551,7 +554,9 @@ async function manualRound(db: Database, auctionId: number, requests: ManualRequ
   let known = sellers.every((seller) => accepted[seller] === true) ? knownState : undefined;
   knownStatesOf(db).delete(auctionId);
   for (let attempt = 0; attempt < GUARDED_ATTEMPTS; attempt += 1) {
-    const outcomes = await decide(db, known ?? (await readForBidding(db, auctionId, sellers, false)));
+    const outcomes = known
+      ? await decide(db, known, true)
+      : await decide(db, await readForBidding(db, auctionId, sellers, false));
     if (outcomes) return outcomes;
     known = undefined;
   }
