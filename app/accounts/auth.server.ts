@@ -11,7 +11,6 @@ import { organizations, sessions, users } from "~db/schema";
 import { type CurrentUser, currentUserContext, type RoleCode } from "./current-user";
 import { verifyPassword } from "./password.server";
 import { normalizeEmail, signInSchema } from "./schemas";
-import { SESSION_LIFETIME_SECONDS, SESSION_RENEWAL_AFTER_SECONDS } from "./session.server";
 import type { SignedIn, SignedInUsers } from "./signed-in-users.server";
 
 /** What every request knows of the signed-in user. */
@@ -70,10 +69,6 @@ async function loadSessionUser(
   return signedIn;
 }
 
-/** A session renewed more than a day ago is given a whole lifetime again (in the table and the cookie). */
-const renewalDue = (expiresAt: Date) =>
-  expiresAt.getTime() - Date.now() < (SESSION_LIFETIME_SECONDS - SESSION_RENEWAL_AFTER_SECONDS) * 1000;
-
 /**
  * Root middleware: finds who is asking once per request (a staff API token in Authorization, else
  * the session cookie) and puts the user in the router context. A session in use is renewed once a
@@ -91,17 +86,15 @@ export const currentUserMiddleware: MiddlewareFunction<Response> = async ({ requ
   const kept = sessionStore.signedInUsers;
   const found = session ? await loadSessionUser(db, session.idHash, kept) : null;
   context.set(currentUserContext, found?.user ?? null);
-  if (!session || !found || !renewalDue(found.expiresAt)) return;
-  const expiresAt = new Date(Date.now() + SESSION_LIFETIME_SECONDS * 1000);
-  await db.update(sessions).set({ expiresAt }).where(eq(sessions.idHash, session.idHash));
-  kept?.renewed(session.idHash, expiresAt);
+  const renewalCookie = session && found ? await sessionStore.renewIfDue(session, found.expiresAt) : null;
+  if (!renewalCookie) return;
   const response = await next();
   // Not when the answer sets the session cookie itself (signing in or out).
   if (response.headers.getSetCookie().some((header) => header.startsWith(`${SESSION_COOKIE_NAME}=`))) {
     return response;
   }
   const renewed = new Response(response.body, response);
-  renewed.headers.append("Set-Cookie", await sessionStore.renewalCookie(session.id));
+  renewed.headers.append("Set-Cookie", renewalCookie);
   return renewed;
 };
 

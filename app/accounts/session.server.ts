@@ -15,15 +15,19 @@ export type SessionKey = { id: string; idHash: string };
 export type SessionStore = SessionStorage<SessionData, SessionFlash> & {
   /** The session a Cookie header carries (signature checked), or null. */
   sessionOf(cookieHeader: string | null): Promise<SessionKey | null>;
-  /** The Set-Cookie header that keeps the session's cookie for a whole lifetime again. */
-  renewalCookie(id: string): Promise<string>;
+  /**
+   * Renews a session in use once a day (it ends a working week after its last use): a whole lifetime
+   * again in the table and in what is kept in memory. Answers the Set-Cookie header that renews the
+   * cookie, or null when the session needs no renewal yet.
+   */
+  renewIfDue(key: SessionKey, expiresAt: Date): Promise<string | null>;
   /** Signed-in users kept in memory, when this process hears the announcements that keep them true. */
   signedInUsers?: SignedInUsers;
 };
 
 /** Sessions last a working week of inactivity at most; a signed-in request renews them (once a day). */
 export const SESSION_LIFETIME_SECONDS = 7 * 24 * 60 * 60;
-export const SESSION_RENEWAL_AFTER_SECONDS = 24 * 60 * 60;
+const SESSION_RENEWAL_AFTER_SECONDS = 24 * 60 * 60;
 
 /** Signed cookie values already checked, newest last: checking a signature is a good part of a request's work. */
 const VERIFIED_KEPT = 10_000;
@@ -38,7 +42,7 @@ function rawCookieValue(cookieHeader: string | null, name: string): string | nul
   return null;
 }
 
-export const hashId = (id: string) => createHash("sha256").update(id).digest("hex");
+const hashId = (id: string) => createHash("sha256").update(id).digest("hex");
 
 /**
  * Sessions stored in the database behind a signed cookie (HttpOnly, SameSite=Lax, Secure in
@@ -109,7 +113,14 @@ export function createSessionStore(db: Database, env: Environment, signedInUsers
       verified.set(raw, key);
       return key;
     },
-    renewalCookie: (id) => cookie.serialize(id),
+    async renewIfDue({ id, idHash }, expiresAt) {
+      const renewedAt = expiresAt.getTime() - (SESSION_LIFETIME_SECONDS - SESSION_RENEWAL_AFTER_SECONDS) * 1000;
+      if (Date.now() < renewedAt) return null;
+      const renewed = expiry();
+      await db.update(sessions).set({ expiresAt: renewed }).where(eq(sessions.idHash, idHash));
+      signedInUsers?.renewed(idHash, renewed);
+      return cookie.serialize(id);
+    },
     signedInUsers,
   };
 }

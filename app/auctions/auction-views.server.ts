@@ -216,7 +216,7 @@ export async function sellerView(db: Database, auction: AuctionRow, now: Date, o
 }
 
 /** A seller's page lists their latest bids (with the count of all): it stays small however busy the auction. */
-export const OWN_BIDS_SHOWN = 20;
+const OWN_BIDS_SHOWN = 20;
 
 /**
  * Several invited sellers' pages at once, from one read of each table (the live hub builds every

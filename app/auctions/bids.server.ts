@@ -12,12 +12,12 @@ import { type BiddingState, type NewBid, placeBid, type Refusal, setAutoBid, sim
 // nothing changed the auction since the read, under the row lock that statement takes. The lock is
 // held for that statement alone, never across round trips to this process.
 //
-// In this process the manual bids waiting on one auction are decided together, in the order they
-// came, each on the state the one before left (exactly as if they had gone one at a time), and
-// written by that one statement: a busy auction costs one read and one write per round, not per bid,
-// so bids are not held up by the event loop's turns between them. The guard fails only when another
-// machine (or a status change) came in between; then the round is read and decided again, and after a
-// few such misses it takes the row lock first (the locking path, as every auto-bid change does).
+// In this process the manual bids waiting on one auction form a round: decided together, each on the
+// state the one before left, in the order the rules give simultaneous bids (bidding.ts), and written by
+// that one statement, on the auction's state as this process last knew it. A busy auction costs one
+// write per round, not a read and a write per bid. The guard fails only when another machine (or a
+// status change) came in between; then the round is read and decided again, and after a few such
+// misses it takes the row lock first (the locking path, as every auto-bid change does).
 
 export const AUCTION_CHANNEL = "auction_events";
 
@@ -374,6 +374,16 @@ type MinimumRequest = BidderRequest & { minimumCents: number };
 type QueuedBid = { kind: "manual" } & Waiting<ManualRequest>;
 type Queued = QueuedBid | ({ kind: "minimum" } & Waiting<MinimumRequest>);
 
+/** A map per database handle (each handle is a machine's connection to one database). */
+function perDatabase<Value>(maps: WeakMap<Database, Map<number, Value>>, db: Database): Map<number, Value> {
+  let map = maps.get(db);
+  if (!map) {
+    map = new Map();
+    maps.set(db, map);
+  }
+  return map;
+}
+
 /** Per database handle: each auction's changes waiting in this process, in the order they came. */
 const queues = new WeakMap<Database, Map<number, Queued[]>>();
 
@@ -386,15 +396,7 @@ const queues = new WeakMap<Database, Map<number, Queued[]>>();
  */
 const knownStates = new WeakMap<Database, Map<number, Read>>();
 const KNOWN_STATES_KEPT = 1_000;
-
-function knownStatesOf(db: Database) {
-  let known = knownStates.get(db);
-  if (!known) {
-    known = new Map();
-    knownStates.set(db, known);
-  }
-  return known;
-}
+const knownStatesOf = (db: Database) => perDatabase(knownStates, db);
 
 /** The sellers known to have accepted the terms (a fact that never turns false). */
 const acceptedOnly = (termsAccepted: Record<string, boolean> | null | undefined) =>
@@ -430,19 +432,14 @@ function stateAfter(round: Round): Read {
  * no pooled connection (a busy auction would otherwise take them all from the rest of the site).
  */
 function enqueue(db: Database, auctionId: number, item: Queued) {
-  let byAuction = queues.get(db);
-  if (!byAuction) {
-    byAuction = new Map();
-    queues.set(db, byAuction);
-  }
-  const queue = byAuction.get(auctionId);
+  const auctionQueues = perDatabase(queues, db);
+  const queue = auctionQueues.get(auctionId);
   if (queue) {
     queue.push(item);
     return;
   }
   const waiting: Queued[] = [item];
-  byAuction.set(auctionId, waiting);
-  const auctionQueues = byAuction;
+  auctionQueues.set(auctionId, waiting);
   void (async () => {
     while (waiting.length > 0) {
       const head = waiting[0] as Queued;
@@ -481,7 +478,8 @@ function largeDropQuestion(state: BiddingState, request: ManualRequest): BidOutc
 /**
  * The order a round's bids are decided in: the ones that may bid and need no question, in the order
  * the rules give simultaneous bids (bidding.ts: the lowest that can be placed is never shut out by
- * a higher one), then the rest as they came, to be refused or asked about.
+ * a higher one), then the rest as they came. This only orders them: each is checked again when its
+ * turn comes (the bids before it may have moved the end or the price).
  */
 function roundOrder(round: Round, requests: ManualRequest[], at: Date): number[] {
   const ready: number[] = [];
@@ -502,9 +500,9 @@ function roundOrder(round: Round, requests: ManualRequest[], at: Date): number[]
 const GUARDED_ATTEMPTS = 3;
 
 /**
- * Manual bids on one auction, decided in the order they came and written together. Each is refused
- * or accepted exactly as it would have been on its own after the ones before it. A bid's time is
- * taken after the read: a bid that waited its turn past the end is late.
+ * Manual bids on one auction, decided as one round (see roundOrder) and written together. Each is
+ * refused or accepted exactly as it would have been on its own after the ones decided before it. A
+ * bid's time is taken when the round is decided: a bid that waited its turn past the end is late.
  */
 async function manualRound(db: Database, auctionId: number, requests: ManualRequest[]): Promise<BidOutcome[]> {
   const sellers = [...new Set(requests.map((request) => request.organizationId))];

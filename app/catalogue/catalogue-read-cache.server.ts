@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { gzipSync } from "node:zlib";
-import { isHttpsRequest, securityHeaders } from "~/platform/security-headers";
+import { isHttps } from "~/platform/node-http.server";
+import { securityHeaders } from "~/platform/security-headers";
 import type { Database } from "~db/database.server";
 import { localCatalogueWrites, readCatalogueRevision } from "./catalogue-revision.server";
 import { serviceAreaCheckboxes, serviceCheckboxes } from "./checkboxes.server";
@@ -89,7 +90,7 @@ export async function serveCachedJson(
   const cached = await cache.get(path);
   if (!cached) return false;
   const headers: Record<string, string> = {
-    ...JSON_HEADERS[isHttpsRequest(req.headers, false) ? "https" : "http"],
+    ...JSON_HEADERS[isHttps(req) ? "https" : "http"],
     ETag: cached.etag,
   };
   if (req.headers["if-none-match"] === cached.etag) {

@@ -216,12 +216,11 @@ export async function createApplication(options: ApplicationOptions = {}): Promi
     });
   };
 
-  const renderPage = handleRequest;
   const staticPages = development
     ? undefined
     : createStaticPageCache(
         async (pagePath, nonce) => {
-          const response = await renderPage(new Request(`${env.APP_URL}${pagePath}`), makeContext(nonce));
+          const response = await handleRequest(new Request(`${env.APP_URL}${pagePath}`), makeContext(nonce));
           return { status: response.status, html: await response.text() };
         },
         SESSION_COOKIE_NAME,

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { constants, crc32, deflateRawSync } from "node:zlib";
-import { createNonce, isHttpsRequest, securityHeaders } from "./security-headers";
+import { isHttps } from "./node-http.server";
+import { createNonce, securityHeaders } from "./security-headers";
 
 /** Pages that are the same for every signed-out visitor: rendered once, then served from memory. */
 export const STATIC_PAGE_PATHS = ["/", "/about", "/faq", "/privacy-policy", "/terms-and-conditions"] as const;
@@ -130,7 +131,7 @@ export function createStaticPageCache(
     if (!page) return false;
     const nonce = createNonce();
     const nonceBytes = Buffer.from(nonce, "latin1"); // base64: ASCII
-    const https = isHttpsRequest(req.headers, Boolean((req.socket as { encrypted?: boolean }).encrypted));
+    const https = isHttps(req);
     const template = https ? headerTemplates.https : headerTemplates.http;
     const headers: Record<string, string> = {
       ...template.headers,
