@@ -388,18 +388,34 @@ describe.runIf(hasBuild).each(databaseKinds)("accounts on %s", (kind) => {
   });
 
   describe("throttling", () => {
-    it("slows repeated failures for an account, then refuses it for a while, even with the right password", async () => {
+    it("slows repeated failures of an account from one address, then refuses them for a while, even with the right password", async () => {
       const user = await createBuyer();
       const address = `198.51.100.${nextUser % 250}`;
       for (let attempt = 0; attempt < 3; attempt += 1) {
-        await app.services.throttles.recordSignInFailure(user.email, address);
+        expect(await app.services.throttles.takeSignInAttempt(user.email, address)).toEqual({
+          allowed: true,
+          delayMs: 0,
+        });
       }
-      const slowed = await app.services.throttles.checkSignIn(user.email, address);
+      const slowed = await app.services.throttles.takeSignInAttempt(user.email, address);
       expect(slowed).toEqual({ allowed: true, delayMs: expect.any(Number) });
       expect((slowed as { delayMs: number }).delayMs).toBeGreaterThan(0);
+      for (let attempt = 4; attempt < 10; attempt += 1) {
+        await app.services.throttles.takeSignInAttempt(user.email, address);
+      }
+      expect(await app.services.throttles.takeSignInAttempt(user.email, address)).toEqual({
+        allowed: false,
+        retryAfterSeconds: expect.any(Number),
+      });
+    });
 
-      for (let attempt = 3; attempt < 10; attempt += 1) {
-        await app.services.throttles.recordSignInFailure(user.email, address);
+    it("refuses an account failed from many addresses, from any address, with the spec's message", async () => {
+      const user = await createBuyer();
+      for (let attempt = 0; attempt < 100; attempt += 1) {
+        await app.services.throttles.takeSignInAttempt(
+          user.email,
+          `198.18.${Math.floor(attempt / 250)}.${attempt % 250}`,
+        );
       }
       const client = createClient(app.baseURL);
       const refused = await signIn(client, user.email, user.password);
@@ -422,13 +438,13 @@ describe.runIf(hasBuild).each(databaseKinds)("accounts on %s", (kind) => {
     it("refuses sign-ins from an address with too many failures, whatever the account", async () => {
       const address = "192.0.2.200";
       for (let failure = 0; failure < 50; failure += 1) {
-        await app.services.throttles.recordSignInFailure(`someone${failure}@example.com`, address);
+        await app.services.throttles.takeSignInAttempt(`someone${failure}@example.com`, address);
       }
-      expect(await app.services.throttles.checkSignIn("fresh@example.com", address)).toEqual({
+      expect(await app.services.throttles.takeSignInAttempt("fresh@example.com", address)).toEqual({
         allowed: false,
         retryAfterSeconds: expect.any(Number),
       });
-      expect(await app.services.throttles.checkSignIn("fresh@example.com", "192.0.2.201")).toEqual({
+      expect(await app.services.throttles.takeSignInAttempt("fresh@example.com", "192.0.2.201")).toEqual({
         allowed: true,
         delayMs: 0,
       });

@@ -141,7 +141,8 @@ export class SignInRefused extends Error {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * remix-auth's form strategy over our users table, with throttling per account and per address.
+ * remix-auth's form strategy over our users table, with throttling per account and address, per
+ * account and per address (SIGN_IN_POLICY).
  * Throws SignInRefused; never says whether the address has an account.
  */
 export function createAuthenticator(services: AppServices, clientAddress: string) {
@@ -151,7 +152,8 @@ export function createAuthenticator(services: AppServices, clientAddress: string
       const parsed = signInSchema.safeParse(Object.fromEntries(form));
       if (!parsed.success) throw new SignInRefused("invalid");
       const email = normalizeEmail(parsed.data.email);
-      const decision = await services.throttles.checkSignIn(email, clientAddress);
+      // Counted before the password is checked, so simultaneous guesses cannot outrun the limits.
+      const decision = await services.throttles.takeSignInAttempt(email, clientAddress);
       if (!decision.allowed) throw new SignInRefused("throttled", decision.retryAfterSeconds);
       if (decision.delayMs > 0) await sleep(decision.delayMs);
 
@@ -161,11 +163,8 @@ export function createAuthenticator(services: AppServices, clientAddress: string
         .where(eq(users.email, email));
       const valid = await verifyPassword(account?.passwordHash ?? null, parsed.data.password);
       const user = valid && account ? await loadUser(services.db, account.id) : null;
-      if (!user) {
-        await services.throttles.recordSignInFailure(email, clientAddress);
-        throw new SignInRefused("invalid");
-      }
-      await services.throttles.recordSignInSuccess(email);
+      if (!user) throw new SignInRefused("invalid");
+      await services.throttles.signInSucceeded(email, clientAddress);
       return user;
     }),
     "form",

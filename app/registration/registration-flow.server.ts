@@ -42,11 +42,19 @@ function sameHash(a: string, b: string): boolean {
   return left.length === right.length && timingSafeEqual(left, right);
 }
 
+/**
+ * The first key of the advisory locks that make one client's SMS requests take turns: negative, so
+ * never a user id (the first key of the notifications' locks).
+ */
+const SMS_CLIENT_LOCK_CLASS = -17_001;
+
 const secondsUntil = (time: Date, now: Date) => Math.max(1, Math.ceil((time.getTime() - now.getTime()) / 1000));
 
 /**
  * Takes one SMS from the number's and the client's allowance, or says how long to wait. Run inside
- * a transaction: the advisory lock makes concurrent requests for one number take turns.
+ * a transaction: the advisory locks make concurrent requests for one number, and from one client,
+ * take turns, so each counts the sends of those before it. The number's lock is always taken first
+ * and a request holds one of each, so two requests never wait for each other in a circle.
  */
 async function takeSendAllowance(
   tx: Executor,
@@ -55,6 +63,8 @@ async function takeSendAllowance(
   now: Date,
 ): Promise<{ sendId: number } | { retryAfterSeconds: number; message: string }> {
   await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`registration-sms:${mobileNumber}`}))`);
+  // The two-key form is a lock space of its own: a client's lock never collides with a number's.
+  await tx.execute(sql`select pg_advisory_xact_lock(${SMS_CLIENT_LOCK_CLASS}, hashtext(${clientAddress}))`);
   const hourAgo = new Date(now.getTime() - 60 * 60 * 1000);
   const [byNumber] = await tx
     .select({ sends: count(), oldest: min(registrationCodeSends.sentAt) })

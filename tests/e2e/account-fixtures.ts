@@ -20,7 +20,7 @@ export type AccountFixtures = {
   buyer: Account & { name: string; organization: string };
   /** Receives the wrong passwords, so the other accounts' failure counters stay at zero. */
   mistyped: Account;
-  /** Already over the failed sign-in limit (counted from another address). */
+  /** Already over the failed sign-in limit of the account (counted from other addresses). */
   locked: Account;
   /** One account per JavaScript mode for the password-reset loop (it changes the password). */
   resetByMode: Record<JavaScriptMode, Account>;
@@ -66,8 +66,9 @@ export async function prepareAccountFixtures(database: DatabaseHandle, appUrl: s
   const mistyped = await account("mistyped@prairie.example");
   const locked = await account("locked@prairie.example");
   const throttles = createThrottles(database.query);
+  // Failures from many addresses use up the account's own limit (one address alone only locks itself out).
   for (let failure = 0; failure < SIGN_IN_POLICY.perAccount; failure += 1) {
-    await throttles.recordSignInFailure(locked.email, "203.0.113.7");
+    await throttles.takeSignInAttempt(locked.email, `203.0.113.${failure % 250}`);
   }
   // The lock must outlast the run: the browser tests start after the others, which on a busy
   // machine can take longer than the 15-minute window.
