@@ -212,7 +212,11 @@ export type VerifyOutcome =
   | { kind: "verified"; accessToken: string }
   | { kind: "invalid" /** Tries left on the current code (0 when used up, expired or none). */; attemptsLeft: number };
 
-/** Step 2: checks the code against the number's latest request; each wrong try uses one of 5. */
+/**
+ * Step 2: checks the code against the number's latest request; each wrong try uses one of 5. The
+ * request's row is locked first, so simultaneous tries take turns and each sees the tries left by
+ * those before it: no number of them gets more than 5 checks.
+ */
 export async function verifyAccessCode(db: Database, mobileNumber: string, code: string): Promise<VerifyOutcome> {
   const now = new Date();
   return db.transaction(async (tx) => {
