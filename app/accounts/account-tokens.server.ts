@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { and, eq, gt, inArray, isNull } from "drizzle-orm";
-import type { Database } from "~db/database.server";
-import { accountTokens } from "~db/schema";
+import type { Database, Transaction } from "~db/database.server";
+import { accountTokens, users } from "~db/schema";
 
 export type AccountTokenPurpose = "password_reset" | "set_password" | "account_setup";
 
@@ -34,24 +34,52 @@ export function createRandomToken(): string {
   return randomBytes(32).toString("base64url");
 }
 
-type Executor = Pick<Database, "insert" | "select" | "update">;
+type Executor = Pick<Database, "select">;
+
+// One link per purpose and person at a time. Issuing a link revokes that user's earlier unused links
+// of the same purpose (a re-sent setup link or a second reset request replaces the first); setting a
+// password revokes every unused link of that user. A revoked link is deleted: it is then refused
+// like any unknown one, with the same message. Both happen in the transaction that issues or spends
+// the link, under a lock on the user's row, always taken before any of their link rows: of a link
+// issued and a password set at the same moment, the later one sees the other's work.
+
+/** Locks the user's row until the transaction ends: links of one user are issued and spent in turn. */
+async function lockLinksOf(tx: Transaction, userId: number): Promise<void> {
+  await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for("update");
+}
+
+/**
+ * Revokes every unused link of the user: call it in the transaction that sets their password, after
+ * the user's row is locked or written (the password set by a link does this in consumeAccountToken).
+ */
+export async function revokeUnusedAccountTokens(tx: Transaction, userId: number): Promise<void> {
+  await tx.delete(accountTokens).where(and(eq(accountTokens.userId, userId), isNull(accountTokens.usedAt)));
+}
 
 /**
  * Issues a link token for the user. This is the one way tokens are made: the approval flow and
- * the tests use it too. Returns the raw token; only its hash is stored.
+ * the tests use it too. The user's earlier unused links of this purpose stop working. Returns the
+ * raw token; only its hash is stored.
  */
 export async function issueAccountToken(
-  db: Executor,
+  db: Database | Transaction,
   userId: number,
   purpose: AccountTokenPurpose,
   now: Date = new Date(),
 ): Promise<string> {
   const token = createRandomToken();
-  await db.insert(accountTokens).values({
-    userId,
-    purpose,
-    tokenHash: hashToken(token),
-    expiresAt: new Date(now.getTime() + TOKEN_LIFETIME_MS[purpose]),
+  // Inside the caller's transaction this is a savepoint: the link exists only if theirs commits.
+  await db.transaction(async (tx) => {
+    await lockLinksOf(tx, userId);
+    await tx
+      .delete(accountTokens)
+      .where(and(eq(accountTokens.userId, userId), eq(accountTokens.purpose, purpose), isNull(accountTokens.usedAt)));
+    await tx.insert(accountTokens).values({
+      userId,
+      purpose,
+      tokenHash: hashToken(token),
+      expiresAt: new Date(now.getTime() + TOKEN_LIFETIME_MS[purpose]),
+    });
   });
   return token;
 }
@@ -80,26 +108,37 @@ export async function findUsableToken(
 }
 
 /**
- * Spends the token atomically: of two concurrent uses exactly one gets the user id back.
+ * Spends the token atomically: of two concurrent uses exactly one gets the user id back. Every
+ * link a token allows sets a password, so the user's other unused links are revoked with it.
  * Call inside the transaction that performs what the token allows.
  */
 export async function consumeAccountToken(
-  db: Executor,
+  tx: Transaction,
   token: string,
   purposes: AccountTokenPurpose[],
 ): Promise<{ userId: number; purpose: AccountTokenPurpose } | undefined> {
   if (!plausible(token)) return undefined;
-  const [row] = await db
+  const tokenHash = hashToken(token);
+  const [owner] = await tx
+    .select({ userId: accountTokens.userId })
+    .from(accountTokens)
+    .where(eq(accountTokens.tokenHash, tokenHash));
+  if (!owner) return undefined;
+  await lockLinksOf(tx, owner.userId);
+  const now = new Date();
+  const [row] = await tx
     .update(accountTokens)
-    .set({ usedAt: new Date() })
+    .set({ usedAt: now })
     .where(
       and(
-        eq(accountTokens.tokenHash, hashToken(token)),
+        eq(accountTokens.tokenHash, tokenHash),
         inArray(accountTokens.purpose, purposes),
         isNull(accountTokens.usedAt),
-        gt(accountTokens.expiresAt, new Date()),
+        gt(accountTokens.expiresAt, now),
       ),
     )
     .returning({ userId: accountTokens.userId, purpose: accountTokens.purpose });
+  if (!row) return undefined;
+  await revokeUnusedAccountTokens(tx, row.userId);
   return row;
 }

@@ -82,7 +82,7 @@ describe.runIf(hasBuild).each(databaseKinds)("an organization's users on %s", (k
     expectIn(await (await admin.request("/account/users")).text(), "Invited");
   });
 
-  it("answers a bad or taken invitation at its field, keeping what was typed, and creates nobody", async () => {
+  it("answers a bad invitation at its field, keeping what was typed, and creates nobody", async () => {
     const empty = await admin.request("/account/users", {
       form: { intent: "invite", email: "not-an-email", firstName: "Typed", lastName: "" },
     });
@@ -91,11 +91,48 @@ describe.runIf(hasBuild).each(databaseKinds)("an organization's users on %s", (k
     expectIn(html, 'href="#invite-email"');
     expectIn(html, "Please enter a last name");
     expectIn(html, 'value="Typed"');
-    const taken = await admin.request("/account/users", {
-      form: { intent: "invite", email: "outsider@other.example", firstName: "A", lastName: "B" },
-    });
-    expect(taken.status).toBe(409);
-    expectIn(await taken.text(), "Someone already has an account with this email address");
+  });
+
+  // Issue 17 changed this: an address that has an account used to get 409 "Someone already has an
+  // account with this email address", which told any administrator who has an account.
+  it("answers an invitation to an address with an account as any other, and tells that account's owner", async () => {
+    const { db } = app.services;
+    const before = await db.select().from(users);
+    const [outsider] = await db.select().from(users).where(eq(users.id, outsiderId));
+    const answers = [];
+    for (const email of ["Outsider@Other.example", "brand.new@roughneck.example"]) {
+      const response = await admin.request("/account/users", {
+        form: { intent: "invite", email, firstName: "A", lastName: "B" },
+      });
+      answers.push({
+        status: response.status,
+        location: response.headers.get("location"),
+        body: await response.text(),
+        cookie: response.headers.get("set-cookie"),
+      });
+    }
+    expect(answers[0]).toEqual(answers[1]);
+    expect(answers[0]?.status).toBe(302);
+    expect(answers[0]?.location).toBe("/account/users?done=invited");
+
+    // Nothing written for the existing account: same row, no link; only the new address was added.
+    expect((await db.select().from(users)).length).toBe(before.length + 1);
+    expect((await db.select().from(users).where(eq(users.id, outsiderId)))[0]).toEqual(outsider);
+    expect(await db.select().from(accountTokens).where(eq(accountTokens.userId, outsiderId))).toHaveLength(0);
+    const [mail, ...more] = await db
+      .select()
+      .from(outboxMessages)
+      .where(eq(outboxMessages.to, "outsider@other.example"));
+    expect(more).toHaveLength(0);
+    expect(mail?.subject).toBe("Someone at Roughneck Services Ltd. tried to add you");
+    expect(mail?.text).toContain("tried to add this e-mail address as a user of their account");
+    expect(mail?.text).toContain("You already have an Upstream Marketplace account with this address");
+    expect(mail?.text).toContain(`${app.baseURL}/forgot-password`);
+    expect(mail?.text).not.toMatch(/set-password|account-setup|reset-password/);
+
+    const notice = await (await admin.request("/account/users?done=invited")).text();
+    expectIn(notice, "Invitation sent");
+    expectIn(notice, "If they already have an account, we have told them so instead.");
   });
 
   it("lets the administrator remove a user after a confirmation, never themself nor another organization's", async () => {

@@ -28,12 +28,19 @@ export async function listOrganizationUsers(db: Database, organizationId: number
 
 export type Invitation = { email: string; firstName: string; lastName: string };
 
+/**
+ * Invites a new user by e-mail. An address that already has an account gets the same answer (so an
+ * administrator cannot test addresses for accounts), nothing is written for it, and its owner is
+ * e-mailed that someone tried to add them instead of the invitation: one transaction and one e-mail
+ * either way.
+ */
 export async function inviteUser(
   services: AppServices,
   admin: CurrentUser & { organizationId: number },
   invitation: Invitation,
-): Promise<{ kind: "invited" } | { kind: "email-in-use" }> {
+): Promise<{ kind: "invited" }> {
   const email = invitation.email.toLowerCase();
+  const organizationName = admin.organizationName ?? "Upstream Marketplace";
   const token = await services.db.transaction(async (tx) => {
     const [existing] = await tx.select({ id: users.id }).from(users).where(eq(users.email, email));
     if (existing) return undefined;
@@ -50,21 +57,30 @@ export async function inviteUser(
     if (!user) throw new Error("no user row");
     return issueAccountToken(tx, user.id, "set_password");
   });
-  if (!token) return { kind: "email-in-use" };
-  await sendNotice(
-    services.messaging,
-    {
-      to: email,
-      subject: `You have been invited to ${admin.organizationName ?? "Upstream Marketplace"}`,
-      text: [
-        `${admin.firstName ?? admin.email} has invited you to the ${admin.organizationName ?? ""} account on Upstream Marketplace.`,
-        "",
-        "Choose your password here (the link works for 7 days):",
-        accountLinkUrl(services.env.APP_URL, "set_password", token),
-      ].join("\n"),
-    },
-    "invitation e-mail",
-  );
+  const inviter = admin.firstName ?? admin.email;
+  const message = token
+    ? {
+        to: email,
+        subject: `You have been invited to ${organizationName}`,
+        text: [
+          `${inviter} has invited you to the ${admin.organizationName ?? ""} account on Upstream Marketplace.`,
+          "",
+          "Choose your password here (the link works for 7 days):",
+          accountLinkUrl(services.env.APP_URL, "set_password", token),
+        ].join("\n"),
+      }
+    : {
+        to: email,
+        subject: `Someone at ${organizationName} tried to add you`,
+        text: [
+          `${inviter} at ${organizationName} tried to add this e-mail address as a user of their account on Upstream Marketplace.`,
+          "",
+          "You already have an Upstream Marketplace account with this address, so nothing was changed.",
+          "If you have forgotten your password, you can choose a new one here:",
+          `${services.env.APP_URL.replace(/\/+$/, "")}/forgot-password`,
+        ].join("\n"),
+      };
+  await sendNotice(services.messaging, message, token ? "invitation e-mail" : "already-has-an-account e-mail");
   return { kind: "invited" };
 }
 

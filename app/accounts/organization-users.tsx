@@ -75,13 +75,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     );
     return data({ fieldErrors, typed }, { status: 400 });
   }
-  const outcome = await inviteUser(services, user, invitation.data);
-  if (outcome.kind === "email-in-use") {
-    return data(
-      { fieldErrors: { email: "Someone already has an account with this email address" }, typed },
-      { status: 409 },
-    );
-  }
+  // The same answer whether or not the address already has an account (issue 17): its owner is told.
+  await inviteUser(services, user, invitation.data);
   return redirect("/account/users?done=invited");
 }
 
@@ -117,7 +112,7 @@ export default function OrganizationUsers({ loaderData, actionData }: Route.Comp
         <Alert title={done === "invited" ? "Invitation sent" : "User removed"} tone="success">
           <p>
             {done === "invited"
-              ? "We have e-mailed them a link to choose their password (it works for 7 days)."
+              ? "We have e-mailed them a link to choose their password (it works for 7 days). If they already have an account, we have told them so instead."
               : "They can no longer sign in."}
           </p>
         </Alert>

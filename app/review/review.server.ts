@@ -277,19 +277,26 @@ export async function resendSetupLink(services: AppServices, id: number): Promis
   const { db } = services;
   const [registration] = await db.select().from(registrations).where(eq(registrations.id, id));
   if (registration?.status !== "approved" || !registration.organizationId) return { kind: "not-approved" };
-  const [user] = await db
-    .select()
-    .from(users)
-    .where(eq(users.organizationId, registration.organizationId))
-    .orderBy(asc(users.id))
-    .limit(1);
-  if (!user || user.passwordHash) return { kind: "already-set-up" };
-  const token = await issueAccountToken(db, user.id, "account_setup");
-  await tellApplicant(services, user.email, "Set up your account", [
+  const organizationId = registration.organizationId;
+  // The first link stops working (issueAccountToken). The user's row stays locked from the check to
+  // the new link, so a password set meanwhile is seen and no link outlives it.
+  const issued = await db.transaction(async (tx) => {
+    const [user] = await tx
+      .select()
+      .from(users)
+      .where(eq(users.organizationId, organizationId))
+      .orderBy(asc(users.id))
+      .limit(1)
+      .for("update");
+    if (!user || user.passwordHash) return undefined;
+    return { email: user.email, token: await issueAccountToken(tx, user.id, "account_setup") };
+  });
+  if (!issued) return { kind: "already-set-up" };
+  await tellApplicant(services, issued.email, "Set up your account", [
     `Here is a new link to set up the account of ${registration.name} (it works for 7 days):`,
-    accountLinkUrl(services.env.APP_URL, "account_setup", token),
+    accountLinkUrl(services.env.APP_URL, "account_setup", issued.token),
   ]);
-  return { kind: "sent", email: user.email };
+  return { kind: "sent", email: issued.email };
 }
 
 /**
