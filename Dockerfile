@@ -1,6 +1,8 @@
 # syntax=docker/dockerfile:1
 # Production image: `docker build -t upstream-marketplace .` then
-# `docker run -p 8080:8080 -e SESSION_SECRET=... -e DATABASE_URL=postgres://... upstream-marketplace`.
+# `docker run -p 8080:8080 --env-file production.env upstream-marketplace`, with SESSION_SECRET,
+# DATABASE_URL and every provider setting of `.env.example` (the start names any that is missing;
+# DEV_OUTBOX=on instead of the providers makes a staging copy).
 # Without DATABASE_URL the app falls back to embedded PGlite in /app/.data (not for production).
 
 FROM node:20-bookworm-slim AS base

@@ -16,6 +16,9 @@ import { pageTitle } from "./layout/page-title";
 import { ProgressBar } from "./layout/progress-bar";
 import { SiteFooter } from "./layout/site-footer";
 import { SiteHeader } from "./layout/site-header";
+import { StagingBanner } from "./layout/staging-banner";
+import { appServicesContext } from "./platform/app-context";
+import { isStagingCopy } from "./platform/env.server";
 import stylesheet from "./styles/app.css?url";
 
 export const links: Route.LinksFunction = () => [
@@ -25,10 +28,11 @@ export const links: Route.LinksFunction = () => [
 
 export const middleware: Route.MiddlewareFunction[] = [currentUserMiddleware];
 
-/** Only what the navigation needs: who is signed in. */
+/** Only what the layout needs: who is signed in, and whether this server is a staging copy. */
 export function loader({ context }: Route.LoaderArgs) {
   const user = getCurrentUser(context);
-  return { signedInAs: user ? { email: user.email } : null };
+  const staging = isStagingCopy(context.get(appServicesContext).env);
+  return { signedInAs: user ? { email: user.email } : null, staging };
 }
 
 export function Layout({ children }: { children: ReactNode }) {
@@ -47,6 +51,7 @@ export function Layout({ children }: { children: ReactNode }) {
           Skip to main content
         </a>
         <ProgressBar />
+        {rootData?.staging ? <StagingBanner /> : null}
         <SiteHeader signedInAs={rootData?.signedInAs ?? null} />
         <main id="main-content" className="page" tabIndex={-1}>
           {children}

@@ -111,6 +111,8 @@ export async function startApp(overrides = {}) {
   const env = {
     ...process.env,
     NODE_ENV: "production",
+    // No real providers here: messages go to the dev outbox, as a staging copy (its banner is on every page).
+    DEV_OUTBOX: "on",
     PGLITE_DIR: "memory://",
     DATABASE_URL: "",
     HOST: "127.0.0.1",

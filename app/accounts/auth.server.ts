@@ -86,7 +86,7 @@ export const currentUserMiddleware: MiddlewareFunction<Response> = async ({ requ
   const kept = sessionStore.signedInUsers;
   const found = session ? await loadSessionUser(db, session.idHash, kept) : null;
   context.set(currentUserContext, found?.user ?? null);
-  const renewalCookie = session && found ? await sessionStore.renewIfDue(session, found.expiresAt) : null;
+  const renewalCookie = session && found ? await sessionStore.renewIfDue(session, found.expiresAt, request) : null;
   if (!renewalCookie) return;
   const response = await next();
   // Not when the answer sets the session cookie itself (signing in or out).
@@ -185,15 +185,15 @@ export function authenticate(request: Request, context: Readonly<RouterContextPr
 export async function startSession(request: Request, context: Readonly<RouterContextProvider>, userId: number) {
   const { sessions } = context.get(appServicesContext);
   const previous = await sessions.getSession(request.headers.get("Cookie"));
-  if (previous.id) await sessions.destroySession(previous);
+  if (previous.id) await sessions.destroySession(previous, request);
   const session = await sessions.getSession();
   session.set("userId", userId);
-  return sessions.commitSession(session);
+  return sessions.commitSession(session, request);
 }
 
 /** Ends the current session; answers the Set-Cookie header value that clears the cookie. */
 export async function endSession(request: Request, context: Readonly<RouterContextProvider>) {
   const { sessions } = context.get(appServicesContext);
   const session = await sessions.getSession(request.headers.get("Cookie"));
-  return sessions.destroySession(session);
+  return sessions.destroySession(session, request);
 }

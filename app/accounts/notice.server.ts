@@ -6,7 +6,7 @@ export async function flashNotice(request: Request, context: Readonly<RouterCont
   const { sessions } = context.get(appServicesContext);
   const session = await sessions.getSession(request.headers.get("Cookie"));
   session.flash("notice", notice);
-  return sessions.commitSession(session);
+  return sessions.commitSession(session, request);
 }
 
 /** Reads (and so removes) the pending notice; send `headers` with the response. */
@@ -14,6 +14,6 @@ export async function takeNotice(request: Request, context: Readonly<RouterConte
   const { sessions } = context.get(appServicesContext);
   const session = await sessions.getSession(request.headers.get("Cookie"));
   const notice = session.get("notice") ?? null;
-  const headers: HeadersInit = notice ? { "Set-Cookie": await sessions.commitSession(session) } : {};
+  const headers: HeadersInit = notice ? { "Set-Cookie": await sessions.commitSession(session, request) } : {};
   return { notice, headers };
 }

@@ -12,7 +12,16 @@ export type SessionFlash = { notice: string };
 export type AppSession = Session<SessionData, SessionFlash>;
 /** A session a request carries: its id (in the signed cookie) and the hash it is stored under. */
 export type SessionKey = { id: string; idHash: string };
-export type SessionStore = SessionStorage<SessionData, SessionFlash> & {
+type Storage = SessionStorage<SessionData, SessionFlash>;
+export type SessionStore = Pick<Storage, "getSession"> & {
+  /**
+   * The Set-Cookie value that stores the session. Each takes the request it answers: the cookie is
+   * `Secure` whenever that request came over HTTPS (in production always), so it is never sent back
+   * over plain HTTP.
+   */
+  commitSession(session: AppSession, request: Request): Promise<string>;
+  /** The Set-Cookie value that clears the session's cookie (the stored session is deleted). */
+  destroySession(session: AppSession, request: Request): Promise<string>;
   /** The session a Cookie header carries (signature checked), or null. */
   sessionOf(cookieHeader: string | null): Promise<SessionKey | null>;
   /**
@@ -20,7 +29,7 @@ export type SessionStore = SessionStorage<SessionData, SessionFlash> & {
    * again in the table and in what is kept in memory. Answers the Set-Cookie header that renews the
    * cookie, or null when the session needs no renewal yet.
    */
-  renewIfDue(key: SessionKey, expiresAt: Date): Promise<string | null>;
+  renewIfDue(key: SessionKey, expiresAt: Date, request: Request): Promise<string | null>;
   /** Signed-in users kept in memory, when this process hears the announcements that keep them true. */
   signedInUsers?: SignedInUsers;
 };
@@ -46,7 +55,7 @@ const hashId = (id: string) => createHash("sha256").update(id).digest("hex");
 
 /**
  * Sessions stored in the database behind a signed cookie (HttpOnly, SameSite=Lax, Secure in
- * production). The cookie holds a random id; the table holds only its hash, so a database leak
+ * production and over HTTPS). The cookie holds a random id; the table holds only its hash, so a database leak
  * does not hand out live sessions.
  */
 export function createSessionStore(db: Database, env: Environment, signedInUsers?: SignedInUsers): SessionStore {
@@ -96,11 +105,17 @@ export function createSessionStore(db: Database, env: Environment, signedInUsers
       });
     },
   });
+  // The request's URL says https only when it came over TLS or a trusted proxy says so (`ProxyTrust`).
+  const cookieOptions = (request: Request) => ({
+    secure: env.NODE_ENV === "production" || request.url.startsWith("https:"),
+  });
   // Only values whose signature checked out are kept (a forged one is checked every time), and the
   // same value always checks out the same way: the cache changes no answer.
   const verified = new Map<string, SessionKey>();
   return {
-    ...storage,
+    getSession: storage.getSession,
+    commitSession: (session, request) => storage.commitSession(session, cookieOptions(request)),
+    destroySession: (session, request) => storage.destroySession(session, cookieOptions(request)),
     async sessionOf(cookieHeader) {
       const raw = rawCookieValue(cookieHeader, SESSION_COOKIE_NAME);
       if (!raw) return null;
@@ -113,13 +128,13 @@ export function createSessionStore(db: Database, env: Environment, signedInUsers
       verified.set(raw, key);
       return key;
     },
-    async renewIfDue({ id, idHash }, expiresAt) {
+    async renewIfDue({ id, idHash }, expiresAt, request) {
       const renewedAt = expiresAt.getTime() - (SESSION_LIFETIME_SECONDS - SESSION_RENEWAL_AFTER_SECONDS) * 1000;
       if (Date.now() < renewedAt) return null;
       const renewed = expiry();
       await db.update(sessions).set({ expiresAt: renewed }).where(eq(sessions.idHash, idHash));
       signedInUsers?.renewed(idHash, renewed);
-      return cookie.serialize(id);
+      return cookie.serialize(id, cookieOptions(request));
     },
     signedInUsers,
   };

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { gzipSync } from "node:zlib";
 import { isHttps } from "~/platform/node-http.server";
+import type { ProxyTrust } from "~/platform/proxy-trust";
 import { securityHeaders } from "~/platform/security-headers";
 import type { Database } from "~db/database.server";
 import { localCatalogueWrites, readCatalogueRevision } from "./catalogue-revision.server";
@@ -86,11 +87,12 @@ export async function serveCachedJson(
   path: string,
   req: IncomingMessage,
   res: ServerResponse,
+  trust: ProxyTrust,
 ): Promise<boolean> {
   const cached = await cache.get(path);
   if (!cached) return false;
   const headers: Record<string, string> = {
-    ...JSON_HEADERS[isHttps(req) ? "https" : "http"],
+    ...JSON_HEADERS[isHttps(req, trust) ? "https" : "http"],
     ETag: cached.etag,
   };
   if (req.headers["if-none-match"] === cached.etag) {

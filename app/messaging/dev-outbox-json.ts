@@ -1,9 +1,11 @@
 import { appServicesContext } from "~/platform/app-context";
 import type { Route } from "./+types/dev-outbox-json";
+import { outboxOpen } from "./messaging.server";
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const { messaging } = context.get(appServicesContext);
-  if (messaging.outboxChannels.length === 0) {
+  const services = context.get(appServicesContext);
+  const { messaging } = services;
+  if (!outboxOpen(services)) {
     return Response.json({ errors: { form: "Not found." } }, { status: 404 });
   }
   const messages = await messaging.listOutbox();

@@ -2,10 +2,12 @@ import { data } from "react-router";
 import { pageTitle } from "~/layout/page-title";
 import { appServicesContext } from "~/platform/app-context";
 import type { Route } from "./+types/dev-outbox";
+import { outboxOpen } from "./messaging.server";
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const { messaging } = context.get(appServicesContext);
-  if (messaging.outboxChannels.length === 0) throw data(null, { status: 404 });
+  const services = context.get(appServicesContext);
+  const { messaging } = services;
+  if (!outboxOpen(services)) throw data(null, { status: 404 });
   return { channels: messaging.outboxChannels, messages: await messaging.listOutbox() };
 }
 

@@ -1,5 +1,5 @@
 import { desc } from "drizzle-orm";
-import type { Environment } from "~/platform/env.server";
+import { ConfigurationError, devDoorsOpen, type Environment } from "~/platform/env.server";
 import type { Database } from "~db/database.server";
 import { outboxMessages } from "~db/schema";
 import { DeliveryError } from "./delivery-error";
@@ -33,6 +33,10 @@ export type Messaging = {
   listOutbox(limit?: number): Promise<OutboxMessage[]>;
 };
 
+/** Whether /dev/outbox and /dev/outbox.json answer: the development doors are open and a channel uses the outbox. */
+export const outboxOpen = ({ env, messaging }: { env: Environment; messaging: Messaging }) =>
+  devDoorsOpen(env) && messaging.outboxChannels.length > 0;
+
 export type OutboxMessage = {
   id: number;
   channel: Channel;
@@ -42,7 +46,10 @@ export type OutboxMessage = {
   createdAt: string;
 };
 
-/** Chooses each channel's provider: the real one when configured, the dev outbox otherwise. */
+/**
+ * Chooses each channel's provider: the real one when configured, else the dev outbox, but only where
+ * the development doors are open (`devDoorsOpen`): anywhere else a missing provider stops the start.
+ */
 export function createMessaging(env: Environment, db: Database, fetchImpl?: typeof fetch): Messaging {
   const twilio =
     env.TWILIO_ACCOUNT_SID && env.TWILIO_AUTH_TOKEN && env.TWILIO_FROM
@@ -63,6 +70,13 @@ export function createMessaging(env: Environment, db: Database, fetchImpl?: type
   const outboxChannels: Channel[] = [];
   if (!twilio) outboxChannels.push("sms");
   if (!postmark) outboxChannels.push("email");
+  // The environment's validation refuses this already; kept here so no other path can open the outbox.
+  if (outboxChannels.length > 0 && !devDoorsOpen(env)) {
+    throw new ConfigurationError(
+      `Invalid configuration: ${outboxChannels.map((channel) => (channel === "sms" ? "Twilio" : "Postmark")).join(" and ")} ` +
+        "must be configured here (the dev outbox is for development, or DEV_OUTBOX=on)",
+    );
+  }
 
   return {
     outboxChannels,

@@ -1,5 +1,31 @@
 import { describe, expect, it } from "vitest";
-import { ConfigurationError, readEnvironment } from "./env.server";
+import { ConfigurationError, devDoorsOpen, isStagingCopy, PROVIDER_SETTINGS, readEnvironment } from "./env.server";
+
+/** Every provider setting a production deploy needs, with made-up values of the right shape. */
+const PROVIDERS = {
+  TWILIO_ACCOUNT_SID: "AC123",
+  TWILIO_AUTH_TOKEN: "token",
+  TWILIO_FROM: "+15875550100",
+  POSTMARK_SERVER_TOKEN: "server-token",
+  MAIL_FROM: "no-reply@upstream-marketplace.ca",
+  STRIPE_SECRET_KEY: "sk_live_123",
+  STRIPE_PUBLISHABLE_KEY: "pk_live_123",
+  STRIPE_SUBSCRIPTION_PRICE_ID: "price_yearly",
+  STRIPE_PROCESSING_FEE_PRICE_ID: "price_fee",
+} satisfies Record<(typeof PROVIDER_SETTINGS)[number], string>;
+const PRODUCTION = { NODE_ENV: "production", SESSION_SECRET: "x".repeat(64) };
+
+function refusal(source: NodeJS.ProcessEnv): string {
+  try {
+    readEnvironment(source);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigurationError);
+    const message = (error as Error).message;
+    expect(message).not.toContain("\n");
+    return message;
+  }
+  throw new Error("the configuration was accepted");
+}
 
 describe("readEnvironment", () => {
   it("runs with no variables at all, on the embedded database", () => {
@@ -53,16 +79,62 @@ describe("readEnvironment", () => {
 
   it("accepts a complete production configuration", () => {
     const env = readEnvironment({
-      NODE_ENV: "production",
-      SESSION_SECRET: "x".repeat(64),
+      ...PRODUCTION,
       DATABASE_URL: "postgres://app:secret@db.internal:5432/market",
-      TWILIO_ACCOUNT_SID: "AC123",
-      TWILIO_AUTH_TOKEN: "token",
-      TWILIO_FROM: "+15875550100",
-      POSTMARK_SERVER_TOKEN: "server-token",
-      MAIL_FROM: "no-reply@upstream-marketplace.ca",
+      ...PROVIDERS,
     });
     expect(env.SESSION_SECRET).toBe("x".repeat(64));
     expect(env.DATABASE_URL).toBe("postgres://app:secret@db.internal:5432/market");
+    expect(devDoorsOpen(env)).toBe(false);
+    expect(isStagingCopy(env)).toBe(false);
+  });
+});
+
+describe("production never opens the development doors by accident", () => {
+  it.each(PROVIDER_SETTINGS)("refuses production without %s, naming it in one line", (name) => {
+    const message = refusal({ ...PRODUCTION, ...PROVIDERS, [name]: "" });
+    expect(message).toMatch(new RegExp(`^Invalid configuration: .*\\b${name} is required when NODE_ENV=production`));
+    expect(message).toContain("DEV_OUTBOX=on");
+    for (const other of PROVIDER_SETTINGS.filter((setting) => setting !== name)) expect(message).not.toContain(other);
+  });
+
+  it("names every missing provider setting and SESSION_SECRET together", () => {
+    const message = refusal({ NODE_ENV: "production" });
+    expect(message).toContain("SESSION_SECRET is required when NODE_ENV=production");
+    expect(message).toContain(`${PROVIDER_SETTINGS.join(", ")} are required when NODE_ENV=production`);
+  });
+
+  it("accepts production without providers when DEV_OUTBOX=on (a staging copy), but still needs SESSION_SECRET", () => {
+    const env = readEnvironment({ ...PRODUCTION, DEV_OUTBOX: "on" });
+    expect(devDoorsOpen(env)).toBe(true);
+    expect(isStagingCopy(env)).toBe(true);
+    expect(refusal({ NODE_ENV: "production", DEV_OUTBOX: "on" })).toBe(
+      "Invalid configuration: SESSION_SECRET is required when NODE_ENV=production",
+    );
+  });
+
+  it("keeps development and tests as they were: the doors open without providers unless DEV_OUTBOX=off", () => {
+    expect(devDoorsOpen(readEnvironment({}))).toBe(true);
+    expect(devDoorsOpen(readEnvironment({ NODE_ENV: "test" }))).toBe(true);
+    expect(isStagingCopy(readEnvironment({ DEV_OUTBOX: "on" }))).toBe(false);
+    expect(refusal({ DEV_OUTBOX: "off" })).toContain("are required when DEV_OUTBOX=off");
+    expect(devDoorsOpen(readEnvironment({ DEV_OUTBOX: "off", ...PROVIDERS }))).toBe(false);
+  });
+
+  it.each([
+    [{ DEV_OUTBOX: "yes" }, "DEV_OUTBOX must be on or off"],
+    [{ TRUST_PROXY: "true" }, "TRUST_PROXY must be fly or off"],
+    [{ TRUSTED_PROXY_HOPS: "0" }, "TRUSTED_PROXY_HOPS must be a whole number from 1 to 10"],
+    [{ TRUSTED_PROXY_HOPS: "one" }, "TRUSTED_PROXY_HOPS must be a whole number from 1 to 10"],
+    [{ TRUSTED_PROXY_HOPS: "1.5" }, "TRUSTED_PROXY_HOPS must be a whole number from 1 to 10"],
+    [{ TRUST_PROXY: "fly", TRUSTED_PROXY_HOPS: "1" }, "TRUST_PROXY=fly and TRUSTED_PROXY_HOPS cannot both be set"],
+  ])("refuses %o with one clear line", (source, message) => {
+    expect(refusal(source)).toContain(message);
+  });
+
+  it("reads the proxy settings", () => {
+    expect(readEnvironment({ TRUST_PROXY: "fly" }).TRUST_PROXY).toBe("fly");
+    expect(readEnvironment({ TRUSTED_PROXY_HOPS: "2" }).TRUSTED_PROXY_HOPS).toBe(2);
+    expect(readEnvironment({}).TRUSTED_PROXY_HOPS).toBeUndefined();
   });
 });

@@ -40,6 +40,25 @@ const environmentSchema = z
     STRIPE_GST_TAX_RATE_ID: optionalText.pipe(
       z.string().startsWith("txr_", "must be a Stripe tax rate id (txr_…)").optional(),
     ),
+    /**
+     * The development doors (dev outbox, test card provider): `on` opens them even in production (a
+     * staging copy, with a banner on every page), `off` keeps them shut even in development. Unset:
+     * open outside production only.
+     */
+    DEV_OUTBOX: optionalText.pipe(z.enum(["on", "off"], "must be on or off").optional()),
+    /** `fly`: the client's address is Fly-Client-IP (Fly's proxy sets it; clients cannot). */
+    TRUST_PROXY: optionalText.pipe(
+      z.enum(["fly", "off"], "must be fly or off (behind another proxy set TRUSTED_PROXY_HOPS)").optional(),
+    ),
+    /** How many proxies of ours append to X-Forwarded-For: the client is that many entries from the right. */
+    TRUSTED_PROXY_HOPS: optionalText.pipe(
+      z.coerce
+        .number<string | undefined>("must be a whole number from 1 to 10")
+        .int("must be a whole number from 1 to 10")
+        .min(1, "must be a whole number from 1 to 10")
+        .max(10, "must be a whole number from 1 to 10")
+        .optional(),
+    ),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === "production" && !env.SESSION_SECRET) {
@@ -49,22 +68,45 @@ const environmentSchema = z
         message: "is required when NODE_ENV=production",
       });
     }
-    const twilio = [env.TWILIO_ACCOUNT_SID, env.TWILIO_AUTH_TOKEN, env.TWILIO_FROM];
-    if (twilio.some(Boolean) && !twilio.every(Boolean)) {
+    if (!devDoorsOpen(env)) {
+      const missing = PROVIDER_SETTINGS.filter((name) => !env[name]);
+      if (missing.length > 0) {
+        ctx.addIssue({
+          code: "custom",
+          path: [],
+          message:
+            `${missing.join(", ")} ${missing.length === 1 ? "is" : "are"} required when ` +
+            `${env.NODE_ENV === "production" ? "NODE_ENV=production" : "DEV_OUTBOX=off"} ` +
+            "(real SMS, e-mail and card providers; for a staging copy with the dev outbox and test cards set DEV_OUTBOX=on)",
+        });
+      }
+    } else {
+      // With the doors open a provider is optional, but all of its settings or none.
+      const twilio = [env.TWILIO_ACCOUNT_SID, env.TWILIO_AUTH_TOKEN, env.TWILIO_FROM];
+      if (twilio.some(Boolean) && !twilio.every(Boolean)) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["TWILIO_ACCOUNT_SID"],
+          message: "TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM must be set together",
+        });
+      }
+      if (env.POSTMARK_SERVER_TOKEN && !env.MAIL_FROM) {
+        ctx.addIssue({ code: "custom", path: ["MAIL_FROM"], message: "is required with POSTMARK_SERVER_TOKEN" });
+      }
+      if (Boolean(env.STRIPE_SECRET_KEY) !== Boolean(env.STRIPE_PUBLISHABLE_KEY)) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["STRIPE_SECRET_KEY"],
+          message: "STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY must be set together",
+        });
+      }
+    }
+    if (env.TRUST_PROXY === "fly" && env.TRUSTED_PROXY_HOPS !== undefined) {
       ctx.addIssue({
         code: "custom",
-        path: ["TWILIO_ACCOUNT_SID"],
-        message: "TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM must be set together",
-      });
-    }
-    if (env.POSTMARK_SERVER_TOKEN && !env.MAIL_FROM) {
-      ctx.addIssue({ code: "custom", path: ["MAIL_FROM"], message: "is required with POSTMARK_SERVER_TOKEN" });
-    }
-    if (Boolean(env.STRIPE_SECRET_KEY) !== Boolean(env.STRIPE_PUBLISHABLE_KEY)) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["STRIPE_SECRET_KEY"],
-        message: "STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY must be set together",
+        path: [],
+        message:
+          "TRUST_PROXY=fly and TRUSTED_PROXY_HOPS cannot both be set: choose the one proxy rule in front of the app",
       });
     }
     if (env.STRIPE_SECRET_KEY && !/^(sk|rk)_(test|live)_/.test(env.STRIPE_SECRET_KEY)) {
@@ -91,6 +133,35 @@ const environmentSchema = z
 
 export type Environment = z.infer<typeof environmentSchema>;
 
+/**
+ * What a deploy without the development doors needs: real SMS, e-mail and card providers, with the
+ * price ids a seller's approval starts the subscription with.
+ */
+export const PROVIDER_SETTINGS = [
+  "TWILIO_ACCOUNT_SID",
+  "TWILIO_AUTH_TOKEN",
+  "TWILIO_FROM",
+  "POSTMARK_SERVER_TOKEN",
+  "MAIL_FROM",
+  "STRIPE_SECRET_KEY",
+  "STRIPE_PUBLISHABLE_KEY",
+  "STRIPE_SUBSCRIPTION_PRICE_ID",
+  "STRIPE_PROCESSING_FEE_PRICE_ID",
+] as const;
+
+/**
+ * The one decision on the development doors (the dev outbox, which shows every SMS code and link,
+ * and the test card provider): open outside production, or where the operator said DEV_OUTBOX=on.
+ * Messaging, payments and the outbox pages all ask this, so nothing else can open them.
+ */
+export function devDoorsOpen(env: Pick<Environment, "NODE_ENV" | "DEV_OUTBOX">): boolean {
+  return env.DEV_OUTBOX === undefined ? env.NODE_ENV !== "production" : env.DEV_OUTBOX === "on";
+}
+
+/** A production process with the development doors open on purpose: every page says so. */
+export const isStagingCopy = (env: Pick<Environment, "NODE_ENV" | "DEV_OUTBOX">) =>
+  env.NODE_ENV === "production" && env.DEV_OUTBOX === "on";
+
 export class ConfigurationError extends Error {
   override name = "ConfigurationError";
 }
@@ -100,10 +171,11 @@ export function readEnvironment(source: NodeJS.ProcessEnv = process.env): Enviro
   const result = environmentSchema.safeParse(source);
   if (result.success) return result.data;
   const problems = result.error.issues.map((issue) => {
-    const name = issue.path.join(".") || "environment";
-    return issue.code === "custom" && issue.message.includes(" must be set together")
-      ? issue.message
-      : `${name} ${issue.message}`;
+    // A rule over several variables names them itself.
+    if (issue.code === "custom" && (issue.path.length === 0 || issue.message.includes(" must be set together"))) {
+      return issue.message;
+    }
+    return `${issue.path.join(".") || "environment"} ${issue.message}`;
   });
   throw new ConfigurationError(`Invalid configuration: ${problems.join("; ")}`);
 }

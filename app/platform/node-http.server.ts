@@ -1,35 +1,31 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { TLSSocket } from "node:tls";
 import { createReadableStreamFromReadable, writeReadableStreamToWritable } from "@react-router/node";
-import { isHttpsRequest } from "./security-headers";
+import { forwardedClientAddress, forwardedHttps, type ProxyTrust } from "./proxy-trust";
 
 // Between node:http and React Router's fetch-style handler, without a web framework in the way: the
-// request as a Fetch Request, the Response written back. One proxy hop (Fly's edge) is trusted for
-// the client's address and the protocol.
+// request as a Fetch Request, the Response written back. The client's address and protocol come from
+// the proxy in front only when the configuration trusts it (`ProxyTrust`, decided once at start).
 
-/** True when the client reached us over HTTPS, directly or through the proxy in front. */
-export const isHttps = (req: IncomingMessage) =>
-  isHttpsRequest(req.headers, Boolean((req.socket as TLSSocket).encrypted));
+/** True when the client reached us over HTTPS, directly or through a trusted proxy in front. */
+export const isHttps = (req: IncomingMessage, trust: ProxyTrust) =>
+  forwardedHttps(req.headers, Boolean((req.socket as TLSSocket).encrypted), trust);
 
-/** The client's address as the proxy in front saw it: the last X-Forwarded-For entry, else the socket's. */
-export function clientAddressOf(req: IncomingMessage): string {
-  const forwarded = req.headers["x-forwarded-for"];
-  const list = Array.isArray(forwarded) ? forwarded.join(",") : forwarded;
-  const last = list?.split(",").at(-1)?.trim();
-  return last || req.socket.remoteAddress || "unknown";
-}
+/** The client's address: from the trusted proxy in front (see `ProxyTrust`), else the socket's. */
+export const clientAddressOf = (req: IncomingMessage, trust: ProxyTrust): string =>
+  forwardedClientAddress(req.headers, req.socket.remoteAddress, trust);
 
 /** The path of the request's URL, without the query. */
 export const pathnameOf = (req: IncomingMessage) => (req.url ?? "/").split("?")[0] ?? "/";
 
 /** The node request as a Fetch Request; aborted when the client goes away before the answer is sent. */
-export function toFetchRequest(req: IncomingMessage, res: ServerResponse): Request {
+export function toFetchRequest(req: IncomingMessage, res: ServerResponse, https: boolean): Request {
   const headers = new Headers();
   for (let index = 0; index < req.rawHeaders.length; index += 2) {
     headers.append(req.rawHeaders[index] as string, req.rawHeaders[index + 1] as string);
   }
   const host = req.headers.host ?? "localhost";
-  const url = new URL(req.url ?? "/", `${isHttps(req) ? "https" : "http"}://${host}`);
+  const url = new URL(req.url ?? "/", `${https ? "https" : "http"}://${host}`);
   let controller: AbortController | null = new AbortController();
   res.on("finish", () => {
     controller = null;

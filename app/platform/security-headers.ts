@@ -4,14 +4,6 @@ export function createNonce(): string {
   return randomBytes(16).toString("base64");
 }
 
-/** True when the client reached us over HTTPS, directly or through Fly's proxy. */
-export function isHttpsRequest(headers: Record<string, string | string[] | undefined>, encrypted: boolean): boolean {
-  if (encrypted) return true;
-  const forwarded = headers["x-forwarded-proto"];
-  const proto = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(",")[0]?.trim();
-  return proto === "https";
-}
-
 /**
  * Headers sent with every response. Scripts run only from our origin or inline with this
  * request's nonce; nothing may frame us. With Stripe configured, Stripe.js, its card frames and API,

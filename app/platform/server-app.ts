@@ -10,16 +10,17 @@ import { createThrottles } from "~/accounts/throttle.server";
 import { createAuctionLive } from "~/auctions/auction-live.server";
 import { startAuctionClock } from "~/auctions/auctions.server";
 import { createCatalogueReadCache, serveCachedJson } from "~/catalogue/catalogue-read-cache.server";
-import { createMessaging } from "~/messaging/messaging.server";
-import { createPayments } from "~/payments/payments.server";
+import { createMessaging, type Messaging } from "~/messaging/messaging.server";
+import { createPayments, type Payments } from "~/payments/payments.server";
 import { sendExpiryReminders } from "~/reminders/expiry-reminders.server";
 import { startRemindersWorker } from "~/reminders/reminders-worker.server";
 import { type DatabaseHandle, openDatabase } from "~db/database.server";
 import { seedDemoCatalogue, seedReferenceData } from "~db/seed";
 import { type AppServices, appServicesContext, clientAddressContext, cspNonceContext } from "./app-context";
 import { CROSS_ORIGIN_MESSAGE, isCrossOriginWrite } from "./cross-origin";
-import { ConfigurationError, readEnvironment } from "./env.server";
+import { ConfigurationError, type Environment, isStagingCopy, readEnvironment } from "./env.server";
 import { clientAddressOf, isHttps, pathnameOf, sendFetchResponse, toFetchRequest } from "./node-http.server";
+import { proxyTrustOf } from "./proxy-trust";
 import { createNonce, securityHeaders } from "./security-headers";
 import { SESSION_COOKIE_NAME } from "./session-cookie";
 import { createStaticPageCache } from "./static-page-cache.server";
@@ -66,12 +67,33 @@ export async function migrateOnly(environment: NodeJS.ProcessEnv = process.env):
   }
 }
 
+/** Says on every start which development doors are open (they are only where `devDoorsOpen` allows). */
+function warnAboutDevDoors(env: Environment, messaging: Messaging, payments?: Payments): void {
+  if (isStagingCopy(env)) {
+    console.warn(
+      "warning: DEV_OUTBOX=on: this production server is a staging copy; every page says so, and missing " +
+        "providers are replaced by the dev outbox (readable by anyone at /dev/outbox) and the test card provider",
+    );
+  }
+  for (const channel of messaging.outboxChannels) {
+    console.warn(
+      `warning: ${channel === "sms" ? "SMS (Twilio)" : "e-mail (Postmark)"} is not configured; ` +
+        `messages are kept in the dev outbox at ${env.APP_URL}/dev/outbox`,
+    );
+  }
+  if (payments?.provider === "test") {
+    console.warn("warning: card payments (Stripe) are not configured; the built-in test card provider is used");
+  }
+}
+
 /** The services a background process needs: the database (migrated) and messaging. */
 async function openBackgroundServices(environment: NodeJS.ProcessEnv) {
   const env = readEnvironment(environment);
   const database = await openDatabase({ databaseUrl: env.DATABASE_URL, pgliteDir: env.PGLITE_DIR });
   await prepareDatabase(database);
-  return { env, database, services: { env, db: database.db, messaging: createMessaging(env, database.db) } };
+  const services = { env, db: database.db, messaging: createMessaging(env, database.db) };
+  warnAboutDevDoors(env, services.messaging);
+  return { env, database, services };
 }
 
 /**
@@ -124,17 +146,10 @@ export async function createApplication(options: ApplicationOptions = {}): Promi
   }
 
   const messaging = createMessaging(env, database.db);
-  for (const channel of messaging.outboxChannels) {
-    console.warn(
-      `warning: ${channel === "sms" ? "SMS (Twilio)" : "e-mail (Postmark)"} is not configured; ` +
-        `messages are kept in the dev outbox at ${env.APP_URL}/dev/outbox`,
-    );
-  }
-
   const payments = createPayments(env);
-  if (payments.provider === "test") {
-    console.warn("warning: card payments (Stripe) are not configured; the built-in test card provider is used");
-  }
+  warnAboutDevDoors(env, messaging, payments);
+  // Who may tell us the client's address and protocol, decided once.
+  const trust = proxyTrustOf(env);
 
   // One LISTEN connection per app process, feeding every auction event stream it serves.
   const auctionLive = await createAuctionLive(database);
@@ -180,7 +195,7 @@ export async function createApplication(options: ApplicationOptions = {}): Promi
   /** Everything the fast paths do not answer: security headers, compression, the CSRF check, files, React Router. */
   const app = (req: IncomingMessage, res: ServerResponse) => {
     const nonce = createNonce();
-    const https = isHttps(req);
+    const https = isHttps(req, trust);
     for (const [name, value] of Object.entries(securityHeaders(nonce, https, stripeConfigured))) {
       res.setHeader(name, value);
     }
@@ -194,8 +209,8 @@ export async function createApplication(options: ApplicationOptions = {}): Promi
         return;
       }
       const toRouter = () => {
-        const request = toFetchRequest(req, res);
-        handleRequest(request, makeContext(nonce, clientAddressOf(req)))
+        const request = toFetchRequest(req, res, https);
+        handleRequest(request, makeContext(nonce, clientAddressOf(req, trust)))
           .then((response) => sendFetchResponse(res, response))
           .catch((error: unknown) => {
             console.error("request failed:", error);
@@ -224,7 +239,7 @@ export async function createApplication(options: ApplicationOptions = {}): Promi
           return { status: response.status, html: await response.text() };
         },
         SESSION_COOKIE_NAME,
-        { stripe: stripeConfigured },
+        { stripe: stripeConfigured, trust },
       );
   await staticPages?.warm();
 
@@ -235,7 +250,7 @@ export async function createApplication(options: ApplicationOptions = {}): Promi
   const serveFast = async (req: IncomingMessage, res: ServerResponse): Promise<boolean> => {
     if (req.method !== "GET" && req.method !== "HEAD") return false;
     const pathname = (req.url ?? "").split("?")[0] ?? "";
-    if (catalogueCache.paths.has(pathname)) return serveCachedJson(catalogueCache, pathname, req, res);
+    if (catalogueCache.paths.has(pathname)) return serveCachedJson(catalogueCache, pathname, req, res, trust);
     return staticPages ? staticPages.tryServe(req, res) : false;
   };
 

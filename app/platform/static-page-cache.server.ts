@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { constants, crc32, deflateRawSync } from "node:zlib";
 import { isHttps } from "./node-http.server";
+import type { ProxyTrust } from "./proxy-trust";
 import { createNonce, securityHeaders } from "./security-headers";
 
 /** Pages that are the same for every signed-out visitor: rendered once, then served from memory. */
@@ -79,8 +80,9 @@ function joinParts(parts: Buffer[], nonce: Buffer): Buffer {
 export function createStaticPageCache(
   renderPage: RenderPage,
   sessionCookieName: string,
-  options: { stripe?: boolean } = {},
+  options: { stripe?: boolean; trust?: ProxyTrust } = {},
 ) {
+  const trust = options.trust ?? { kind: "none" };
   const headerTemplates = {
     http: headerTemplate(false, Boolean(options.stripe)),
     https: headerTemplate(true, Boolean(options.stripe)),
@@ -131,7 +133,7 @@ export function createStaticPageCache(
     if (!page) return false;
     const nonce = createNonce();
     const nonceBytes = Buffer.from(nonce, "latin1"); // base64: ASCII
-    const https = isHttps(req);
+    const https = isHttps(req, trust);
     const template = https ? headerTemplates.https : headerTemplates.http;
     const headers: Record<string, string> = {
       ...template.headers,

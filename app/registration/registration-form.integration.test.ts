@@ -6,7 +6,7 @@ import {
   accessTokenThroughSteps,
   registrationsOf as registrationsOfToken,
 } from "../../tests/support/registration-steps";
-import { createClient, hasBuild, startTestApp, type TestApp } from "../../tests/support/test-app";
+import { BEHIND_ONE_PROXY, createClient, hasBuild, startTestApp, type TestApp } from "../../tests/support/test-app";
 import { databaseKinds } from "../../tests/support/test-database";
 
 // Step 5 in the browser's shape, without JavaScript: form posts to the buyer and consultant pages.
@@ -23,7 +23,7 @@ describe.runIf(hasBuild).each(databaseKinds)("buyer and consultant registration 
   let areas: AreaData;
 
   beforeAll(async () => {
-    app = await startTestApp(kind);
+    app = await startTestApp(kind, BEHIND_ONE_PROXY);
     areas = (await (await fetch(`${app.baseURL}/api/service_area_checkboxes`)).json()) as AreaData;
     expect(areas.serviceAreas.length).toBeGreaterThan(1);
   });

@@ -3,7 +3,7 @@ import { setupServer } from "msw/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { outboxMessages, registrationCodeSends, registrationRequests } from "~db/schema";
 import { type CapturedRequest, providerHandlers } from "../../tests/mocks/providers";
-import { createClient, hasBuild, startTestApp, type TestApp } from "../../tests/support/test-app";
+import { BEHIND_ONE_PROXY, createClient, hasBuild, startTestApp, type TestApp } from "../../tests/support/test-app";
 import { databaseKinds } from "../../tests/support/test-database";
 
 // With Twilio configured (faked at the network edge by MSW): codes go out by SMS, and a refusal
@@ -31,6 +31,7 @@ describe.runIf(hasBuild).each(databaseKinds)("access codes through Twilio on %s"
   let app: TestApp;
   beforeAll(async () => {
     app = await startTestApp(kind, {
+      ...BEHIND_ONE_PROXY,
       TWILIO_ACCOUNT_SID: "AC123",
       TWILIO_AUTH_TOKEN: "secret",
       TWILIO_FROM: "+15875550100",

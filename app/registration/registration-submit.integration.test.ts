@@ -5,7 +5,7 @@ import {
   accessTokenThroughSteps,
   registrationsOf as registrationsOfToken,
 } from "../../tests/support/registration-steps";
-import { createClient, hasBuild, startTestApp, type TestApp } from "../../tests/support/test-app";
+import { BEHIND_ONE_PROXY, createClient, hasBuild, startTestApp, type TestApp } from "../../tests/support/test-app";
 import { databaseKinds } from "../../tests/support/test-database";
 
 // Step 5 over the API: register_buyer and register_consultant (one transaction, token spent, idempotent).
@@ -19,7 +19,11 @@ describe.runIf(hasBuild).each(databaseKinds)("buyer and consultant registration 
   let serviceAreaIds: number[];
 
   beforeAll(async () => {
-    app = await startTestApp(kind, { SEED_STAFF_EMAIL: "review@example.com", SEED_STAFF_PASSWORD: "staff-password" });
+    app = await startTestApp(kind, {
+      ...BEHIND_ONE_PROXY,
+      SEED_STAFF_EMAIL: "review@example.com",
+      SEED_STAFF_PASSWORD: "staff-password",
+    });
     const [industry] = await app.services.db.select().from(industries).orderBy(asc(industries.id)).limit(1);
     industryId = industry?.id ?? 0;
     const areas = (await (await fetch(`${app.baseURL}/api/service_area_checkboxes`)).json()) as {

@@ -18,7 +18,7 @@ import {
   registrationsOf as registrationsOfToken,
 } from "../../tests/support/registration-steps";
 import { NEXT_YEAR, sellerBody } from "../../tests/support/seller-registration-body";
-import { createClient, hasBuild, startTestApp, type TestApp } from "../../tests/support/test-app";
+import { BEHIND_ONE_PROXY, createClient, hasBuild, startTestApp, type TestApp } from "../../tests/support/test-app";
 import { databaseKinds } from "../../tests/support/test-database";
 
 // Step 5 for sellers over the API, with the offline test card provider (Stripe's test-card behaviour).
@@ -33,7 +33,11 @@ describe.runIf(hasBuild).each(databaseKinds)("seller registration on %s", (kind)
   let serviceIds: number[];
 
   beforeAll(async () => {
-    app = await startTestApp(kind, { SEED_STAFF_EMAIL: "review@example.com", SEED_STAFF_PASSWORD: "staff-password" });
+    app = await startTestApp(kind, {
+      ...BEHIND_ONE_PROXY,
+      SEED_STAFF_EMAIL: "review@example.com",
+      SEED_STAFF_PASSWORD: "staff-password",
+    });
     const [industry] = await app.services.db.select().from(industries).orderBy(asc(industries.id)).limit(1);
     industryId = industry?.id ?? 0;
     const areas = (await (await fetch(`${app.baseURL}/api/service_area_checkboxes`)).json()) as {

@@ -68,6 +68,10 @@ export default async function setup(project: TestProject) {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
     NODE_ENV: "production",
+    // A staging copy: the tests read SMS codes and links in the dev outbox and pay with test cards.
+    DEV_OUTBOX: "on",
+    // Tests stand for clients at several addresses by sending X-Forwarded-For (and HTTPS by X-Forwarded-Proto).
+    TRUSTED_PROXY_HOPS: "1",
     SESSION_SECRET: randomBytes(32).toString("hex"),
     PORT: String(port),
     HOST: "127.0.0.1",

@@ -18,4 +18,16 @@ describe("smoke", () => {
     await expect(page.locator("h1").textContent()).resolves.toContain("Welcome");
     await context.close();
   });
+
+  // The browser tests' server is a staging copy (NODE_ENV=production, DEV_OUTBOX=on): it says so on
+  // every page, in words inside a labelled region, with JavaScript on and off.
+  it.each(["js", "no-js"] as const)("shows the staging banner on every page (%s)", async (mode) => {
+    const { context, page } = await openPage(browser, mode);
+    for (const path of ["/", "/login", "/dev/outbox"]) {
+      expect((await page.goto(path))?.status()).toBe(200);
+      const banner = page.getByRole("region", { name: "Staging" });
+      await expect(banner.textContent()).resolves.toContain("Staging copy: not the real marketplace.");
+    }
+    await context.close();
+  });
 });

@@ -2,7 +2,7 @@ import { expect } from "vitest";
 import { registrations } from "~db/schema";
 import { accessTokenThroughSteps } from "./registration-steps";
 import { NEXT_YEAR } from "./seller-registration-body";
-import { createClient, startTestApp } from "./test-app";
+import { BEHIND_ONE_PROXY, createClient, startTestApp } from "./test-app";
 import type { DatabaseKind } from "./test-database";
 
 let nextNumber = 700;
@@ -14,7 +14,8 @@ type Checkboxes = { services: { id: number; children?: { id: number }[] }[] };
  * complete form as a browser without JavaScript sends it, and a way to post it.
  */
 export async function startSellerFormApp(kind: DatabaseKind, environment: NodeJS.ProcessEnv = {}) {
-  const app = await startTestApp(kind, environment);
+  // Each applicant comes from its own address (X-Forwarded-For), as the request-code throttle wants.
+  const app = await startTestApp(kind, { ...BEHIND_ONE_PROXY, ...environment });
   const client = createClient(app.baseURL);
   const _post = (path: string, json: unknown) => client.request(path, { json });
 

@@ -10,6 +10,13 @@ import { createPostgresDatabase, type DatabaseKind } from "./test-database";
 export const buildEntry = path.resolve("build/server/index.js");
 export const hasBuild = existsSync(buildEntry);
 
+/**
+ * For tests that stand for clients at several addresses by sending X-Forwarded-For: the app trusts one
+ * proxy in front (as behind a load balancer), so the last entry is the client's address. Without it
+ * the app ignores the header (a client cannot choose its address) and every test client is 127.0.0.1.
+ */
+export const BEHIND_ONE_PROXY = { TRUSTED_PROXY_HOPS: "1" } as const;
+
 type BuiltApplication = {
   handle(req: IncomingMessage, res: ServerResponse): void;
   services: AppServices;
