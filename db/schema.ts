@@ -142,6 +142,36 @@ export const accountTokens = pgTable(
   ],
 );
 
+/**
+ * Pending invitations to an organization (issue 17), listed as "Invited" whatever the address: an
+ * address that already has an account gets one too, so the list does not tell an administrator which
+ * addresses have accounts. Only an invitation to a new address makes a user row (`userId`, not yet
+ * set up); an invitation to an existing account never gives access nor changes that account. Deleted
+ * when the invited user sets their password, or when the administrator removes it.
+ */
+export const organizationInvitations = pgTable(
+  "organization_invitations",
+  {
+    id: serial("id").primaryKey(),
+    organizationId: integer("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    /** Lower-cased and trimmed, as users.email. */
+    email: text("email").notNull(),
+    firstName: text("first_name").notNull(),
+    lastName: text("last_name").notNull(),
+    invitedBy: integer("invited_by").references(() => users.id, { onDelete: "set null" }),
+    invitedAt: timestamp("invited_at", { withTimezone: true }).notNull().defaultNow(),
+    /** The not-yet-set-up user the invitation made; null for an address that already had an account. */
+    userId: integer("user_id").references(() => users.id, { onDelete: "cascade" }),
+  },
+  (table) => [
+    uniqueIndex("organization_invitations_organization_email_idx").on(table.organizationId, table.email),
+    index("organization_invitations_user_id_idx").on(table.userId),
+    check("organization_invitations_email_lowercase_check", sql`${table.email} = lower(${table.email})`),
+  ],
+);
+
 /** Counters of rate-limiter-flexible (its Postgres store's layout), shared by every app machine. */
 export const rateLimits = pgTable("rate_limits", {
   key: varchar("key", { length: 255 }).primaryKey(),

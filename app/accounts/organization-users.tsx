@@ -9,7 +9,13 @@ import { appServicesContext } from "~/platform/app-context";
 import type { Route } from "./+types/organization-users";
 import { requireUser } from "./auth.server";
 import type { CurrentUser } from "./current-user";
-import { inviteUser, listOrganizationUsers, removeUser } from "./organization-users.server";
+import {
+  findRemovable,
+  inviteUser,
+  listOrganizationUsers,
+  type Removal,
+  removeUser,
+} from "./organization-users.server";
 import { emailField } from "./schemas";
 
 // /account/users: the organization's users. Its administrator invites people by e-mail and removes
@@ -21,11 +27,20 @@ const invitationSchema = z.object({
   firstName: z.string({ error: "Please enter a first name" }).trim().min(1, "Please enter a first name").max(100),
   lastName: z.string({ error: "Please enter a last name" }).trim().min(1, "Please enter a last name").max(100),
 });
-const removalSchema = z.object({
-  intent: z.literal("remove"),
-  userId: z.coerce.number().int().positive(),
-  confirm: z.literal("yes").optional(),
-});
+// The page names what to remove by its address (a user or a pending invitation alike); a user id,
+// as before issue 17, still works for the users the list shows.
+const removalSchema = z.union([
+  z.object({
+    intent: z.literal("remove"),
+    email: z.string().trim().min(1).max(254),
+    confirm: z.literal("yes").optional(),
+  }),
+  z.object({
+    intent: z.literal("remove"),
+    userId: z.coerce.number().int().positive(),
+    confirm: z.literal("yes").optional(),
+  }),
+]);
 
 type Member = CurrentUser & { organizationId: number };
 
@@ -37,12 +52,11 @@ function requireMember(request: Request, context: Route.LoaderArgs["context"]): 
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireMember(request, context);
-  const members = await listOrganizationUsers(context.get(appServicesContext).db, user.organizationId);
+  const members = await listOrganizationUsers(context.get(appServicesContext).db, user.organizationId, user.id);
   const done = new URL(request.url).searchParams.get("done");
   return {
     members,
     isAdmin: user.isOrganizationAdmin,
-    selfId: user.id,
     done: done === "invited" || done === "removed" ? done : undefined,
   };
 }
@@ -56,8 +70,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (form.intent === "remove") {
     const removal = removalSchema.safeParse(form);
     if (!removal.success) return data({ error: "Please choose a user to remove." }, { status: 400 });
-    if (removal.data.confirm !== "yes") return { confirmRemoval: removal.data.userId };
-    const outcome = await removeUser(services.db, user, removal.data.userId);
+    const target: Removal = "email" in removal.data ? { email: removal.data.email } : { userId: removal.data.userId };
+    if (removal.data.confirm !== "yes") {
+      const email = await findRemovable(services.db, user, target);
+      if (!email) return data({ error: "That user is not in your organization." }, { status: 404 });
+      return { confirmRemoval: email };
+    }
+    const outcome = await removeUser(services.db, user, target);
     if (outcome === "self") return data({ error: "You cannot remove yourself." }, { status: 409 });
     if (outcome === "not-found") return data({ error: "That user is not in your organization." }, { status: 404 });
     return redirect("/account/users?done=removed");
@@ -91,12 +110,11 @@ const FIELDS = [
 ] as const;
 
 export default function OrganizationUsers({ loaderData, actionData }: Route.ComponentProps) {
-  const { members, isAdmin, selfId, done } = loaderData;
+  const { members, isAdmin, done } = loaderData;
   const fieldErrors: Record<string, string> = actionData && "fieldErrors" in actionData ? actionData.fieldErrors : {};
   const typed = actionData && "typed" in actionData ? actionData.typed : undefined;
   const error = actionData && "error" in actionData ? actionData.error : undefined;
   const confirmRemoval = actionData && "confirmRemoval" in actionData ? actionData.confirmRemoval : undefined;
-  const toRemove = members.find((member) => member.id === confirmRemoval);
   const links: FieldErrorLink[] = FIELDS.filter((field) => fieldErrors[field.name]).map((field) => ({
     fieldId: `invite-${field.name}`,
     message: fieldErrors[field.name] ?? "",
@@ -117,13 +135,13 @@ export default function OrganizationUsers({ loaderData, actionData }: Route.Comp
           </p>
         </Alert>
       ) : null}
-      {toRemove ? (
+      {confirmRemoval ? (
         <section aria-labelledby="confirm-removal" className="card">
-          <h2 id="confirm-removal">{`Remove ${toRemove.email}?`}</h2>
+          <h2 id="confirm-removal">{`Remove ${confirmRemoval}?`}</h2>
           <p>They will no longer be able to sign in. This cannot be undone.</p>
           <Form method="post" className="button-row">
             <input type="hidden" name="intent" value="remove" />
-            <input type="hidden" name="userId" value={toRemove.id} />
+            <input type="hidden" name="email" value={confirmRemoval} />
             <input type="hidden" name="confirm" value="yes" />
             <SubmitButton>Yes, remove</SubmitButton>
             <Link to="/account/users">No, go back</Link>
@@ -142,18 +160,18 @@ export default function OrganizationUsers({ loaderData, actionData }: Route.Comp
         </thead>
         <tbody>
           {members.map((member) => (
-            <tr key={member.id}>
+            <tr key={member.email}>
               <th scope="row">{[member.firstName, member.lastName].filter(Boolean).join(" ") || "—"}</th>
               <td>{member.email}</td>
-              <td>{`${member.setUp ? "Active" : "Invited"}${member.isOrganizationAdmin ? ", administrator" : ""}`}</td>
+              <td>{`${member.status === "active" ? "Active" : "Invited"}${member.isOrganizationAdmin ? ", administrator" : ""}`}</td>
               {isAdmin ? (
                 <td>
-                  {member.id === selfId ? (
+                  {member.isSelf ? (
                     "You"
                   ) : (
                     <Form method="post">
                       <input type="hidden" name="intent" value="remove" />
-                      <input type="hidden" name="userId" value={member.id} />
+                      <input type="hidden" name="email" value={member.email} />
                       <button type="submit" className="link-button">
                         {`Remove ${member.email}`}
                       </button>

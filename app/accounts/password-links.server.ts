@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { Database } from "~db/database.server";
-import { timezones, users } from "~db/schema";
+import { organizationInvitations, timezones, users } from "~db/schema";
 import { type AccountTokenPurpose, consumeAccountToken, findUsableToken } from "./account-tokens.server";
 import { hashPassword } from "./password.server";
 import { endAllSessions } from "./session.server";
@@ -36,6 +36,8 @@ export async function setPasswordWithLink(
         ...(input.timezone ? { timezone: input.timezone } : {}),
       })
       .where(eq(users.id, spent.userId));
+    // An invited user who has set up is a member: their invitation is spent.
+    await tx.delete(organizationInvitations).where(eq(organizationInvitations.userId, spent.userId));
     await endAllSessions(tx, spent.userId);
     return true;
   });
