@@ -35,4 +35,4 @@ export const idSet = (ids: readonly number[]) => [...new Set(ids)].sort((left, r
  * (Stripe refuses a key repeated with other parameters). Only the access token's hash goes in.
  */
 export const registrationAttemptKey = (accessToken: string, purpose: string, parameters: unknown) =>
-  `registration-${sha256(canonicalJson([hashToken(accessToken), purpose, parameters]))}`;
+  sha256(canonicalJson([hashToken(accessToken), purpose, parameters]));
