@@ -141,6 +141,20 @@ describe.runIf(hasBuild).each(databaseKinds)("registration replays on %s", (kind
     },
   );
 
+  it("answers ids beyond the database's integers with field errors before anything is checked or saved (4xx, not 5xx)", async () => {
+    const token = await tokenFor(2);
+    const tooLarge = 3_000_000_000;
+    const response = await post(
+      "/api/registration/register_buyer",
+      buyerData(token, { primary_industry: tooLarge, serviceAreas: [tooLarge] }),
+    );
+    expect(response.status).toBe(400);
+    const { errors } = (await response.json()) as { errors: Record<string, string> };
+    expect(errors.primary_industry).toBe("Please select a primary industry");
+    expect(errors["serviceAreas.0"]).toBe("Please select service areas from the list");
+    expect((await stored(token)).rows).toEqual([]);
+  });
+
   const sellerData = (token: string, changes: Record<string, unknown> = {}) =>
     sellerBody({
       reg_access_token: token,
