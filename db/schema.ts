@@ -359,6 +359,11 @@ export const registrations = pgTable(
     reviewedByUserId: integer("reviewed_by_user_id").references(() => users.id, { onDelete: "set null" }),
     /** The organization an approval created. */
     organizationId: integer("organization_id").references(() => organizations.id, { onDelete: "restrict" }),
+    /**
+     * SHA-256 of the data as first submitted, normalized (registration-submission.server.ts): a replay
+     * of the spent access token is answered with this registration only when it sends the same data.
+     */
+    submissionHash: text("submission_hash"),
   },
   (table) => [
     check("registrations_type_check", sql`${table.organizationType} in (2, 3, 4)`),

@@ -51,6 +51,11 @@ type CommonPayments = {
   /** Attaches a new card to an existing customer and makes it the one its invoices and subscription are charged to. */
   replaceCard(request: ReplaceCardRequest): Promise<SavedCard>;
   startSubscription(request: SubscriptionRequest): Promise<StartedSubscription>;
+  /**
+   * Deletes a customer saved for a registration that was then refused (another attempt spent the
+   * token first), so that no orphan stays at the provider with the card on file.
+   */
+  discardCustomer(customerId: string): Promise<void>;
 };
 
 export type StripePayments = CommonPayments & {
@@ -84,6 +89,8 @@ export type TestCardPayments = CommonPayments & {
   provider: "test";
   /** Stands in for the browser library: card fields → a Stripe test token name, or a CardError. */
   tokenizeCard(card: TestCardFields): string;
+  /** The customers it holds (not discarded), as Stripe's dashboard would list them: for tests. */
+  listCustomers(): { id: string; holder: CardHolder }[];
 };
 
 export type Payments = StripePayments | TestCardPayments;

@@ -181,6 +181,10 @@ export function createStripePayments(config: StripeConfig, fetchImpl?: typeof fe
     }
   }
 
+  async function discardCustomer(customerId: string) {
+    await call("DELETE", `/v1/customers/${encodeURIComponent(customerId)}`);
+  }
+
   /** A Checkout Session in setup mode for the customer: the card is typed on Stripe's page. */
   async function setupCheckout(
     customerId: string,
@@ -241,8 +245,9 @@ export function createStripePayments(config: StripeConfig, fetchImpl?: typeof fe
       try {
         paymentMethod = await setUpPaymentMethod(customer.id, token, idempotencyKey);
       } catch (error) {
-        // The new customer is of no use without its card.
-        await call("DELETE", `/v1/customers/${encodeURIComponent(customer.id)}`).catch(() => undefined);
+        // A refused card leaves the new customer of no use. After an outage it is kept: the retry
+        // with the same key gets this customer back and carries on with it.
+        if (error instanceof CardError) await discardCustomer(customer.id).catch(() => undefined);
         throw error;
       }
       await makeDefault(customer.id, paymentMethod.id, {}, idempotencyKey);
@@ -327,6 +332,8 @@ export function createStripePayments(config: StripeConfig, fetchImpl?: typeof fe
         idempotencyKey,
       );
     },
+
+    discardCustomer,
 
     createCardUpdateCheckout({ customerId, reference, successUrl, cancelUrl, idempotencyKey }) {
       return setupCheckout(

@@ -1,3 +1,4 @@
+import { HttpResponse, http } from "msw";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { CapturedRequest } from "../../tests/mocks/providers";
@@ -76,6 +77,30 @@ describe("Stripe payments adapter", () => {
     ).rejects.toMatchObject({ name: "CardError", message: "Your card was declined." });
     expect(captured.at(-1)?.url).toBe("https://api.stripe.com/v1/customers/cus_123");
     expect(captured.at(-1)?.body).toBe("");
+  });
+
+  it("keeps the customer when the SetupIntent fails for Stripe's reasons: the retry's idempotency key gets it back", async () => {
+    server.use(
+      http.post("https://api.stripe.com/v1/setup_intents", async ({ request }) => {
+        captured.push({ url: request.url, headers: request.headers, body: await request.text() });
+        return HttpResponse.json({ error: { type: "api_error", message: "Something went wrong" } }, { status: 500 });
+      }),
+    );
+    await expect(stripe.saveCard({ token: "pm_card_visa", holder, idempotencyKey: "k4b" })).rejects.toBeInstanceOf(
+      PaymentProviderError,
+    );
+    expect(captured.map((request) => request.url)).toEqual([
+      "https://api.stripe.com/v1/customers",
+      "https://api.stripe.com/v1/setup_intents",
+    ]);
+    expect(captured.map((request) => request.headers.get("idempotency-key"))).toEqual(["customer-k4b", "setup-k4b"]);
+  });
+
+  it("deletes a customer that is of no use (a registration that lost its access token)", async () => {
+    await stripe.discardCustomer("cus_123");
+    expect(captured).toHaveLength(1);
+    expect(captured[0]?.url).toBe("https://api.stripe.com/v1/customers/cus_123");
+    expect(captured[0]?.body).toBe("");
   });
 
   it("treats an unknown token as the applicant's problem and anything else as the provider's", async () => {

@@ -1,5 +1,13 @@
-import { createHash } from "node:crypto";
-import { CARD_NOT_SAVED, CardError, type SavedCard, type TestCardFields, type TestCardPayments } from "./payments";
+import { randomBytes } from "node:crypto";
+import {
+  CARD_NOT_SAVED,
+  CardError,
+  type CardHolder,
+  PaymentProviderError,
+  type SavedCard,
+  type TestCardFields,
+  type TestCardPayments,
+} from "./payments";
 
 // The built-in provider used when Stripe is not configured: Stripe's test cards and test tokens
 // behave as they do in Stripe's test mode, so the whole path (declines included) runs offline.
@@ -87,33 +95,70 @@ function cardFor(token: string): TestCard {
   return card;
 }
 
-const fakeId = (prefix: string, key: string) =>
-  `${prefix}_test_${createHash("sha256").update(key).digest("hex").slice(0, 24)}`;
+const fakeId = (prefix: string) => `${prefix}_test_${randomBytes(12).toString("hex")}`;
 
-export function createTestCardProvider(): TestCardPayments {
+/** Stripe keeps an idempotency key's answer for 24 hours. */
+const KEY_LIFETIME_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Stripe's idempotency, offline: the first request with a key makes its result; a repeat with the
+ * same parameters gets that result again (nothing new is made), one with other parameters is refused
+ * as Stripe refuses it. Declines are not kept: they follow from the token alone.
+ */
+function createIdempotencyCache(now: () => number) {
+  const answers = new Map<string, { at: number; parameters: string; result: unknown }>();
+  return <Result>(key: string, parameters: unknown, make: () => Result): Result => {
+    for (const [kept, answer] of answers) if (now() - answer.at > KEY_LIFETIME_MS) answers.delete(kept);
+    const asked = JSON.stringify(parameters);
+    const answer = answers.get(key);
+    if (answer) {
+      if (answer.parameters !== asked) {
+        throw new PaymentProviderError(
+          "Keys for idempotent requests can only be used with the same parameters they were first used with.",
+        );
+      }
+      return answer.result as Result;
+    }
+    const result = make();
+    answers.set(key, { at: now(), parameters: asked, result });
+    return result;
+  };
+}
+
+export function createTestCardProvider({ now = Date.now } = {}): TestCardPayments {
+  const idempotent = createIdempotencyCache(now);
+  const customers = new Map<string, CardHolder>();
   return {
     provider: "test",
     tokenizeCard: (card) => tokenizeCard(card),
-    async saveCard({ token, idempotencyKey }): Promise<SavedCard> {
+    async saveCard({ token, holder, idempotencyKey }): Promise<SavedCard> {
       const card = cardFor(token);
-      return {
-        customerId: fakeId("cus", idempotencyKey),
-        paymentMethodId: fakeId("pm", idempotencyKey),
+      return idempotent(`customer-${idempotencyKey}`, { token, holder }, () => {
+        const customerId = fakeId("cus");
+        customers.set(customerId, holder);
+        return { customerId, paymentMethodId: fakeId("pm"), brand: card.brand, last4: card.last4 };
+      });
+    },
+    async replaceCard({ customerId, token, subscriptionId, idempotencyKey }): Promise<SavedCard> {
+      const card = cardFor(token);
+      return idempotent(`source-${idempotencyKey}`, { customerId, token, subscriptionId }, () => ({
+        customerId,
+        paymentMethodId: fakeId("pm"),
         brand: card.brand,
         last4: card.last4,
-      };
+      }));
     },
-    async replaceCard({ customerId, token, idempotencyKey }): Promise<SavedCard> {
-      const card = cardFor(token);
-      return { customerId, paymentMethodId: fakeId("pm", idempotencyKey), brand: card.brand, last4: card.last4 };
+    async startSubscription({ customerId, paymentMethodId, trialDays, idempotencyKey }) {
+      return idempotent(`subscription-${idempotencyKey}`, { customerId, paymentMethodId, trialDays }, () => ({
+        subscriptionId: fakeId("sub"),
+        status: "trialing" as const,
+        trialEndsAt: new Date(now() + trialDays * 24 * 60 * 60 * 1000),
+      }));
     },
-    async startSubscription({ trialDays, idempotencyKey }) {
-      return {
-        subscriptionId: fakeId("sub", idempotencyKey),
-        status: "trialing",
-        trialEndsAt: new Date(Date.now() + trialDays * 24 * 60 * 60 * 1000),
-      };
+    async discardCustomer(customerId) {
+      customers.delete(customerId);
     },
+    listCustomers: () => [...customers].map(([id, holder]) => ({ id, holder })),
   };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CardError } from "./payments";
+import { CardError, PaymentProviderError } from "./payments";
 import { createTestCardProvider, tokenizeTestCard } from "./test-card-provider.server";
 
 const provider = createTestCardProvider();
@@ -48,6 +48,32 @@ describe("test card provider (Stripe's test cards, offline)", () => {
       "Your card was declined.",
     );
     await expect(provider.saveCard({ token: "tok_made_up", holder, idempotencyKey: "d" })).rejects.toThrow(CardError);
+  });
+
+  it("keeps Stripe's idempotency: one key, one customer; a new key, a new customer; a key reused with other parameters refused", async () => {
+    const own = createTestCardProvider();
+    const first = await own.saveCard({ token: "tok_visa", holder, idempotencyKey: "attempt-1" });
+    expect(await own.saveCard({ token: "tok_visa", holder, idempotencyKey: "attempt-1" })).toEqual(first);
+    expect(own.listCustomers()).toEqual([{ id: first.customerId, holder }]);
+
+    const second = await own.saveCard({ token: "tok_mastercard", holder, idempotencyKey: "attempt-2" });
+    expect(second.customerId).not.toBe(first.customerId);
+    expect(own.listCustomers().map((customer) => customer.id)).toEqual([first.customerId, second.customerId]);
+
+    await expect(own.saveCard({ token: "tok_amex", holder, idempotencyKey: "attempt-1" })).rejects.toBeInstanceOf(
+      PaymentProviderError,
+    );
+    await own.discardCustomer(second.customerId);
+    expect(own.listCustomers().map((customer) => customer.id)).toEqual([first.customerId]);
+  });
+
+  it("forgets a key after 24 hours, as Stripe does", async () => {
+    let now = Date.UTC(2030, 0, 1);
+    const own = createTestCardProvider({ now: () => now });
+    const first = await own.saveCard({ token: "tok_visa", holder, idempotencyKey: "attempt" });
+    now += 24 * 60 * 60 * 1000 + 1;
+    const later = await own.saveCard({ token: "tok_visa", holder, idempotencyKey: "attempt" });
+    expect(later.customerId).not.toBe(first.customerId);
   });
 
   it("checks the fields as Stripe.js does before making a token", () => {

@@ -17,13 +17,17 @@ import {
   usStates,
 } from "~db/schema";
 import type { BuyerRegistrationData, Contact } from "./registration-data";
+import { idSet, submissionHash } from "./registration-submission.server";
 import { INVALID_ACCESS_TOKEN, ORGANIZATION_TYPES, type OrganizationTypeCode } from "./registration-texts";
 
 export const ACCEPT_LEGAL_FIRST = "Please accept the privacy policy and the terms and conditions before registering.";
 
 export type RegisterOutcome =
   | { kind: "created"; registrationId: number }
-  /** The same token was already spent by a registration: a double submit or a retry. Nothing new is written. */
+  /**
+   * The same token was already spent by a registration of the same data: a double submit or a retry.
+   * Nothing new is written. (The same token with other data is refused: 409, Invalid access token.)
+   */
   | { kind: "already-submitted"; registrationId: number }
   | { kind: "invalid-fields"; errors: Record<string, string> }
   | { kind: "refused"; status: 404 | 409; message: string };
@@ -80,6 +84,8 @@ export type RegistrationWrite = {
   organizationType: OrganizationTypeCode;
   data: GeneralRegistrationData;
   billingPreference?: BuyerRegistrationData["billing_preference"];
+  /** Of the normalized data (registration-submission.server.ts), kept to tell a replay from other data. */
+  submissionHash: string;
   /** The type's own rows (contacts, seller details), written in the same transaction. */
   writeDetails(tx: Transaction, registrationId: number): Promise<void>;
 };
@@ -111,30 +117,39 @@ export async function writeServiceAreas(tx: Transaction, registrationId: number,
     .values(serviceAreaIds.map((serviceAreaId) => ({ registrationId, serviceAreaId })));
 }
 
-/** The buyer's or consultant's contacts: primary, alternate (when given) and accounting. */
-export async function writeBuyerContacts(tx: Transaction, registrationId: number, data: BuyerRegistrationData) {
+/** The buyer's or consultant's contacts as rows: primary, alternate (when given) and accounting. */
+function buyerContactRows(data: BuyerRegistrationData) {
   const contacts: { role: "primary" | "alternate" | "accounting"; contact: Contact | undefined }[] = [
     { role: "primary", contact: data.primaryContact },
     { role: "alternate", contact: data.alternateContact },
     { role: "accounting", contact: data.accountingContact },
   ];
-  await tx.insert(registrationContacts).values(
-    contacts.flatMap(({ role, contact }) =>
-      contact
-        ? [
-            {
-              registrationId,
-              role,
-              firstName: contact.first_name,
-              lastName: contact.last_name,
-              phone: contact.phone,
-              email: contact.email.toLowerCase(),
-            },
-          ]
-        : [],
-    ),
+  return contacts.flatMap(({ role, contact }) =>
+    contact
+      ? [
+          {
+            role,
+            firstName: contact.first_name,
+            lastName: contact.last_name,
+            phone: contact.phone,
+            email: contact.email.toLowerCase(),
+          },
+        ]
+      : [],
   );
 }
+
+export async function writeBuyerContacts(tx: Transaction, registrationId: number, data: BuyerRegistrationData) {
+  await tx.insert(registrationContacts).values(buyerContactRows(data).map((row) => ({ registrationId, ...row })));
+}
+
+/** A buyer's or consultant's submission as it is stored, hashed (registration-submission.server.ts). */
+export const buyerSubmissionHash = (organizationType: 2 | 4, data: BuyerRegistrationData) =>
+  submissionHash(organizationType, {
+    registration: generalRegistrationColumns(data, data.billing_preference),
+    serviceAreas: idSet(data.serviceAreas),
+    contacts: buyerContactRows(data),
+  });
 
 /**
  * Step 5 for every type: in one transaction the token is spent and the registration, its service
@@ -163,7 +178,7 @@ export async function writeRegistration(services: AppServices, write: Registrati
           id: registrationAccessTokens.id,
           registrationRequestId: registrationAccessTokens.registrationRequestId,
         });
-      if (!spent) return explainRefusal(tx, tokenHash, now, organizationType);
+      if (!spent) return explainRefusal(tx, tokenHash, now, organizationType, write.submissionHash);
 
       const [request] = await tx
         .select({ organizationType: registrationRequests.organizationType })
@@ -182,6 +197,7 @@ export async function writeRegistration(services: AppServices, write: Registrati
           status: "submitted",
           ...generalRegistrationColumns(data, write.billingPreference),
           submittedAt: now,
+          submissionHash: write.submissionHash,
         })
         .returning({ id: registrations.id });
       if (!registration) throw new Error("no registration row");
@@ -210,6 +226,7 @@ export async function checkAccessTokenUsable(
   db: Database,
   accessToken: string,
   organizationType: OrganizationTypeCode,
+  submissionHash: string,
 ): Promise<{ tokenId: number } | RegisterOutcome> {
   const now = new Date();
   const tokenHash = hashToken(accessToken);
@@ -227,7 +244,7 @@ export async function checkAccessTokenUsable(
     .where(eq(registrationAccessTokens.tokenHash, tokenHash));
   const usable =
     token && !token.usedAt && token.expiresAt > now && token.privacyPolicyAcceptedAt && token.termsAcceptedAt;
-  if (!usable) return explainRefusal(db, tokenHash, now, organizationType);
+  if (!usable) return explainRefusal(db, tokenHash, now, organizationType, submissionHash);
   if (token.organizationType !== organizationType) return wrongTypeOutcome(token.organizationType);
   return { tokenId: token.id };
 }
@@ -245,6 +262,7 @@ export async function registerBuyerOrConsultant(
     organizationType,
     data,
     billingPreference: data.billing_preference,
+    submissionHash: buyerSubmissionHash(organizationType, data),
     writeDetails: (tx, registrationId) => writeBuyerContacts(tx, registrationId, data),
   });
 
@@ -258,12 +276,17 @@ class WrongType extends Error {
   }
 }
 
-/** Why a token could not be spent: already spent by a registration (a resubmission), steps skipped, or unusable. */
+/**
+ * Why a token could not be spent: already spent by a registration of the same data (a resubmission),
+ * spent by other data (a different request with a used link: refused, nothing changes), steps
+ * skipped, or unusable.
+ */
 async function explainRefusal(
   tx: Pick<Database, "select">,
   tokenHash: string,
   now: Date,
   organizationType: number,
+  submissionHash: string,
 ): Promise<RegisterOutcome> {
   const [token] = await tx
     .select({
@@ -278,13 +301,19 @@ async function explainRefusal(
   if (!token || token.expiresAt <= now) return { kind: "refused", status: 404, message: INVALID_ACCESS_TOKEN };
   if (token.usedAt) {
     const [existing] = await tx
-      .select({ id: registrations.id, organizationType: registrations.organizationType })
+      .select({
+        id: registrations.id,
+        organizationType: registrations.organizationType,
+        submissionHash: registrations.submissionHash,
+      })
       .from(registrations)
       .where(eq(registrations.accessTokenId, token.id));
-    if (existing && existing.organizationType === organizationType) {
+    if (!existing) return { kind: "refused", status: 404, message: INVALID_ACCESS_TOKEN };
+    // Registrations from before the hash was kept have none: a replay of those cannot be told apart, so it is refused.
+    if (existing.organizationType === organizationType && existing.submissionHash === submissionHash) {
       return { kind: "already-submitted", registrationId: existing.id };
     }
-    return { kind: "refused", status: 404, message: INVALID_ACCESS_TOKEN };
+    return { kind: "refused", status: 409, message: INVALID_ACCESS_TOKEN };
   }
   return { kind: "refused", status: 409, message: ACCEPT_LEGAL_FIRST };
 }

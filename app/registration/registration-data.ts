@@ -25,11 +25,11 @@ const optionalText = (max = 200) =>
 const PHONE_PATTERN = /^\+?[0-9 ().-]{7,25}(?:\s*(?:x|ext\.?)\s*\d{1,6})?$/i;
 const phone = (message: string) => text(message, 40).regex(PHONE_PATTERN, "Please enter a valid phone number");
 
-/** An id as a JSON number or a form's string. */
+/** An id as a JSON number or a form's string; within PostgreSQL's integer, or the lookup itself fails. */
 const id = (message: string) =>
   z.union(
     [
-      z.int().positive(),
+      z.int().positive().max(2_147_483_647, message),
       z
         .string()
         .trim()

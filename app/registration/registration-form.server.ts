@@ -10,7 +10,7 @@ import { countries, industries, provinces, usStates } from "~db/schema";
 import { registerBuyerOrConsultant } from "./register.server";
 import { buyerRegistrationFormSchema, INCOMPLETE_FORM, REGISTRATION_FAILED } from "./registration-data";
 import { findUsableAccessToken } from "./registration-flow.server";
-import { registrationCompletePath } from "./registration-texts";
+import { INVALID_ACCESS_TOKEN, registrationCompletePath } from "./registration-texts";
 
 // Loader and action of /signup/buyer-registration/{token} and /signup/consultant-registration/{token}.
 // The action writes through registerBuyerOrConsultant, the same module as the API.
@@ -50,7 +50,8 @@ export async function checkFormAccessToken(db: Database, organizationType: 2 | 3
   return { kind: "usable" as const };
 }
 
-export const invalidToken = () => data({ tokenValid: false as const }, { status: 404 });
+/** The page without its form: 404 for a link unknown, expired or used; 409 for a used link sent other data. */
+export const invalidToken = (status: 404 | 409 = 404) => data({ tokenValid: false as const }, { status });
 
 export async function loadRegistrationForm(services: AppServices, organizationType: 2 | 4, token: string) {
   const { db } = services;
@@ -127,7 +128,7 @@ export async function submitRegistrationForm(
       );
     }
     case "refused":
-      if (outcome.status === 404) return invalidToken();
+      if (outcome.message === INVALID_ACCESS_TOKEN) return invalidToken(outcome.status);
       return data(
         {
           tokenValid: true as const,

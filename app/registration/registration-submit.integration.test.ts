@@ -155,7 +155,7 @@ describe.runIf(hasBuild).each(databaseKinds)("buyer and consultant registration 
     const wrongType = await post("/api/registration/register_buyer", buyerData(consultantToken));
     expect(wrongType.status).toBe(409);
     expect(await wrongType.json()).toEqual({
-      errors: { registration: "This registration link is for a consultant registration." },
+      errors: { form: "This registration link is for a consultant registration." },
     });
     const afterWrongType = await registrationsOf(consultantToken);
     expect(afterWrongType.rows).toHaveLength(0);
@@ -169,13 +169,13 @@ describe.runIf(hasBuild).each(databaseKinds)("buyer and consultant registration 
     const skipped = await post("/api/registration/register_buyer", buyerData(noTerms));
     expect(skipped.status).toBe(409);
     expect(await skipped.json()).toEqual({
-      errors: { registration: "Please accept the privacy policy and the terms and conditions before registering." },
+      errors: { form: "Please accept the privacy policy and the terms and conditions before registering." },
     });
     expect((await registrationsOf(noTerms)).rows).toHaveLength(0);
 
     const unknown = await post("/api/registration/register_buyer", buyerData("A".repeat(43)));
     expect(unknown.status).toBe(404);
-    expect(await unknown.json()).toEqual({ errors: { registration: "Invalid access token." } });
+    expect(await unknown.json()).toEqual({ errors: { form: "Invalid access token." } });
   });
 
   it("answers invalid data with field errors and the form message, leaving the token usable", async () => {

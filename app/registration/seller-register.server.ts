@@ -1,6 +1,4 @@
-import { createHash } from "node:crypto";
 import { and, eq, inArray } from "drizzle-orm";
-import { hashToken } from "~/accounts/account-tokens.server";
 import { askProvider, type ProviderRefusal } from "~/payments/ask-provider.server";
 import type { CardHolder } from "~/payments/payments";
 import type { AppServices } from "~/platform/app-context";
@@ -20,10 +18,12 @@ import {
 import {
   checkAccessTokenUsable,
   checkReferences,
+  generalRegistrationColumns,
   notifyStaff,
   type RegisterOutcome,
   writeRegistration,
 } from "./register.server";
+import { idSet, registrationAttemptKey, submissionHash } from "./registration-submission.server";
 import {
   NO_SERVICE_CHOSEN,
   type SellerRegistrationData,
@@ -110,17 +110,43 @@ export async function writeSellerLists(
   }
 }
 
-/** Same registration token and same card token → the same key: a double submit makes one customer. */
-const idempotencyKeyFor = (accessToken: string, paymentToken: string) =>
-  createHash("sha256")
-    .update(`${hashToken(accessToken)}:${paymentToken}`)
-    .digest("hex");
+/**
+ * A seller's submission as it is stored, hashed (registration-submission.server.ts). The card is not
+ * part of it: Stripe.js makes a new token for every submit, so a double submit differs only there.
+ */
+export const sellerSubmissionHash = (data: SellerRegistrationData) =>
+  submissionHash(SELLER, {
+    registration: generalRegistrationColumns(data),
+    serviceAreas: idSet(data.serviceAreas),
+    seller: sellerProfileValues(data),
+    services: idSet(data.services),
+    wcbs: sellerWcbs(data),
+    keyPeople: sellerKeyPeople(data),
+  });
 
 /**
- * Step 5 for sellers (spec sections 3 to 5): checks, then the card is saved to a new customer at the
- * provider (no charge), then one transaction spends the token and writes the registration, the
- * seller's details, key people and their items, WCB entries, services and service areas. A refused
- * card writes nothing.
+ * The registration was not written (another attempt spent the token first): the customer this
+ * attempt made at the provider is deleted, unless the registration on file uses it (an identical
+ * attempt, same idempotency key, same customer). Best effort: the answer does not depend on it.
+ * A failed transaction (an outage) keeps the customer: the retry's idempotency key gets it back.
+ */
+async function discardUnusedCustomer(services: AppServices, outcome: RegisterOutcome, customerId: string) {
+  if (outcome.kind === "created") return;
+  if (outcome.kind === "already-submitted") {
+    const stored = await sellerPaymentOf(services.db, outcome.registrationId);
+    if (stored?.paymentCustomerId === customerId) return;
+  }
+  await services.payments.discardCustomer(customerId).catch((error: unknown) => {
+    console.error(`deleting the unused customer ${customerId} failed:`, (error as Error).message);
+  });
+}
+
+/**
+ * Step 5 for sellers (spec sections 3 to 5): every check first (data, references, the token usable
+ * for this data), then the card is saved to a new customer at the provider (no charge, idempotent
+ * per attempt), then one transaction spends the token and writes the registration, the seller's
+ * details, key people and their items, WCB entries, services and service areas. A refused card
+ * writes nothing; a refused request makes no customer.
  */
 export async function registerSeller(
   services: AppServices,
@@ -131,7 +157,8 @@ export async function registerSeller(
   const { errors, certificationIds } = await checkSellerReferences(db, data);
   if (Object.keys(errors).length > 0) return { kind: "invalid-fields", errors };
 
-  const token = await checkAccessTokenUsable(db, data.reg_access_token, SELLER);
+  const hash = sellerSubmissionHash(data);
+  const token = await checkAccessTokenUsable(db, data.reg_access_token, SELLER, hash);
   if ("kind" in token) return token;
 
   const holder: CardHolder = {
@@ -143,7 +170,7 @@ export async function registerSeller(
     payments.saveCard({
       token: paymentToken,
       holder,
-      idempotencyKey: idempotencyKeyFor(data.reg_access_token, paymentToken),
+      idempotencyKey: registrationAttemptKey(data.reg_access_token, "card", { paymentToken, holder }),
     }),
   );
   if (saved.kind !== "answer") return saved;
@@ -152,6 +179,7 @@ export async function registerSeller(
   const outcome = await writeRegistration(services, {
     organizationType: SELLER,
     data,
+    submissionHash: hash,
     writeDetails: (tx, registrationId) =>
       writeSellerDetails(tx, registrationId, data, certificationIds, {
         paymentStatus: "card_saved",
@@ -164,6 +192,7 @@ export async function registerSeller(
       }),
   });
 
+  await discardUnusedCustomer(services, outcome, card.customerId);
   if (outcome.kind === "created") await notifyStaff(services, outcome.registrationId, SELLER, data.name);
   return outcome;
 }
@@ -182,14 +211,20 @@ export async function registerSellerAwaitingPayment(
   if (payments.provider !== "stripe") throw new Error("Stripe Checkout needs Stripe to be configured");
   const { errors, certificationIds } = await checkSellerReferences(db, data);
   if (Object.keys(errors).length > 0) return { kind: "invalid-fields", errors };
-  const token = await checkAccessTokenUsable(db, data.reg_access_token, SELLER);
+  const hash = sellerSubmissionHash(data);
+  const token = await checkAccessTokenUsable(db, data.reg_access_token, SELLER, hash);
   if ("kind" in token) return token;
 
+  const holder: CardHolder = {
+    name: data.name,
+    email: data.email.toLowerCase(),
+    reference: `registration-token-${token.tokenId}`,
+  };
   const started = await askProvider("starting Stripe Checkout", () =>
     payments.createSetupCheckout({
-      holder: { name: data.name, email: data.email.toLowerCase(), reference: `registration-token-${token.tokenId}` },
+      holder,
       ...urls,
-      idempotencyKey: idempotencyKeyFor(data.reg_access_token, "checkout"),
+      idempotencyKey: registrationAttemptKey(data.reg_access_token, "checkout", { holder, ...urls }),
     }),
   );
   if (started.kind !== "answer") return started;
@@ -197,6 +232,7 @@ export async function registerSellerAwaitingPayment(
   const outcome = await writeRegistration(services, {
     organizationType: SELLER,
     data,
+    submissionHash: hash,
     writeDetails: (tx, registrationId) =>
       writeSellerDetails(tx, registrationId, data, certificationIds, {
         paymentStatus: "awaiting_payment",
@@ -205,6 +241,7 @@ export async function registerSellerAwaitingPayment(
         checkoutSessionId: checkout.sessionId,
       }),
   });
+  await discardUnusedCustomer(services, outcome, checkout.customerId);
   if (outcome.kind !== "created") return outcome;
   return { kind: "checkout", registrationId: outcome.registrationId, checkoutUrl: checkout.url };
 }

@@ -13,6 +13,7 @@ import { CardError } from "~/payments/payments";
 import type { AppServices } from "~/platform/app-context";
 import { INCOMPLETE_FORM, REGISTRATION_FAILED } from "./registration-data";
 import { checkFormAccessToken, invalidToken, loadRegistrationFormOptions } from "./registration-form.server";
+import { INVALID_ACCESS_TOKEN } from "./registration-texts";
 import { registerSeller, registerSellerAwaitingPayment, type SellerRegisterOutcome } from "./seller-register.server";
 import {
   createSellerRegistrationFormSchema,
@@ -158,7 +159,7 @@ export async function submitSellerRegistrationForm(request: Request, services: A
       });
     }
     case "refused":
-      if (outcome.status === 404) return invalidToken();
+      if (outcome.message === INVALID_ACCESS_TOKEN) return invalidToken(outcome.status);
       return answer(409, { result: submission.reply({ ...REPLY, formErrors: [outcome.message] }) });
   }
 }

@@ -263,11 +263,11 @@ describe.runIf(hasBuild).each(databaseKinds)("seller registration on %s", (kind)
     const buyers = await post("/api/registration/register_seller", body(buyerToken));
     expect(buyers.status).toBe(409);
     expect(await buyers.json()).toEqual({
-      errors: { registration: "This registration link is for a buyer registration." },
+      errors: { form: "This registration link is for a buyer registration." },
     });
     expect((await registrationsOf(buyerToken)).token?.usedAt).toBeNull();
     const wrong = await post("/api/registration/register_seller", body("A".repeat(43)));
     expect(wrong.status).toBe(404);
-    expect(await wrong.json()).toEqual({ errors: { registration: "Invalid access token." } });
+    expect(await wrong.json()).toEqual({ errors: { form: "Invalid access token." } });
   });
 });

@@ -3,7 +3,10 @@ import type { AppServices } from "~/platform/app-context";
 import { registerBuyerOrConsultant } from "../register.server";
 import { buyerRegistrationSchema, INCOMPLETE_FORM } from "../registration-data";
 
-/** POST /api/registration/register_buyer and register_consultant: 201 once, 200 for a resubmission. */
+/**
+ * POST /api/registration/register_buyer and register_consultant: 201 once, 200 for a resubmission of
+ * the same data, 409 {"errors":{"form":"Invalid access token."}} for other data with the used token.
+ */
 export async function handleRegistration(request: Request, services: AppServices, organizationType: 2 | 4) {
   const parsed = buyerRegistrationSchema.safeParse(await readApiBody(request));
   if (!parsed.success) return apiErrors(400, { ...zodErrors(parsed.error), form: INCOMPLETE_FORM });
@@ -12,7 +15,7 @@ export async function handleRegistration(request: Request, services: AppServices
     case "invalid-fields":
       return apiErrors(400, { ...outcome.errors, form: INCOMPLETE_FORM });
     case "refused":
-      return apiErrors(outcome.status, { registration: outcome.message });
+      return apiErrors(outcome.status, { form: outcome.message });
     case "already-submitted":
       return Response.json({ registration: { id: outcome.registrationId, status: "submitted" } }, { status: 200 });
     case "created":

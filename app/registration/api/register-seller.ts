@@ -13,7 +13,8 @@ const formMessage = (errors: Record<string, string>) =>
 
 /**
  * POST /api/registration/register_seller {sellerRegistrationData, stripe_payment_token} → 201 once,
- * 200 for a resubmission; a refused card → 402 {"errors":{"card": provider's message}}.
+ * 200 for a resubmission of the same data (409 Invalid access token. for other data); a refused
+ * card → 402 {"errors":{"card": provider's message}}.
  */
 export async function action({ request, context }: Route.ActionArgs) {
   const services = context.get(appServicesContext);
@@ -32,7 +33,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     case "payment-unavailable":
       return apiErrors(503, { card: outcome.message });
     case "refused":
-      return apiErrors(outcome.status, { registration: outcome.message });
+      return apiErrors(outcome.status, { form: outcome.message });
     case "already-submitted":
       return Response.json({ registration: { id: outcome.registrationId, status: "submitted" } }, { status: 200 });
     case "created":
