@@ -1,6 +1,6 @@
 import type { CurrentUser } from "~/accounts/current-user";
 import type { Database } from "~db/database.server";
-import { type AuctionLive, liveView, viewId } from "./auction-live.server";
+import { type AuctionLive, liveView } from "./auction-live.server";
 import { type AuctionRow, findAuction, type Viewer, viewerOf, viewFor } from "./auction-views.server";
 
 // GET /auctions/:auctionId/events (issue 9): the auction's view for this user as server-sent events.
@@ -103,7 +103,7 @@ export function auctionEventStream(
           const { auction, viewer } = access;
           viewFor(db, auction, viewer).then(
             (view) => {
-              latestView = liveView(viewId(auction), view).event;
+              latestView = liveView(view).event;
               end();
             },
             (error) => {

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { DatabaseHandle } from "~db/database.server";
 import { type AuctionView, findAuction, type Viewer, viewsFor } from "./auction-views.server";
 import { AUCTION_CHANNEL } from "./bids.server";
@@ -13,10 +14,15 @@ import { AUCTION_CHANNEL } from "./bids.server";
 // them. Within a run each distinct view is built once, however many watch it: the side that runs the
 // auction and staff share one (every bid, with names), each invited seller organization has its own
 // (the lowest price, whether they lead, their own bids and minimum; nothing of the others).
+//
+// A seller must not learn from the stream how busy the others are (issue 17): an event's id is a
+// digest of what that viewer sees, not a counter of the auction, and a stream is sent a view only
+// when what its viewer sees changed. Another seller's minimum, a bid elsewhere or a bare notification
+// send nothing; the time an event arrives is that of a change the viewer can see anyway.
 
 /** A view ready to send: made once per run and viewer, shared by every stream of that viewer. */
 export type LiveView = {
-  /** Changes with every change of the auction (its bid sequence and last update), the same on every machine. */
+  /** A digest of what the viewer sees (`viewId`): the same on every machine, and the same while nothing they see changed. */
   id: string;
   view: AuctionView;
   json: string;
@@ -27,14 +33,21 @@ export type LiveView = {
 const encoder = new TextEncoder();
 
 /** The view as a server-sent event: `data:` is one line, as JSON escapes line breaks. */
-export function liveView(id: string, view: AuctionView): LiveView {
+export function liveView(view: AuctionView): LiveView {
   const json = JSON.stringify(view);
+  const id = viewId(view);
   return { id, view, json, event: encoder.encode(`id: ${id}\nevent: view\ndata: ${json}\n\n`) };
 }
 
-/** The event id of the auction's current state: its bid sequence and last update, the same on every machine. */
-export const viewId = (auction: { sequence: number; updatedAt: Date }) =>
-  `${auction.sequence}-${auction.updatedAt.getTime()}`;
+/**
+ * The event id of a view: a digest of its content without the moment it was made (`serverTime`,
+ * and `timeLeftMs`, which follows from it and the end the view shows). Made only of what the viewer
+ * reads in the view itself, so it tells a seller nothing more (no bid sequence, no update time).
+ */
+export function viewId(view: AuctionView): string {
+  const content = JSON.stringify({ ...view, serverTime: undefined, timeLeftMs: undefined });
+  return createHash("sha256").update(content).digest("base64url").slice(0, 22);
+}
 
 export type LiveSubscriber = {
   /** A newer view of the auction for this subscriber's viewer (the first one right after subscribing). */
@@ -50,7 +63,7 @@ export type LiveStats = {
   runs: number;
   /** Views built from the database (one per distinct viewer per run). */
   viewsBuilt: number;
-  /** Views handed to subscribers. */
+  /** Views handed to subscribers (a view the subscriber already has is not handed again). */
   viewsDelivered: number;
   subscribers: number;
   auctions: number;
@@ -72,7 +85,13 @@ export type AuctionLiveOptions = {
   retryMs?: number;
 };
 
-type Subscription = { viewer: Viewer; key: string; subscriber: LiveSubscriber };
+type Subscription = {
+  viewer: Viewer;
+  key: string;
+  subscriber: LiveSubscriber;
+  /** The id of the last view sent: a view with the same id is not sent again. Unset until the first. */
+  sentId: string | undefined;
+};
 
 type Watched = {
   auctionId: number;
@@ -157,7 +176,6 @@ export async function createAuctionLive(
       if (group) group.push(target);
       else groups.set(target.key, [target]);
     }
-    const id = viewId(auction);
     const keyed = [...groups.values()];
     const views = await viewsFor(
       db,
@@ -169,9 +187,11 @@ export async function createAuctionLive(
     stats.viewsBuilt += keyed.filter((group) => group[0]?.viewer.kind === "seller").length;
     if (keyed.some((group) => group[0]?.viewer.kind !== "seller")) stats.viewsBuilt += 1;
     for (const [index, group] of keyed.entries()) {
-      const live = liveView(id, views[index] as AuctionView);
+      const live = liveView(views[index] as AuctionView);
       for (const subscription of group) {
         if (closed || !entry.subscriptions.has(subscription)) continue;
+        if (subscription.sentId === live.id) continue;
+        subscription.sentId = live.id;
         stats.viewsDelivered += 1;
         try {
           subscription.subscriber.onView(live);
@@ -220,7 +240,7 @@ export async function createAuctionLive(
         };
         watched.set(auctionId, entry);
       }
-      const subscription: Subscription = { viewer, key: viewerKey(viewer), subscriber };
+      const subscription: Subscription = { viewer, key: viewerKey(viewer), subscriber, sentId: undefined };
       entry.subscriptions.add(subscription);
       entry.fresh.add(subscription);
       schedule(entry);

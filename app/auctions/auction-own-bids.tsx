@@ -17,7 +17,6 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { db } = context.get(appServicesContext);
   const bids = await db
     .select({
-      id: auctionBids.id,
       amountCents: auctionBids.amountCents,
       kind: auctionBids.kind,
       createdAt: auctionBids.createdAt,
@@ -29,7 +28,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     auctionId: auction.id,
     title: auction.title,
     timezone: timezoneOf(user),
-    bids: bids.map((bid) => ({ ...bid, createdAt: bid.createdAt.toISOString() })),
+    // Numbered among the seller's own bids: the auction's bid ids would count the others' bids too.
+    bids: bids.map((bid, index) => ({ ...bid, number: bids.length - index, createdAt: bid.createdAt.toISOString() })),
   };
 }
 

@@ -148,7 +148,8 @@ async function submitBidding(services: AuctionServices, bidder: BidderRequest, f
     case "accepted": {
       // The outbid and extension notices go out after the answer: the bid stands whatever happens to them.
       tellBidEffectsSoon(services, bidder.auctionId, outcome);
-      const notice = form.intent === "bid" ? `placed=${outcome.bids[0]?.id ?? ""}` : "minimum=1";
+      // No bid id in the address: the auction's bid ids would count the other sellers' bids (issue 17).
+      const notice = form.intent === "bid" ? "placed=1" : "minimum=1";
       return redirect(`/auctions/${bidder.auctionId}?${notice}`);
     }
   }
