@@ -188,6 +188,9 @@ describe.runIf(hasBuild).each(databaseKinds)("live auction updates on %s", (kind
     // Opaque (a digest of what this viewer sees): no bid sequence or update time to count others by.
     expect(first.id).toMatch(/^[\w-]{22}$/);
     expect(first.data).toMatchObject({ viewer: "owner", status: "open", lowest: null, bidCount: 0 });
+    // Its times come formatted by the server in the reader's zone: the browser never formats one (issue 17).
+    const startsAt = (first.data.terms as { startsAt: string }).startsAt;
+    expect((first.data.times as Record<string, string>)[startsAt]).toMatch(/\d{4}, \d{1,2}:\d{2} [ap]\.m\. M[SD]T$/);
     expect(stream.raw().startsWith("retry: 5000\n\n")).toBe(true);
     stream.close();
   });

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { zonedTexts } from "~/platform/zoned-time";
 import type { DatabaseHandle } from "~db/database.server";
 import { type AuctionView, findAuction, type Viewer, viewsFor } from "./auction-views.server";
 import { AUCTION_CHANNEL } from "./bids.server";
@@ -20,7 +21,7 @@ import { AUCTION_CHANNEL } from "./bids.server";
 // when what its viewer sees changed. Another seller's minimum, a bid elsewhere or a bare notification
 // send nothing; the time an event arrives is that of a change the viewer can see anyway.
 
-/** A view ready to send: made once per run and viewer, shared by every stream of that viewer. */
+/** A view ready to send: made once per run, viewer and time zone, shared by every stream of that viewer in that zone. */
 export type LiveView = {
   /** A digest of what the viewer sees (`viewId`): the same on every machine, and the same while nothing they see changed. */
   id: string;
@@ -32,9 +33,13 @@ export type LiveView = {
 
 const encoder = new TextEncoder();
 
-/** The view as a server-sent event: `data:` is one line, as JSON escapes line breaks. */
-export function liveView(view: AuctionView): LiveView {
-  const json = JSON.stringify(view);
+/**
+ * The view as a server-sent event, with its times formatted in the reader's zone (`times`, as the
+ * page's loader gives them: the browser never formats a zoned time). `data:` is one line, as JSON
+ * escapes line breaks.
+ */
+export function liveView(view: AuctionView, timezone: string): LiveView {
+  const json = JSON.stringify({ ...view, times: zonedTexts(view, timezone) });
   const id = viewId(view);
   return { id, view, json, event: encoder.encode(`id: ${id}\nevent: view\ndata: ${json}\n\n`) };
 }
@@ -70,8 +75,11 @@ export type LiveStats = {
 };
 
 export type AuctionLive = {
-  /** Watches an auction as this viewer (who must be allowed to see it: `viewerOf` answered them). Answers the unsubscribe function. */
-  subscribe(auctionId: number, viewer: Viewer, subscriber: LiveSubscriber): () => void;
+  /**
+   * Watches an auction as this viewer (who must be allowed to see it: `viewerOf` answered them), with
+   * times formatted in `timezone`. Answers the unsubscribe function.
+   */
+  subscribe(auctionId: number, viewer: Viewer, timezone: string, subscriber: LiveSubscriber): () => void;
   /** Counters since start; `subscribers` and `auctions` now (of one auction only when given). */
   stats(auctionId?: number): LiveStats;
   /** Stops listening and ends every subscriber's stream. */
@@ -87,6 +95,7 @@ export type AuctionLiveOptions = {
 
 type Subscription = {
   viewer: Viewer;
+  timezone: string;
   key: string;
   subscriber: LiveSubscriber;
   /** The id of the last view sent: a view with the same id is not sent again. Unset until the first. */
@@ -111,6 +120,9 @@ type Watched = {
 function viewerKey(viewer: Viewer): string {
   return viewer.kind === "seller" ? `seller:${viewer.organizationId}` : viewer.kind;
 }
+
+/** Subscribers who get the same bytes: the same view, its times in the same zone. */
+const groupKey = (viewer: Viewer, timezone: string) => `${viewerKey(viewer)}@${timezone}`;
 
 /** Starts the hub on the database's notification channel; resolves once it listens. */
 export async function createAuctionLive(
@@ -170,24 +182,25 @@ export async function createAuctionLive(
       entry.subscriptions.clear();
       return;
     }
+    // Views by viewer; bytes by viewer and time zone.
+    const viewers = new Map<string, Viewer>();
     const groups = new Map<string, Subscription[]>();
     for (const target of targets) {
-      const group = groups.get(target.key);
+      viewers.set(target.key, target.viewer);
+      const key = groupKey(target.viewer, target.timezone);
+      const group = groups.get(key);
       if (group) group.push(target);
-      else groups.set(target.key, [target]);
+      else groups.set(key, [target]);
     }
-    const keyed = [...groups.values()];
-    const views = await viewsFor(
-      db,
-      auction,
-      keyed.map((group) => (group[0] as Subscription).viewer),
-      now,
-    );
+    const viewerKeys = [...viewers.keys()];
+    const built = await viewsFor(db, auction, [...viewers.values()], now);
+    const views = new Map(viewerKeys.map((key, index) => [key, built[index] as AuctionView]));
     // From the database: each seller's view, and the full one once for the running side and staff.
-    stats.viewsBuilt += keyed.filter((group) => group[0]?.viewer.kind === "seller").length;
-    if (keyed.some((group) => group[0]?.viewer.kind !== "seller")) stats.viewsBuilt += 1;
-    for (const [index, group] of keyed.entries()) {
-      const live = liveView(views[index] as AuctionView);
+    stats.viewsBuilt += viewerKeys.filter((key) => viewers.get(key)?.kind === "seller").length;
+    if (viewerKeys.some((key) => viewers.get(key)?.kind !== "seller")) stats.viewsBuilt += 1;
+    for (const group of groups.values()) {
+      const first = group[0] as Subscription;
+      const live = liveView(views.get(first.key) as AuctionView, first.timezone);
       for (const subscription of group) {
         if (closed || !entry.subscriptions.has(subscription)) continue;
         if (subscription.sentId === live.id) continue;
@@ -223,7 +236,7 @@ export async function createAuctionLive(
   );
 
   return {
-    subscribe(auctionId, viewer, subscriber) {
+    subscribe(auctionId, viewer, timezone, subscriber) {
       if (closed) {
         queueMicrotask(() => subscriber.onEnd());
         return () => {};
@@ -240,7 +253,13 @@ export async function createAuctionLive(
         };
         watched.set(auctionId, entry);
       }
-      const subscription: Subscription = { viewer, key: viewerKey(viewer), subscriber, sentId: undefined };
+      const subscription: Subscription = {
+        viewer,
+        timezone,
+        key: viewerKey(viewer),
+        subscriber,
+        sentId: undefined,
+      };
       entry.subscriptions.add(subscription);
       entry.fresh.add(subscription);
       schedule(entry);

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { requireUser } from "~/accounts/auth.server";
 import { parseId } from "~/catalogue/catalogue-schemas";
 import { appServicesContext } from "~/platform/app-context";
+import { zonedTexts } from "~/platform/zoned-time";
 import { readsOnly, requireAuction } from "./auction-access.server";
 import { parseDollars } from "./auction-form";
 import { timezoneOf } from "./auction-form.server";
@@ -42,7 +43,12 @@ export async function loadAuctionPage(request: Request, context: Context, rawId:
   const view = await viewFor(db, auction, viewer);
   const params = new URL(request.url).searchParams;
   const notice = NOTICES.find((name) => params.has(name));
-  return { auctionId: auction.id, view, timezone: timezoneOf(user), notice: notice ?? null };
+  // Times are formatted here, in the user's zone, and shown as they are (the event stream's views carry theirs too).
+  return {
+    auctionId: auction.id,
+    view: { ...view, times: zonedTexts(view, timezoneOf(user)) },
+    notice: notice ?? null,
+  };
 }
 
 const CANCEL_REASON_REQUIRED = "Please say why the auction is cancelled";

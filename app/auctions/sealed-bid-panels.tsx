@@ -3,7 +3,7 @@ import { SubmitButton } from "~/forms/submit-button";
 import { describedBy, FieldFrame, TextInput } from "~/forms/text-input";
 import { TableRegion } from "~/layout/table-region";
 import { formatCents } from "~/payments/fees";
-import { formatInZone } from "~/platform/zoned-time";
+import { type TimeTexts, timeText } from "~/platform/zoned-time";
 import type { OwnerView, SellerView } from "./auction-views.server";
 import { ACCEPT_ATTRIBUTE, DOCUMENT_HINT, formatBytes } from "./document-types";
 import { requirementField } from "./sealed-bid-messages";
@@ -33,12 +33,12 @@ export function OwnSealedBid({
   auctionId,
   bid,
   requirements,
-  timezone,
+  times,
 }: {
   auctionId: number;
   bid: OwnBid;
   requirements: Requirement[];
-  timezone: string;
+  times: TimeTexts;
 }) {
   return (
     <section aria-labelledby="own-sealed-bid" className="card">
@@ -51,7 +51,7 @@ export function OwnSealedBid({
         <div>
           <dt>Last sent</dt>
           <dd>
-            <time dateTime={bid.updatedAt}>{formatInZone(bid.updatedAt, timezone)}</time>
+            <time dateTime={bid.updatedAt}>{timeText(times, bid.updatedAt)}</time>
             {bid.revision > 1 ? ` (replaced ${bid.revision - 1} ${bid.revision === 2 ? "time" : "times"})` : ""}
           </dd>
         </div>
@@ -145,12 +145,12 @@ export function SealedBidsSide({
   auctionId,
   sealed,
   requirements,
-  timezone,
+  times,
 }: {
   auctionId: number;
   sealed: NonNullable<OwnerView["sealed"]>;
   requirements: Requirement[];
-  timezone: string;
+  times: TimeTexts;
 }) {
   const received = `${sealed.received} sealed ${sealed.received === 1 ? "bid" : "bids"} received`;
   if (!sealed.bids) {
@@ -187,7 +187,7 @@ export function SealedBidsSide({
                   <th scope="row">{bid.organizationName}</th>
                   <td>{formatCents(bid.amountCents)}</td>
                   <td>
-                    <time dateTime={bid.updatedAt}>{formatInZone(bid.updatedAt, timezone)}</time>
+                    <time dateTime={bid.updatedAt}>{timeText(times, bid.updatedAt)}</time>
                   </td>
                   {requirements.map((requirement) => {
                     const document = bid.documents.find((item) => item.requirementId === requirement.id);
