@@ -19,6 +19,9 @@ type OwnBid = NonNullable<SellerView["ownSealedBid"]>;
 export const sealedBidPath = (auctionId: number) => `/auctions/${auctionId}/sealed-bid`;
 export const sealedDocumentPath = (auctionId: number, bidId: number, documentId: number) =>
   `/auctions/${auctionId}/sealed-bids/${bidId}/documents/${documentId}`;
+/** A seller's own document, by requirement: never by ids counted across every seller's bids (issue 17). */
+export const ownSealedDocumentPath = (auctionId: number, requirementId: number) =>
+  `/auctions/${auctionId}/sealed-bids/own/documents/${requirementId}`;
 export const requirementFieldId = (requirementId: number) => `sealed-document-${requirementId}`;
 
 /** The control ids of the sealed-bid form's fields, for the error summary. */
@@ -62,7 +65,7 @@ export function OwnSealedBid({
               <dt>{requirement.name}</dt>
               <dd>
                 {document ? (
-                  <a href={sealedDocumentPath(auctionId, bid.id, document.id)} download>
+                  <a href={ownSealedDocumentPath(auctionId, requirement.id)} download>
                     {`${document.fileName} (${formatBytes(document.sizeBytes)})`}
                   </a>
                 ) : (
