@@ -36,6 +36,8 @@ export default defineConfig({
           name: "e2e",
           include: [e2e],
           globalSetup: ["tests/e2e/global-setup.ts"],
+          // Fails any test during which a page raised an error (a hydration mismatch included).
+          setupFiles: ["tests/e2e/page-errors-setup.ts"],
           testTimeout: 60_000,
           hookTimeout: 120_000,
           maxWorkers: 2,

@@ -31,7 +31,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const [recent, optOuts] =
     user.role === 1 ? [[], []] : await Promise.all([listNotifications(db, user.id), optOutsOf(db, user.id)]);
   return {
-    notifications: recent.map((notification) => ({ ...notification, createdAt: notification.createdAt.toISOString() })),
+    // Without their ids: counted across every user's notifications (other sellers' "outbid" ones
+    // included), their gaps would tell a seller how busy an auction is (issue 17).
+    notifications: recent.map(({ id: _id, ...notification }, index) => ({
+      ...notification,
+      number: recent.length - index,
+      createdAt: notification.createdAt.toISOString(),
+    })),
     optedOut: optOuts,
     notificationsSaved: new URL(request.url).searchParams.get("notifications") === "saved",
     profileSaved: profile === "saved" || profile === "unchanged" ? profile : undefined,
@@ -168,7 +174,7 @@ export default function Account({ loaderData }: Route.ComponentProps) {
           ) : (
             <ul>
               {notifications.map((notification) => (
-                <li key={notification.id}>
+                <li key={notification.number}>
                   <time
                     dateTime={notification.createdAt}
                   >{`${notification.createdAt.replace("T", " ").slice(0, 16)} UTC`}</time>

@@ -1,12 +1,15 @@
 import type { CurrentUser } from "~/accounts/current-user";
 import type { Database } from "~db/database.server";
-import { type AuctionLive, liveView, viewId } from "./auction-live.server";
+import { timezoneOf } from "./auction-form.server";
+import { type AuctionLive, liveView } from "./auction-live.server";
 import { type AuctionRow, findAuction, type Viewer, viewerOf, viewFor } from "./auction-views.server";
 
 // GET /auctions/:auctionId/events (issue 9): the auction's view for this user as server-sent events.
 // The current view at once, then a new one after every change (from the live hub), a comment every
 // 20 s so proxies keep the connection, and `retry: 5000` so the browser reconnects (to any machine)
 // five seconds after losing it. A slow reader never piles views up: only the newest unsent one waits.
+// Every connection starts with the current view, so a reconnection's Last-Event-ID needs no lookup:
+// an event id is a digest of what the viewer sees (auction-live.server.ts), never a count of bids.
 
 export const HEARTBEAT_MS = 20_000;
 export const RETRY_MS = 5_000;
@@ -25,7 +28,8 @@ function refusal(status: 401 | 404, message: string): Response {
   });
 }
 
-type Access = { auction: AuctionRow; viewer: Viewer };
+/** The auction, who follows it, and the zone their times are shown in. */
+type Access = { auction: AuctionRow; viewer: Viewer; timezone: string };
 
 /** Who may follow the auction: 401 for visitors, 404 for a bad id or anyone `viewerOf` turns away. */
 export async function eventStreamAccess(
@@ -41,7 +45,7 @@ export async function eventStreamAccess(
   const auction = await findAuction(db, auctionId);
   if (!auction) return notFound();
   const viewer = await viewerOf(db, auction, user);
-  return viewer ? { auction, viewer } : notFound();
+  return viewer ? { auction, viewer, timezone: timezoneOf(user) } : notFound();
 }
 
 export type EventStreamOptions = { heartbeatMs?: number };
@@ -88,7 +92,7 @@ export function auctionEventStream(
         signal.addEventListener("abort", end, { once: true });
         if (live) {
           // The hub builds this subscriber's first view after it subscribed: no change falls between.
-          unsubscribe = live.subscribe(access.auction.id, access.viewer, {
+          unsubscribe = live.subscribe(access.auction.id, access.viewer, access.timezone, {
             onView(view) {
               latestView = view.event;
               poke();
@@ -100,10 +104,10 @@ export function auctionEventStream(
             poke();
           }, heartbeatMs);
         } else {
-          const { auction, viewer } = access;
+          const { auction, viewer, timezone } = access;
           viewFor(db, auction, viewer).then(
             (view) => {
-              latestView = liveView(viewId(auction), view).event;
+              latestView = liveView(view, timezone).event;
               end();
             },
             (error) => {

@@ -3,7 +3,7 @@ import { requireUser } from "~/accounts/auth.server";
 import { pageTitle } from "~/layout/page-title";
 import { TableRegion } from "~/layout/table-region";
 import { appServicesContext } from "~/platform/app-context";
-import { formatInZone } from "~/platform/zoned-time";
+import { timeText, zonedTexts } from "~/platform/zoned-time";
 import type { Route } from "./+types/auction-list";
 import { timezoneOf } from "./auction-form.server";
 import { STATUS_LABELS, statusAt } from "./auction-rules";
@@ -15,19 +15,21 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(request, context);
   const rows = await listAuctionsFor(context.get(appServicesContext).db, user);
   const now = new Date();
+  const auctions = rows.map((row) => ({
+    id: row.id,
+    title: row.title,
+    organizationName: row.organizationName,
+    kind: row.kind,
+    status: statusAt(row, now),
+    startsAt: row.startsAt.toISOString(),
+    endsAt: row.endsAt.toISOString(),
+  }));
   return {
     canCreate: (user.role === 2 || user.role === 4) && user.organizationId !== null,
     isSeller: user.role === 3,
-    timezone: timezoneOf(user),
-    auctions: rows.map((row) => ({
-      id: row.id,
-      title: row.title,
-      organizationName: row.organizationName,
-      kind: row.kind,
-      status: statusAt(row, now),
-      startsAt: row.startsAt.toISOString(),
-      endsAt: row.endsAt.toISOString(),
-    })),
+    // Formatted here, in the user's zone: the browser shows these texts as they are.
+    times: zonedTexts(auctions, timezoneOf(user)),
+    auctions,
   };
 }
 
@@ -36,7 +38,7 @@ export function meta() {
 }
 
 export default function AuctionList({ loaderData }: Route.ComponentProps) {
-  const { auctions, canCreate, isSeller, timezone } = loaderData;
+  const { auctions, canCreate, isSeller, times } = loaderData;
   return (
     <div>
       <h1>Auctions</h1>
@@ -71,9 +73,9 @@ export default function AuctionList({ loaderData }: Route.ComponentProps) {
                   <td>{auction.organizationName}</td>
                   <td>{STATUS_LABELS[auction.status]}</td>
                   <td>
-                    <time dateTime={auction.startsAt}>{formatInZone(auction.startsAt, timezone)}</time>
+                    <time dateTime={auction.startsAt}>{timeText(times, auction.startsAt)}</time>
                     {" to "}
-                    <time dateTime={auction.endsAt}>{formatInZone(auction.endsAt, timezone)}</time>
+                    <time dateTime={auction.endsAt}>{timeText(times, auction.endsAt)}</time>
                   </td>
                 </tr>
               ))}

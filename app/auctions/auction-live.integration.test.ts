@@ -1,8 +1,10 @@
+import { sql } from "drizzle-orm";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadUser } from "~/accounts/auth.server";
 import { ensureStaffUser } from "~/accounts/staff.server";
 import type { Database } from "~db/database.server";
+import { auctionBids } from "~db/schema";
 import {
   catalogueForAuctions,
   createAuctionRow,
@@ -183,8 +185,12 @@ describe.runIf(hasBuild).each(databaseKinds)("live auction updates on %s", (kind
     expect(stream.response.headers.get("x-accel-buffering")).toBe("no");
     expect(stream.response.headers.get("content-encoding")).toBeNull();
     const first = await stream.waitFor((view) => view.kind === "owner");
-    expect(first.id).toMatch(/^\d+-\d+$/);
+    // Opaque (a digest of what this viewer sees): no bid sequence or update time to count others by.
+    expect(first.id).toMatch(/^[\w-]{22}$/);
     expect(first.data).toMatchObject({ viewer: "owner", status: "open", lowest: null, bidCount: 0 });
+    // Its times come formatted by the server in the reader's zone: the browser never formats one (issue 17).
+    const startsAt = (first.data.terms as { startsAt: string }).startsAt;
+    expect((first.data.times as Record<string, string>)[startsAt]).toMatch(/\d{4}, \d{1,2}:\d{2} [ap]\.m\. M[SD]T$/);
     expect(stream.raw().startsWith("retry: 5000\n\n")).toBe(true);
     stream.close();
   });
@@ -295,7 +301,7 @@ describe.runIf(hasBuild).each(databaseKinds)("live auction updates on %s", (kind
     expect(live.stats(auction.id).subscribers).toBe(0);
   });
 
-  it("builds each distinct view once per burst, however many watch it", async () => {
+  it("builds each distinct view once per burst, however many watch it, and sends only views that changed", async () => {
     const auction = await newAuction();
     const path = `/auctions/${auction.id}/events`;
     const watchers = [
@@ -310,29 +316,40 @@ describe.runIf(hasBuild).each(databaseKinds)("live auction updates on %s", (kind
     const seen = watchers.map((watcher) => watcher.views.length);
 
     // Ten notifications at once, each its own transaction (as ten quick bids would send), pipelined on
-    // one connection on PostgreSQL (PGlite has only one).
-    if (databaseUrl) {
-      const notifier = postgres(databaseUrl.url, { max: 1, onnotice: () => {} });
-      await Promise.all(
-        Array.from({ length: 10 }, () => notifier`select pg_notify('auction_events', ${String(auction.id)})`),
+    // one connection on PostgreSQL (PGlite has only one), and one real change among them: A's bid.
+    const notifications = async () => {
+      if (databaseUrl) {
+        const notifier = postgres(databaseUrl.url, { max: 1, onnotice: () => {} });
+        await Promise.all(
+          Array.from({ length: 10 }, () => notifier`select pg_notify('auction_events', ${String(auction.id)})`),
+        );
+        await notifier.end();
+      } else {
+        await Promise.all(Array.from({ length: 10 }, () => notifyAuction(db, auction.id)));
+      }
+    };
+    const [accepted] = await Promise.all([bid(auction.id, sellerA, 990_000), notifications()]);
+    expect(accepted).toMatchObject({ kind: "accepted" });
+    await eventually(() => live.stats().notifications - before.notifications >= 11);
+    for (const [index, watcher] of watchers.entries()) {
+      await watcher.waitFor(
+        (view) =>
+          view.lowestCents === 990_000 || (view.lowest as { amountCents?: number } | null)?.amountCents === 990_000,
+        seen[index],
       );
-      await notifier.end();
-    } else {
-      await Promise.all(Array.from({ length: 10 }, () => notifyAuction(db, auction.id)));
     }
-    await eventually(() => live.stats().notifications - before.notifications >= 10);
-    for (const [index, watcher] of watchers.entries()) await watcher.waitFor(() => true, seen[index]);
     await new Promise((resolve) => setTimeout(resolve, 300));
 
     const after = live.stats();
     const runs = after.runs - before.runs;
     // Coalesced: fewer runs than notifications (one starts at the first; the rest wait for one more).
     expect(runs).toBeGreaterThanOrEqual(1);
-    expect(runs).toBeLessThan(10);
-    // Each run builds the two distinct views once (the full one, seller B's) and sends five.
+    expect(runs).toBeLessThan(11);
+    // Each run builds the two distinct views once (the full one, seller B's)...
     expect(after.viewsBuilt - before.viewsBuilt).toBe(2 * runs);
-    expect(after.viewsDelivered - before.viewsDelivered).toBe(5 * runs);
-    for (const [index, watcher] of watchers.entries()) expect(watcher.views.length - (seen[index] ?? 0)).toBe(runs);
+    // ...but a stream is sent a view only when what its viewer sees changed: once, for the bid.
+    expect(after.viewsDelivered - before.viewsDelivered).toBe(5);
+    for (const [index, watcher] of watchers.entries()) expect(watcher.views.length - (seen[index] ?? 0)).toBe(1);
     // Seller B's three streams got the very same event each time.
     expect(watchers[3]?.views.map((view) => view.id)).toEqual(watchers[2]?.views.map((view) => view.id));
     expect(watchers[0]?.views.at(-1)?.data.viewer).toBe("owner");
@@ -373,6 +390,89 @@ describe.runIf(hasBuild).each(databaseKinds)("live auction updates on %s", (kind
     expect(text).toContain(": heartbeat\n\n");
     controller.abort();
     expect(await reader.read()).toEqual({ done: true, value: undefined });
+  });
+
+  it("tells a seller nothing of how many bids the others placed: every id and number it gets is its own (issue 17)", async () => {
+    // Reserve $10,000.00, decrement $100.00; A, B and C invited. Bid ids far from any other number
+    // on a page, so that one showing up anywhere A looks is found.
+    const auction = await newAuction();
+    const elsewhere = await newAuction();
+    await db.execute(sql`select setval(pg_get_serial_sequence('auction_bids', 'id'), 7770000)`);
+    const page = (pathname: string) =>
+      fetch(`${app.baseURL}${pathname}`, { headers: { cookie: cookies.sellerA as string } });
+    const bidAsA = async (amount: string) => {
+      const response = await fetch(`${app.baseURL}/auctions/${auction.id}`, {
+        method: "POST",
+        headers: { cookie: cookies.sellerA as string, "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ intent: "bid", amount }).toString(),
+        redirect: "manual",
+      });
+      expect(response.status).toBe(302);
+      return response.headers.get("location");
+    };
+    const streamA = await open(`/auctions/${auction.id}/events`, "sellerA");
+    await streamA.waitFor(() => true);
+
+    // A and B bid alternately; between A's bids B and C also bid on another auction.
+    const locations = [await bidAsA("9000")];
+    expect(await bid(auction.id, sellerB, 890_000)).toMatchObject({ kind: "accepted" });
+    for (const [seller, cents] of [
+      [sellerB, 950_000],
+      [sellerC, 940_000],
+      [sellerB, 930_000],
+    ] as const) {
+      expect(await bid(elsewhere.id, seller, cents)).toMatchObject({ kind: "accepted" });
+    }
+    locations.push(await bidAsA("8800"));
+    expect(await bid(auction.id, sellerB, 870_000)).toMatchObject({ kind: "accepted" });
+    locations.push(await bidAsA("8600"));
+
+    // The redirect after each bid: the same address, whatever the others did.
+    expect(locations).toEqual(Array(3).fill(`/auctions/${auction.id}?placed=1`));
+    const lastSeen = await streamA.waitFor((view) => view.lowestCents === 860_000);
+    // A's own bids are numbered among A's own: 3, 2, 1 (newest first), not by the auction's bid ids.
+    expect(lastSeen.data.ownBids).toEqual([
+      expect.objectContaining({ number: 3, amountCents: 860_000 }),
+      expect.objectContaining({ number: 2, amountCents: 880_000 }),
+      expect.objectContaining({ number: 1, amountCents: 900_000 }),
+    ]);
+    expect(lastSeen.data.ownBidCount).toBe(3);
+    for (const view of streamA.views) expect(view.id).toMatch(/^[\w-]{22}$/);
+
+    // No bid id (A's own included: their gaps count the others' bids) in anything A received.
+    const bidIds = (await db.select({ id: auctionBids.id }).from(auctionBids))
+      .filter((row) => row.id > 7_770_000)
+      .map((row) => String(row.id));
+    expect(bidIds.length).toBeGreaterThanOrEqual(8);
+    const auctionPage = await page(`/auctions/${auction.id}?placed=1`);
+    const ownBidsPage = await page(`/auctions/${auction.id}/own-bids`);
+    const received = {
+      page: await auctionPage.text(),
+      ownBids: await ownBidsPage.text(),
+      data: await (await page(`/auctions/${auction.id}.data`)).text(),
+      stream: streamA.raw(),
+      locations: locations.join(" "),
+    };
+    expect(received.ownBids).toMatch(/3 bids(<!-- -->)?, newest first/);
+    for (const [what, text] of Object.entries(received)) {
+      for (const id of bidIds) expect(text.includes(id), `${what} contains bid id ${id}`).toBe(false);
+    }
+
+    // Changes A cannot see (bids elsewhere, a refused bid of B's, any other notification) send A
+    // nothing, and A's id stays what it was: a new stream (as after a reconnect) starts with the same id.
+    const before = { views: streamA.views.length, notifications: live.stats().notifications };
+    expect(await bid(elsewhere.id, sellerC, 920_000)).toMatchObject({ kind: "accepted" });
+    expect(await bid(auction.id, sellerB, 999_999)).toMatchObject({ kind: "refused" });
+    await notifyAuction(db, auction.id);
+    await eventually(() => live.stats().notifications - before.notifications >= 2);
+    const lastId = streamA.views.at(-1)?.id as string;
+    const reconnected = await open(`/auctions/${auction.id}/events`, "sellerA", { "last-event-id": lastId });
+    expect((await reconnected.waitFor(() => true)).id).toBe(lastId);
+    expect(streamA.views.length).toBe(before.views);
+    // An id the server never sent (an old-style counter, or garbage) is no obstacle either: the current view comes.
+    const oldStyle = await open(`/auctions/${auction.id}/events`, "sellerA", { "last-event-id": "4-1764000000000" });
+    expect((await oldStyle.waitFor(() => true)).data).toMatchObject({ lowestCents: 860_000, leading: true });
+    for (const stream of [reconnected, oldStyle, streamA]) stream.close();
   });
 
   it.runIf(kind === "postgres")("reaches watchers on another app machine on the same database", async () => {

@@ -1,3 +1,5 @@
+import { createHash } from "node:crypto";
+import { zonedTexts } from "~/platform/zoned-time";
 import type { DatabaseHandle } from "~db/database.server";
 import { type AuctionView, findAuction, type Viewer, viewsFor } from "./auction-views.server";
 import { AUCTION_CHANNEL } from "./bids.server";
@@ -13,10 +15,15 @@ import { AUCTION_CHANNEL } from "./bids.server";
 // them. Within a run each distinct view is built once, however many watch it: the side that runs the
 // auction and staff share one (every bid, with names), each invited seller organization has its own
 // (the lowest price, whether they lead, their own bids and minimum; nothing of the others).
+//
+// A seller must not learn from the stream how busy the others are (issue 17): an event's id is a
+// digest of what that viewer sees, not a counter of the auction, and a stream is sent a view only
+// when what its viewer sees changed. Another seller's minimum, a bid elsewhere or a bare notification
+// send nothing; the time an event arrives is that of a change the viewer can see anyway.
 
-/** A view ready to send: made once per run and viewer, shared by every stream of that viewer. */
+/** A view ready to send: made once per run, viewer and time zone, shared by every stream of that viewer in that zone. */
 export type LiveView = {
-  /** Changes with every change of the auction (its bid sequence and last update), the same on every machine. */
+  /** A digest of what the viewer sees (`viewId`): the same on every machine, and the same while nothing they see changed. */
   id: string;
   view: AuctionView;
   json: string;
@@ -26,15 +33,26 @@ export type LiveView = {
 
 const encoder = new TextEncoder();
 
-/** The view as a server-sent event: `data:` is one line, as JSON escapes line breaks. */
-export function liveView(id: string, view: AuctionView): LiveView {
-  const json = JSON.stringify(view);
+/**
+ * The view as a server-sent event, with its times formatted in the reader's zone (`times`, as the
+ * page's loader gives them: the browser never formats a zoned time). `data:` is one line, as JSON
+ * escapes line breaks.
+ */
+export function liveView(view: AuctionView, timezone: string): LiveView {
+  const json = JSON.stringify({ ...view, times: zonedTexts(view, timezone) });
+  const id = viewId(view);
   return { id, view, json, event: encoder.encode(`id: ${id}\nevent: view\ndata: ${json}\n\n`) };
 }
 
-/** The event id of the auction's current state: its bid sequence and last update, the same on every machine. */
-export const viewId = (auction: { sequence: number; updatedAt: Date }) =>
-  `${auction.sequence}-${auction.updatedAt.getTime()}`;
+/**
+ * The event id of a view: a digest of its content without the moment it was made (`serverTime`,
+ * and `timeLeftMs`, which follows from it and the end the view shows). Made only of what the viewer
+ * reads in the view itself, so it tells a seller nothing more (no bid sequence, no update time).
+ */
+export function viewId(view: AuctionView): string {
+  const content = JSON.stringify({ ...view, serverTime: undefined, timeLeftMs: undefined });
+  return createHash("sha256").update(content).digest("base64url").slice(0, 22);
+}
 
 export type LiveSubscriber = {
   /** A newer view of the auction for this subscriber's viewer (the first one right after subscribing). */
@@ -50,15 +68,18 @@ export type LiveStats = {
   runs: number;
   /** Views built from the database (one per distinct viewer per run). */
   viewsBuilt: number;
-  /** Views handed to subscribers. */
+  /** Views handed to subscribers (a view the subscriber already has is not handed again). */
   viewsDelivered: number;
   subscribers: number;
   auctions: number;
 };
 
 export type AuctionLive = {
-  /** Watches an auction as this viewer (who must be allowed to see it: `viewerOf` answered them). Answers the unsubscribe function. */
-  subscribe(auctionId: number, viewer: Viewer, subscriber: LiveSubscriber): () => void;
+  /**
+   * Watches an auction as this viewer (who must be allowed to see it: `viewerOf` answered them), with
+   * times formatted in `timezone`. Answers the unsubscribe function.
+   */
+  subscribe(auctionId: number, viewer: Viewer, timezone: string, subscriber: LiveSubscriber): () => void;
   /** Counters since start; `subscribers` and `auctions` now (of one auction only when given). */
   stats(auctionId?: number): LiveStats;
   /** Stops listening and ends every subscriber's stream. */
@@ -72,7 +93,14 @@ export type AuctionLiveOptions = {
   retryMs?: number;
 };
 
-type Subscription = { viewer: Viewer; key: string; subscriber: LiveSubscriber };
+type Subscription = {
+  viewer: Viewer;
+  timezone: string;
+  key: string;
+  subscriber: LiveSubscriber;
+  /** The id of the last view sent: a view with the same id is not sent again. Unset until the first. */
+  sentId: string | undefined;
+};
 
 type Watched = {
   auctionId: number;
@@ -92,6 +120,9 @@ type Watched = {
 function viewerKey(viewer: Viewer): string {
   return viewer.kind === "seller" ? `seller:${viewer.organizationId}` : viewer.kind;
 }
+
+/** Subscribers who get the same bytes: the same view, its times in the same zone. */
+const groupKey = (viewer: Viewer, timezone: string) => `${viewerKey(viewer)}@${timezone}`;
 
 /** Starts the hub on the database's notification channel; resolves once it listens. */
 export async function createAuctionLive(
@@ -151,27 +182,29 @@ export async function createAuctionLive(
       entry.subscriptions.clear();
       return;
     }
+    // Views by viewer; bytes by viewer and time zone.
+    const viewers = new Map<string, Viewer>();
     const groups = new Map<string, Subscription[]>();
     for (const target of targets) {
-      const group = groups.get(target.key);
+      viewers.set(target.key, target.viewer);
+      const key = groupKey(target.viewer, target.timezone);
+      const group = groups.get(key);
       if (group) group.push(target);
-      else groups.set(target.key, [target]);
+      else groups.set(key, [target]);
     }
-    const id = viewId(auction);
-    const keyed = [...groups.values()];
-    const views = await viewsFor(
-      db,
-      auction,
-      keyed.map((group) => (group[0] as Subscription).viewer),
-      now,
-    );
+    const viewerKeys = [...viewers.keys()];
+    const built = await viewsFor(db, auction, [...viewers.values()], now);
+    const views = new Map(viewerKeys.map((key, index) => [key, built[index] as AuctionView]));
     // From the database: each seller's view, and the full one once for the running side and staff.
-    stats.viewsBuilt += keyed.filter((group) => group[0]?.viewer.kind === "seller").length;
-    if (keyed.some((group) => group[0]?.viewer.kind !== "seller")) stats.viewsBuilt += 1;
-    for (const [index, group] of keyed.entries()) {
-      const live = liveView(id, views[index] as AuctionView);
+    stats.viewsBuilt += viewerKeys.filter((key) => viewers.get(key)?.kind === "seller").length;
+    if (viewerKeys.some((key) => viewers.get(key)?.kind !== "seller")) stats.viewsBuilt += 1;
+    for (const group of groups.values()) {
+      const first = group[0] as Subscription;
+      const live = liveView(views.get(first.key) as AuctionView, first.timezone);
       for (const subscription of group) {
         if (closed || !entry.subscriptions.has(subscription)) continue;
+        if (subscription.sentId === live.id) continue;
+        subscription.sentId = live.id;
         stats.viewsDelivered += 1;
         try {
           subscription.subscriber.onView(live);
@@ -203,7 +236,7 @@ export async function createAuctionLive(
   );
 
   return {
-    subscribe(auctionId, viewer, subscriber) {
+    subscribe(auctionId, viewer, timezone, subscriber) {
       if (closed) {
         queueMicrotask(() => subscriber.onEnd());
         return () => {};
@@ -220,7 +253,13 @@ export async function createAuctionLive(
         };
         watched.set(auctionId, entry);
       }
-      const subscription: Subscription = { viewer, key: viewerKey(viewer), subscriber };
+      const subscription: Subscription = {
+        viewer,
+        timezone,
+        key: viewerKey(viewer),
+        subscriber,
+        sentId: undefined,
+      };
       entry.subscriptions.add(subscription);
       entry.fresh.add(subscription);
       schedule(entry);

@@ -2,6 +2,7 @@ import { and, desc, eq } from "drizzle-orm";
 import { data, Link } from "react-router";
 import { pageTitle } from "~/layout/page-title";
 import { appServicesContext } from "~/platform/app-context";
+import { zonedTexts } from "~/platform/zoned-time";
 import { auctionBids } from "~db/schema";
 import type { Route } from "./+types/auction-own-bids";
 import { requireAuction } from "./auction-access.server";
@@ -17,7 +18,6 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { db } = context.get(appServicesContext);
   const bids = await db
     .select({
-      id: auctionBids.id,
       amountCents: auctionBids.amountCents,
       kind: auctionBids.kind,
       createdAt: auctionBids.createdAt,
@@ -25,12 +25,14 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     .from(auctionBids)
     .where(and(eq(auctionBids.auctionId, auction.id), eq(auctionBids.organizationId, viewer.organizationId)))
     .orderBy(desc(auctionBids.id));
-  return {
-    auctionId: auction.id,
-    title: auction.title,
-    timezone: timezoneOf(user),
-    bids: bids.map((bid) => ({ ...bid, createdAt: bid.createdAt.toISOString() })),
-  };
+  // Numbered among the seller's own bids: the auction's bid ids would count the others' bids too.
+  const ownBids = bids.map((bid, index) => ({
+    ...bid,
+    number: bids.length - index,
+    createdAt: bid.createdAt.toISOString(),
+  }));
+  // Times formatted here, in the user's zone: the browser shows these texts as they are.
+  return { auctionId: auction.id, title: auction.title, times: zonedTexts(ownBids, timezoneOf(user)), bids: ownBids };
 }
 
 export function meta({ loaderData }: Route.MetaArgs) {
@@ -38,7 +40,7 @@ export function meta({ loaderData }: Route.MetaArgs) {
 }
 
 export default function AuctionOwnBids({ loaderData }: Route.ComponentProps) {
-  const { auctionId, title, timezone, bids } = loaderData;
+  const { auctionId, title, times, bids } = loaderData;
   return (
     <>
       <p>
@@ -53,7 +55,7 @@ export default function AuctionOwnBids({ loaderData }: Route.ComponentProps) {
             {bids.length === 1 ? "One bid" : `${bids.length} bids`}, newest first. Bids are binding and cannot be
             retracted.
           </p>
-          <OwnBidsTable bids={bids} timezone={timezone} />
+          <OwnBidsTable bids={bids} times={times} />
         </>
       )}
     </>

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { requireUser } from "~/accounts/auth.server";
 import { parseId } from "~/catalogue/catalogue-schemas";
 import { appServicesContext } from "~/platform/app-context";
+import { zonedTexts } from "~/platform/zoned-time";
 import { readsOnly, requireAuction } from "./auction-access.server";
 import { parseDollars } from "./auction-form";
 import { timezoneOf } from "./auction-form.server";
@@ -42,7 +43,12 @@ export async function loadAuctionPage(request: Request, context: Context, rawId:
   const view = await viewFor(db, auction, viewer);
   const params = new URL(request.url).searchParams;
   const notice = NOTICES.find((name) => params.has(name));
-  return { auctionId: auction.id, view, timezone: timezoneOf(user), notice: notice ?? null };
+  // Times are formatted here, in the user's zone, and shown as they are (the event stream's views carry theirs too).
+  return {
+    auctionId: auction.id,
+    view: { ...view, times: zonedTexts(view, timezoneOf(user)) },
+    notice: notice ?? null,
+  };
 }
 
 const CANCEL_REASON_REQUIRED = "Please say why the auction is cancelled";
@@ -148,7 +154,8 @@ async function submitBidding(services: AuctionServices, bidder: BidderRequest, f
     case "accepted": {
       // The outbid and extension notices go out after the answer: the bid stands whatever happens to them.
       tellBidEffectsSoon(services, bidder.auctionId, outcome);
-      const notice = form.intent === "bid" ? `placed=${outcome.bids[0]?.id ?? ""}` : "minimum=1";
+      // No bid id in the address: the auction's bid ids would count the other sellers' bids (issue 17).
+      const notice = form.intent === "bid" ? "placed=1" : "minimum=1";
       return redirect(`/auctions/${bidder.auctionId}?${notice}`);
     }
   }

@@ -7,7 +7,7 @@ import { TextAreaInput, TextInput } from "~/forms/text-input";
 import { pageTitle } from "~/layout/page-title";
 import { TableRegion } from "~/layout/table-region";
 import { formatCents } from "~/payments/fees";
-import { formatDuration, formatInZone } from "~/platform/zoned-time";
+import { formatDuration, type TimeTexts, timeText } from "~/platform/zoned-time";
 import type { Route } from "./+types/auction-page";
 import { type AuctionActionData, loadAuctionPage, type Notice, submitAuctionPage } from "./auction-page.server";
 import { describeDecrement, STATUS_LABELS, termsEditable } from "./auction-rules";
@@ -42,9 +42,11 @@ const NOTICE_TEXTS: Record<Notice, string> = {
 };
 
 export default function AuctionPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { timezone, notice, auctionId } = loaderData;
+  const { notice, auctionId } = loaderData;
   // With JavaScript the view follows the server's event stream and the time left ticks down.
   const { view, live } = useAuctionLiveView(auctionId, loaderData.view);
+  // Every view comes with its times formatted by the server, in the user's zone.
+  const times = view.times;
   const timeLeftMs = useTimeLeft(view);
   const answer = actionData as AuctionActionData | undefined;
   const error = answer && "error" in answer ? answer : undefined;
@@ -70,7 +72,7 @@ export default function AuctionPage({ loaderData, actionData }: Route.ComponentP
         fieldErrors={error && fieldId ? [{ fieldId, message: error.error }] : []}
         submissionKey={answer}
       />
-      <TimeLine view={view} timezone={timezone} />
+      <TimeLine view={view} times={times} />
       <p>
         {live ? (
           <span className="field__hint">Updating live.</span>
@@ -79,14 +81,14 @@ export default function AuctionPage({ loaderData, actionData }: Route.ComponentP
             <Link to={`/auctions/${auctionId}`} reloadDocument>
               Refresh
             </Link>{" "}
-            <span className="field__hint">{`(as of ${formatInZone(view.serverTime, timezone)})`}</span>
+            <span className="field__hint">{`(as of ${timeText(times, view.serverTime)})`}</span>
           </>
         )}
       </p>
       {view.kind === "seller" ? (
-        <SellerPanel view={view} answer={answer} timezone={timezone} />
+        <SellerPanel view={view} answer={answer} times={times} />
       ) : (
-        <OwnerPanel view={view} answer={answer} timezone={timezone} auctionId={auctionId} />
+        <OwnerPanel view={view} answer={answer} times={times} auctionId={auctionId} />
       )}
       <Terms view={view} auctionId={auctionId} />
     </div>
@@ -102,17 +104,17 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-function TimeLine({ view, timezone }: { view: OwnerView | SellerView; timezone: string }) {
+function TimeLine({ view, times }: { view: OwnerView | SellerView; times: TimeTexts }) {
   const { terms } = view;
   return (
     <dl className="summary-list">
       <Row label="Bidding starts">
-        <time dateTime={terms.startsAt}>{formatInZone(terms.startsAt, timezone)}</time>
+        <time dateTime={terms.startsAt}>{timeText(times, terms.startsAt)}</time>
       </Row>
       <Row label={terms.kind === "sealed" ? "Submission deadline" : "Bidding ends"}>
-        <time dateTime={terms.endsAt}>{formatInZone(terms.endsAt, timezone)}</time>
+        <time dateTime={terms.endsAt}>{timeText(times, terms.endsAt)}</time>
         {terms.extensions > 0
-          ? ` (extended ${terms.extensions} ${terms.extensions === 1 ? "time" : "times"} by late bids; scheduled for ${formatInZone(terms.scheduledEndsAt, timezone)})`
+          ? ` (extended ${terms.extensions} ${terms.extensions === 1 ? "time" : "times"} by late bids; scheduled for ${timeText(times, terms.scheduledEndsAt)})`
           : ""}
       </Row>
     </dl>
@@ -182,7 +184,7 @@ function Terms({ view, auctionId }: { view: OwnerView | SellerView; auctionId: n
   );
 }
 
-function SellerPanel({ view, answer, timezone }: { view: SellerView; answer?: AuctionActionData; timezone: string }) {
+function SellerPanel({ view, answer, times }: { view: SellerView; answer?: AuctionActionData; times: TimeTexts }) {
   const error = answer && "error" in answer ? answer : undefined;
   const confirmBid = answer && "confirmBid" in answer ? answer.confirmBid : undefined;
   const biddingOpen = view.status === "open";
@@ -225,7 +227,7 @@ function SellerPanel({ view, answer, timezone }: { view: SellerView; answer?: Au
       </section>
     );
   }
-  if (view.terms.kind === "sealed") return <SealedSellerPanel view={view} answer={answer} timezone={timezone} />;
+  if (view.terms.kind === "sealed") return <SealedSellerPanel view={view} answer={answer} times={times} />;
   return (
     <>
       <section aria-labelledby="standing" className="card">
@@ -321,7 +323,7 @@ function SellerPanel({ view, answer, timezone }: { view: SellerView; answer?: Au
                 <Link to={`/auctions/${view.terms.id}/own-bids`}>See all your bids</Link>
               </p>
             ) : null}
-            <OwnBidsTable bids={view.ownBids} timezone={timezone} />
+            <OwnBidsTable bids={view.ownBids} times={times} />
           </>
         )}
       </section>
@@ -332,12 +334,12 @@ function SellerPanel({ view, answer, timezone }: { view: SellerView; answer?: Au
 function OwnerPanel({
   view,
   answer,
-  timezone,
+  times,
   auctionId,
 }: {
   view: OwnerView;
   answer?: AuctionActionData;
-  timezone: string;
+  times: TimeTexts;
   auctionId: number;
 }) {
   const isOwner = view.viewer === "owner";
@@ -439,7 +441,7 @@ function OwnerPanel({
           auctionId={auctionId}
           sealed={view.sealed}
           requirements={view.terms.requirements}
-          timezone={timezone}
+          times={times}
         />
       ) : (
         <section aria-labelledby="console">
@@ -478,7 +480,7 @@ function OwnerPanel({
                           {bid.id === view.lowest?.bidId ? <strong> (lowest)</strong> : null}
                         </td>
                         <td>
-                          <time dateTime={bid.createdAt}>{formatInZone(bid.createdAt, timezone)}</time>
+                          <time dateTime={bid.createdAt}>{timeText(times, bid.createdAt)}</time>
                         </td>
                         <td>{bid.organizationName}</td>
                         <td>{bid.kind === "auto" ? "Automatic" : "Manual"}</td>
@@ -499,18 +501,18 @@ function OwnerPanel({
 function SealedSellerPanel({
   view,
   answer,
-  timezone,
+  times,
 }: {
   view: SellerView;
   answer?: AuctionActionData;
-  timezone: string;
+  times: TimeTexts;
 }) {
   const refusal = answer && "error" in answer ? answer : undefined;
   const own = view.ownSealedBid;
   return (
     <>
       {own ? (
-        <OwnSealedBid auctionId={view.terms.id} bid={own} requirements={view.terms.requirements} timezone={timezone} />
+        <OwnSealedBid auctionId={view.terms.id} bid={own} requirements={view.terms.requirements} times={times} />
       ) : view.status === "open" ? null : (
         <p>{view.status === "scheduled" ? "Bids are accepted once bidding starts." : "You did not send a bid."}</p>
       )}

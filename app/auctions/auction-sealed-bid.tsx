@@ -2,6 +2,7 @@ import { data, Link, redirect } from "react-router";
 import { ErrorSummary } from "~/forms/error-summary";
 import { pageTitle } from "~/layout/page-title";
 import { appServicesContext } from "~/platform/app-context";
+import { zonedTexts } from "~/platform/zoned-time";
 import type { Route } from "./+types/auction-sealed-bid";
 import { readsOnly, requireAuction } from "./auction-access.server";
 import { parseDollars } from "./auction-form";
@@ -37,6 +38,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     bidRequirements(db, auction.id),
     ownSealedBids(db, auction.id, [organizationId]),
   ]);
+  const ownBid = own.get(organizationId) ?? null;
   return {
     // The form shows only while bids are taken.
     open: statusAt(auction, new Date()) === "open",
@@ -44,8 +46,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     title: auction.title,
     reserveCents: auction.reserveCents,
     requirements,
-    ownBid: own.get(organizationId) ?? null,
-    timezone: timezoneOf(user),
+    ownBid,
+    // Formatted here, in the user's zone: the browser shows these texts as they are.
+    times: zonedTexts(ownBid, timezoneOf(user)),
   };
 }
 
@@ -89,7 +92,7 @@ export function meta({ loaderData }: Route.MetaArgs) {
 }
 
 export default function SealedBidPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { auctionId, title, reserveCents, requirements, ownBid, timezone, open } = loaderData;
+  const { auctionId, title, reserveCents, requirements, ownBid, times, open } = loaderData;
   const refusal = actionData as SealedBidAnswer | undefined;
   const fieldId = sealedFieldId(refusal?.field);
   return (
@@ -103,9 +106,7 @@ export default function SealedBidPage({ loaderData, actionData }: Route.Componen
         fieldErrors={refusal && fieldId ? [{ fieldId, message: refusal.error }] : []}
         submissionKey={refusal}
       />
-      {ownBid ? (
-        <OwnSealedBid auctionId={auctionId} bid={ownBid} requirements={requirements} timezone={timezone} />
-      ) : null}
+      {ownBid ? <OwnSealedBid auctionId={auctionId} bid={ownBid} requirements={requirements} times={times} /> : null}
       {open ? (
         <SealedBidForm
           auctionId={auctionId}

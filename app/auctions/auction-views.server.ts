@@ -241,7 +241,7 @@ export async function sellerViews(
       kind: auctionBids.kind,
       createdAt: auctionBids.createdAt,
       position:
-        sql<number>`row_number() over (partition by ${auctionBids.organizationId} order by ${auctionBids.id} desc)`.as(
+        sql<number>`(row_number() over (partition by ${auctionBids.organizationId} order by ${auctionBids.id} desc))::int`.as(
           "position",
         ),
       count: sql<number>`(count(*) over (partition by ${auctionBids.organizationId}))::int`.as("count"),
@@ -290,7 +290,15 @@ function sellerViewOf(
   shared: ReturnType<typeof clock> & { terms: AuctionTerms },
   own: {
     organizationId: number;
-    ownBids: { id: number; amountCents: number; kind: "manual" | "auto"; createdAt: Date; count: number }[];
+    ownBids: {
+      amountCents: number;
+      kind: "manual" | "auto";
+      createdAt: Date;
+      /** 1 for the seller's newest bid. */
+      position: number;
+      /** How many bids the seller has placed in all. */
+      count: number;
+    }[];
     ownMinimumCents: number | null;
     termsAcceptedAt: Date | null;
     ownSealedBid: OwnSealedBid | null;
@@ -305,9 +313,13 @@ function sellerViewOf(
     ...shared,
     lowestCents,
     leading,
-    /** The seller's latest bids, newest first (at most OWN_BIDS_SHOWN), and how many they have placed in all. */
+    /**
+     * The seller's latest bids, newest first (at most OWN_BIDS_SHOWN), and how many they have placed in
+     * all. Each is numbered among the seller's own bids (1 the first), never by the auction's bid ids,
+     * which would count the other sellers' bids in between (issue 17).
+     */
     ownBids: own.ownBids.map((bid) => ({
-      id: bid.id,
+      number: bid.count - bid.position + 1,
       amountCents: bid.amountCents,
       kind: bid.kind,
       createdAt: bid.createdAt.toISOString(),

@@ -57,6 +57,45 @@ describe("manual bids", () => {
   });
 });
 
+describe("refusals say which limit the amount broke (issue 17)", () => {
+  // Reserve $10,000.00, decrement $100.00: A $9,000.00, B $8,900.00; the most A may bid now is $8,800.00.
+  const afterTwoBids = () => {
+    const first = accepted(placeBid(start(1_000_000, amount(10_000)), A, 900_000, 1)).state;
+    return accepted(placeBid(first, B, 890_000, 2)).state;
+  };
+
+  it("over the reserve: names the reserve, and the most allowed now", () => {
+    expect(placeBid(afterTwoBids(), A, 1_050_000, 3)).toEqual({
+      ok: false,
+      reason: "above-reserve",
+      reserve: 1_000_000,
+      highest: 880_000,
+    });
+    expect(placeBid(start(1_000_000, amount(10_000)), A, 1_000_001, 1)).toEqual({
+      ok: false,
+      reason: "above-reserve",
+      reserve: 1_000_000,
+      highest: 1_000_000,
+    });
+  });
+
+  it("within the reserve but not a decrement under the lowest: not low enough, with the most allowed now", () => {
+    const state = afterTwoBids();
+    for (const tooHigh of [1_000_000, 890_000, 880_001]) {
+      expect(placeBid(state, A, tooHigh, 3)).toEqual({ ok: false, reason: "not-low-enough", highest: 880_000 });
+    }
+    expect(placeBid(state, A, 880_000, 3).ok).toBe(true);
+  });
+
+  it("a minimum over the reserve is a minimum over the reserve", () => {
+    expect(setAutoBid(afterTwoBids(), A, 1_000_001, 3)).toEqual({
+      ok: false,
+      reason: "minimum-above-reserve",
+      reserve: 1_000_000,
+    });
+  });
+});
+
 describe("auto-bids", () => {
   it("bid one decrement under the lowest, never below the minimum, never against their own seller", () => {
     let state = accepted(placeBid(start(10_000, amount(100)), A, 10_000, 1)).state;
@@ -120,7 +159,7 @@ describe("auto-bids", () => {
   it("open at the reserve when nobody has bid, and cannot be raised above the seller's own bid", () => {
     const opened = accepted(setAutoBid(start(10_000, amount(100)), A, 5_000, 1));
     expect(opened.bids).toEqual([{ seller: A, amount: 10_000, kind: "auto", rank: 1 }]);
-    expect(setAutoBid(opened.state, A, 10_001, 2)).toMatchObject({ ok: false, reason: "above-reserve" });
+    expect(setAutoBid(opened.state, A, 10_001, 2)).toMatchObject({ ok: false, reason: "minimum-above-reserve" });
     const lowered = accepted(setAutoBid(opened.state, A, 4_000, 2)).state;
     const b = accepted(placeBid(lowered, B, 9_000, 3)).state;
     expect(b.lowest).toMatchObject({ seller: A, amount: 8_900 });
@@ -307,6 +346,14 @@ describe("properties over random bidding", () => {
             const highest = before ? before.amount - decrementAt(before.amount, decrement) : reserve;
             const legal = before?.seller !== action.seller && action.amount <= Math.min(reserve, highest);
             expect(outcome.ok).toBe(legal);
+            // The refusal names the limit broken: the reserve when over it, else the most allowed now.
+            if (!legal && before?.seller !== action.seller) {
+              expect(outcome).toEqual(
+                action.amount > reserve
+                  ? { ok: false, reason: "above-reserve", reserve, highest: Math.min(reserve, highest) }
+                  : { ok: false, reason: "not-low-enough", highest },
+              );
+            }
           } else {
             const own = model.ownLowest(action.seller);
             const legal =

@@ -46,8 +46,11 @@ export type NewBid = { seller: number; amount: number; kind: "manual" | "auto"; 
 
 export type Refusal =
   | { reason: "not-a-whole-amount" }
-  | { reason: "above-reserve"; highest: number }
+  /** A bid over the reserve; `highest` is the most a bid may be now (the reserve itself before any bid). */
+  | { reason: "above-reserve"; reserve: number; highest: number }
+  /** A bid within the reserve that does not beat the lowest by the decrement; `highest` is the most it may be now. */
   | { reason: "not-low-enough"; highest: number }
+  | { reason: "minimum-above-reserve"; reserve: number }
   | { reason: "already-leading" }
   | { reason: "minimum-above-own-bid"; ownBid: number }
   | { reason: "minimum-not-below-lowest"; lowest: number };
@@ -61,7 +64,7 @@ export function placeBid(state: BiddingState, seller: number, amount: number, no
   if (!isWholeAmount(amount)) return { ok: false, reason: "not-a-whole-amount" };
   if (state.lowest?.seller === seller) return { ok: false, reason: "already-leading" };
   const highest = highestAllowedBid(state.reserve, state.lowest?.amount ?? null, state.decrement);
-  if (amount > state.reserve) return { ok: false, reason: "above-reserve", highest };
+  if (amount > state.reserve) return { ok: false, reason: "above-reserve", reserve: state.reserve, highest };
   if (amount > highest) return { ok: false, reason: "not-low-enough", highest };
   const bid: NewBid = { seller, amount, kind: "manual", rank: now };
   const afterBid = withBid(state, bid);
@@ -75,7 +78,7 @@ export function placeBid(state: BiddingState, seller: number, amount: number, no
  */
 export function setAutoBid(state: BiddingState, seller: number, minimum: number, now: number): Outcome {
   if (!isWholeAmount(minimum)) return { ok: false, reason: "not-a-whole-amount" };
-  if (minimum > state.reserve) return { ok: false, reason: "above-reserve", highest: state.reserve };
+  if (minimum > state.reserve) return { ok: false, reason: "minimum-above-reserve", reserve: state.reserve };
   const ownBid = state.ownLowest.get(seller);
   if (ownBid !== undefined && minimum > ownBid) return { ok: false, reason: "minimum-above-own-bid", ownBid };
   const lowest = state.lowest;

@@ -1,9 +1,9 @@
 import { eq, sql } from "drizzle-orm";
-import { formatCents } from "~/payments/fees";
 import type { Database, Transaction } from "~db/database.server";
 import { auctionAutoBids, auctionBids, auctionEvents, auctionInvitations, auctions } from "~db/schema";
 import { decrementOf, dropShare, endAfterBid, LARGE_DROP, statusAt } from "./auction-rules";
-import { type BiddingState, type NewBid, placeBid, type Refusal, setAutoBid, simultaneousOrder } from "./bidding";
+import { refusalMessage } from "./bid-messages";
+import { type BiddingState, type NewBid, placeBid, setAutoBid, simultaneousOrder } from "./bidding";
 
 // Bids and auto-bids on one auction (issue 9). A change reads the auction's state, checks each
 // seller may bid, applies the rules of bidding.ts and writes the bids with the automatic ones they
@@ -44,24 +44,6 @@ const refused = (
   message: string,
   field: "amount" | "minimum" | "form" = "form",
 ): Refused => ({ kind: "refused", status, field, message });
-
-/** What a refusal says to the seller, at the field. */
-export function refusalMessage(refusal: Refusal): string {
-  switch (refusal.reason) {
-    case "not-a-whole-amount":
-      return "Please enter an amount in dollars and cents, like 12500.00";
-    case "above-reserve":
-      return `Your bid cannot be more than the reserve price of ${formatCents(refusal.highest)}`;
-    case "not-low-enough":
-      return `Your bid must be ${formatCents(refusal.highest)} or less: the current lowest price less the minimum decrement`;
-    case "already-leading":
-      return "You already have the lowest bid";
-    case "minimum-above-own-bid":
-      return `Your minimum cannot be more than your own lowest bid of ${formatCents(refusal.ownBid)}`;
-    case "minimum-not-below-lowest":
-      return `Your minimum must be less than the current lowest price of ${formatCents(refusal.lowest)}`;
-  }
-}
 
 /** The auction's columns the bidding rules need. */
 const auctionColumns = {

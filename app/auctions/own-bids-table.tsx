@@ -1,10 +1,11 @@
 import { formatCents } from "~/payments/fees";
-import { formatInZone } from "~/platform/zoned-time";
+import { type TimeTexts, timeText } from "~/platform/zoned-time";
 
-export type OwnBid = { id: number; amountCents: number; kind: "manual" | "auto"; createdAt: string };
+/** `number` counts the seller's own bids (1 the first): never an id that counts the other sellers' bids too. */
+export type OwnBid = { number: number; amountCents: number; kind: "manual" | "auto"; createdAt: string };
 
 /** A seller's own bids, newest first: the amount, when, and whether their minimum placed it. */
-export function OwnBidsTable({ bids, timezone }: { bids: OwnBid[]; timezone: string }) {
+export function OwnBidsTable({ bids, times }: { bids: OwnBid[]; times: TimeTexts }) {
   return (
     <table className="table">
       <thead>
@@ -16,10 +17,10 @@ export function OwnBidsTable({ bids, timezone }: { bids: OwnBid[]; timezone: str
       </thead>
       <tbody>
         {bids.map((bid) => (
-          <tr key={bid.id}>
+          <tr key={bid.number}>
             <td>{formatCents(bid.amountCents)}</td>
             <td>
-              <time dateTime={bid.createdAt}>{formatInZone(bid.createdAt, timezone)}</time>
+              <time dateTime={bid.createdAt}>{timeText(times, bid.createdAt)}</time>
             </td>
             <td>{bid.kind === "auto" ? "Automatic (your minimum)" : "By you"}</td>
           </tr>

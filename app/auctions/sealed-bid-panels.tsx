@@ -3,7 +3,7 @@ import { SubmitButton } from "~/forms/submit-button";
 import { describedBy, FieldFrame, TextInput } from "~/forms/text-input";
 import { TableRegion } from "~/layout/table-region";
 import { formatCents } from "~/payments/fees";
-import { formatInZone } from "~/platform/zoned-time";
+import { type TimeTexts, timeText } from "~/platform/zoned-time";
 import type { OwnerView, SellerView } from "./auction-views.server";
 import { ACCEPT_ATTRIBUTE, DOCUMENT_HINT, formatBytes } from "./document-types";
 import { requirementField } from "./sealed-bid-messages";
@@ -19,6 +19,9 @@ type OwnBid = NonNullable<SellerView["ownSealedBid"]>;
 export const sealedBidPath = (auctionId: number) => `/auctions/${auctionId}/sealed-bid`;
 export const sealedDocumentPath = (auctionId: number, bidId: number, documentId: number) =>
   `/auctions/${auctionId}/sealed-bids/${bidId}/documents/${documentId}`;
+/** A seller's own document, by requirement: never by ids counted across every seller's bids (issue 17). */
+export const ownSealedDocumentPath = (auctionId: number, requirementId: number) =>
+  `/auctions/${auctionId}/sealed-bids/own/documents/${requirementId}`;
 export const requirementFieldId = (requirementId: number) => `sealed-document-${requirementId}`;
 
 /** The control ids of the sealed-bid form's fields, for the error summary. */
@@ -33,12 +36,12 @@ export function OwnSealedBid({
   auctionId,
   bid,
   requirements,
-  timezone,
+  times,
 }: {
   auctionId: number;
   bid: OwnBid;
   requirements: Requirement[];
-  timezone: string;
+  times: TimeTexts;
 }) {
   return (
     <section aria-labelledby="own-sealed-bid" className="card">
@@ -51,7 +54,7 @@ export function OwnSealedBid({
         <div>
           <dt>Last sent</dt>
           <dd>
-            <time dateTime={bid.updatedAt}>{formatInZone(bid.updatedAt, timezone)}</time>
+            <time dateTime={bid.updatedAt}>{timeText(times, bid.updatedAt)}</time>
             {bid.revision > 1 ? ` (replaced ${bid.revision - 1} ${bid.revision === 2 ? "time" : "times"})` : ""}
           </dd>
         </div>
@@ -62,7 +65,7 @@ export function OwnSealedBid({
               <dt>{requirement.name}</dt>
               <dd>
                 {document ? (
-                  <a href={sealedDocumentPath(auctionId, bid.id, document.id)} download>
+                  <a href={ownSealedDocumentPath(auctionId, requirement.id)} download>
                     {`${document.fileName} (${formatBytes(document.sizeBytes)})`}
                   </a>
                 ) : (
@@ -145,12 +148,12 @@ export function SealedBidsSide({
   auctionId,
   sealed,
   requirements,
-  timezone,
+  times,
 }: {
   auctionId: number;
   sealed: NonNullable<OwnerView["sealed"]>;
   requirements: Requirement[];
-  timezone: string;
+  times: TimeTexts;
 }) {
   const received = `${sealed.received} sealed ${sealed.received === 1 ? "bid" : "bids"} received`;
   if (!sealed.bids) {
@@ -187,7 +190,7 @@ export function SealedBidsSide({
                   <th scope="row">{bid.organizationName}</th>
                   <td>{formatCents(bid.amountCents)}</td>
                   <td>
-                    <time dateTime={bid.updatedAt}>{formatInZone(bid.updatedAt, timezone)}</time>
+                    <time dateTime={bid.updatedAt}>{timeText(times, bid.updatedAt)}</time>
                   </td>
                   {requirements.map((requirement) => {
                     const document = bid.documents.find((item) => item.requirementId === requirement.id);

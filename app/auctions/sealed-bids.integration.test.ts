@@ -308,6 +308,21 @@ describe.runIf(hasBuild).each(databaseKinds)("sealed-bid auctions on %s", (kind)
     const own = await as(alpha).request(alphaDocumentUrl);
     expect(own.status).toBe(200);
     expect(own.headers.get("content-disposition")).toContain("alpha-secret");
+    // A seller's page links their documents by requirement (issue 17): the bid's and documents' ids are
+    // counted across every seller's bids, and their gaps would tell how many the others sent.
+    const ownPath = `/auctions/${auction.id}/sealed-bids/own/documents/${proposal.id}`;
+    const alphaPage = await (await as(alpha).request(`/auctions/${auction.id}`)).text();
+    expectIn(alphaPage, ownPath);
+    expectNotIn(alphaPage, `/sealed-bids/${alphaBid.id}/`);
+    const alphaOwn = await as(alpha).request(ownPath);
+    expect(alphaOwn.status).toBe(200);
+    expect(alphaOwn.headers.get("content-disposition")).toContain("alpha-secret-proposal.pdf");
+    expect((await as(bravo).request(ownPath)).headers.get("content-disposition")).toContain(
+      "bravo-secret-proposal.pdf",
+    );
+    for (const reader of [buyer, consultant, uninvited, "staff"] as const) {
+      expect((await as(reader).request(ownPath)).status).toBe(404);
+    }
     // The live views (what the event stream sends) hold no bid either, for every viewer.
     const viewers: Viewer[] = [
       { kind: "owner", organizationId: buyer.organizationId },

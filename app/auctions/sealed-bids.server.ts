@@ -184,24 +184,29 @@ export async function ownSealedBids(db: Database, auctionId: number, organizatio
   );
   for (const bid of bids) {
     own.set(bid.organizationId, {
-      id: bid.id,
       amountCents: bid.amountCents,
       revision: bid.revision,
       submittedAt: bid.submittedAt.toISOString(),
       updatedAt: bid.updatedAt.toISOString(),
-      documents: documents.filter((document) => document.sealedBidId === bid.id).map(documentView),
+      // Without their ids (counted across every seller's documents): the seller downloads by requirement.
+      documents: documents
+        .filter((document) => document.sealedBidId === bid.id)
+        .map((document) => {
+          const { id: _id, ...shown } = documentView(document);
+          return shown;
+        }),
     });
   }
   return own;
 }
 
+/** A seller's own sealed bid as they see it: no bid or document id (see `ownSealedDocumentForDownload`). */
 export type OwnSealedBid = {
-  id: number;
   amountCents: number;
   revision: number;
   submittedAt: string;
   updatedAt: string;
-  documents: ReturnType<typeof documentView>[];
+  documents: Omit<ReturnType<typeof documentView>, "id">[];
 };
 
 /** How many sellers have sent a sealed bid: all the auction's side learns before the deadline. */
@@ -240,6 +245,36 @@ export async function readableSealedBids(db: Database, auction: AuctionRow, now 
     updatedAt: bid.updatedAt.toISOString(),
     documents: documents.filter((document) => document.sealedBidId === bid.id).map(documentView),
   }));
+}
+
+/**
+ * The seller's own document for one requirement of their sealed bid, with its bytes. Sellers address
+ * their documents by requirement, never by the bid's or document's id: those ids are counted across
+ * every seller's bids, and their gaps would tell how many the others sent (issue 17).
+ */
+export async function ownSealedDocumentForDownload(
+  db: Database,
+  auction: AuctionRow,
+  organizationId: number,
+  requirementId: number,
+) {
+  if (auction.kind !== "sealed") return undefined;
+  const [row] = await db
+    .select({
+      fileName: sealedBidDocuments.fileName,
+      contentType: sealedBidDocuments.contentType,
+      content: sealedBidDocuments.content,
+    })
+    .from(sealedBidDocuments)
+    .innerJoin(sealedBids, eq(sealedBids.id, sealedBidDocuments.sealedBidId))
+    .where(
+      and(
+        eq(sealedBids.auctionId, auction.id),
+        eq(sealedBids.organizationId, organizationId),
+        eq(sealedBidDocuments.requirementId, requirementId),
+      ),
+    );
+  return row;
 }
 
 /**

@@ -2,7 +2,8 @@ import { Link } from "react-router";
 import { SITE_NAME } from "./page-title";
 
 export function SiteFooter() {
-  const year = new Date().getFullYear();
+  // The year in UTC, not in the zone of whoever renders (server or browser): both must write the same text.
+  const year = new Date().getUTCFullYear();
   return (
     <footer className="site-footer">
       <div className="site-footer__inner">

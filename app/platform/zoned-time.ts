@@ -122,3 +122,34 @@ export function formatDuration(milliseconds: number): string {
   if (minutes > 0) return `${minutes} min ${pad(seconds)} s`;
   return `${seconds} s`;
 }
+
+/**
+ * Times already formatted for reading, by instant (an ISO 8601 UTC string): made on the server with
+ * `zonedTexts` and shown as they are in the browser. The browser never formats a zoned time itself:
+ * its time zone rules can differ from the server's (Debian's Chromium and Node disagree on
+ * America/Edmonton from November 2026), and a text that differs at hydration is React error #418.
+ */
+export type TimeTexts = Readonly<Record<string, string>>;
+
+const UTC_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+
+/** Every instant (an ISO 8601 UTC string) anywhere in `value`, formatted for reading in the zone. */
+export function zonedTexts(value: unknown, timeZone: string): Record<string, string> {
+  const texts: Record<string, string> = {};
+  const visit = (item: unknown) => {
+    if (typeof item === "string") {
+      if (UTC_INSTANT.test(item) && !(item in texts)) texts[item] = formatInZone(item, timeZone);
+    } else if (Array.isArray(item)) {
+      for (const element of item) visit(element);
+    } else if (item && typeof item === "object") {
+      for (const element of Object.values(item)) visit(element);
+    }
+  };
+  visit(value);
+  return texts;
+}
+
+/** The server's text for an instant; one it did not format reads in UTC ("2026-12-01 16:00 UTC"), the same everywhere. */
+export function timeText(times: TimeTexts, instant: string): string {
+  return times[instant] ?? `${instant.slice(0, 16).replace("T", " ")} UTC`;
+}

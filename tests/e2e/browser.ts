@@ -11,8 +11,47 @@ export const baseURL = () => inject("baseURL");
 
 const vnuJar = path.resolve("node_modules/vnu-jar/build/dist/vnu.jar");
 
-/** Debian's Chromium, with the flags this closed network needs (never a downloaded browser). */
-export function launchBrowser(): Promise<Browser> {
+/**
+ * Errors the pages raised since the last check: uncaught exceptions (`pageerror`) and console
+ * errors, React's included (a hydration mismatch is reported as "Minified React error #418" through
+ * console.error or window.reportError). Every page of every context made from `launchBrowser` is
+ * watched; `page-errors-setup.ts` fails the test during which one was raised. A failed request
+ * ("Failed to load resource: ... 404", or a script blocked on purpose) is not a page error: tests
+ * ask for those answers and check them themselves.
+ */
+const pageErrors: string[] = [];
+
+/** Answers the page errors raised since the last call, and forgets them. */
+export function takePageErrors(): string[] {
+  return pageErrors.splice(0);
+}
+
+function watchPage(page: Page): void {
+  page.on("pageerror", (error) => {
+    pageErrors.push(`${page.url()}: uncaught ${error.name}: ${error.message}`);
+  });
+  page.on("console", (message) => {
+    if (message.type() !== "error" || message.text().startsWith("Failed to load resource")) return;
+    pageErrors.push(`${page.url()}: console.error: ${message.text()}`);
+  });
+}
+
+function watchContext(context: BrowserContext): BrowserContext {
+  for (const page of context.pages()) watchPage(page);
+  context.on("page", watchPage);
+  return context;
+}
+
+/** Debian's Chromium, with the flags this closed network needs (never a downloaded browser). Every page it opens is watched for errors. */
+export async function launchBrowser(): Promise<Browser> {
+  const browser = await launchChromium();
+  // Browser.newPage makes its context through newContext too.
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (...args: Parameters<Browser["newContext"]>) => watchContext(await newContext(...args));
+  return browser;
+}
+
+function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
     args: [
