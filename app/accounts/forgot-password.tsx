@@ -8,6 +8,7 @@ import { summaryLinks } from "~/forms/form-errors";
 import { SubmitButton } from "~/forms/submit-button";
 import { pageTitle } from "~/layout/page-title";
 import { appServicesContext, clientAddressContext } from "~/platform/app-context";
+import { readFormBody } from "~/platform/request-body.server";
 import type { Route } from "./+types/forgot-password";
 import { RESET_PROBLEM, RESET_SENT } from "./account-texts";
 import { requestPasswordReset } from "./password-reset-request.server";
@@ -24,7 +25,7 @@ function malformedAddressErrors(formData: FormData): string[] {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const formData = await request.formData();
+  const formData = await readFormBody(request);
   const submission = parseWithZod(formData, { schema: forgotPasswordSchema });
   if (submission.status !== "success") {
     return data({ result: submission.reply({ formErrors: malformedAddressErrors(formData) }) }, { status: 400 });

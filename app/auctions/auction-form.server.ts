@@ -4,6 +4,7 @@ import { asc, eq } from "drizzle-orm";
 import { data } from "react-router";
 import type { CurrentUser } from "~/accounts/current-user";
 import type { SelectOption } from "~/forms/field";
+import { readFormBody } from "~/platform/request-body.server";
 import { DEFAULT_TIMEZONE, isTimeZone, utcToZonedLocal, zonedLocalToUtc } from "~/platform/zoned-time";
 import type { Database } from "~db/database.server";
 import { type auctions, organizations, provinces, serviceAreas, services } from "~db/schema";
@@ -121,7 +122,7 @@ export async function parseAuctionForm(
 ): Promise<
   { kind: "terms"; terms: AuctionTerms } | { kind: "answer"; response: ReturnType<typeof data<AuctionFormAnswer>> }
 > {
-  const formData = await request.formData();
+  const formData = await readFormBody(request);
   const submission = parseWithZod(formData, { schema: auctionFormSchema });
   const refuse = (fieldErrors: Record<string, string[]> = {}) => ({
     kind: "answer" as const,

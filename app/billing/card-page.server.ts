@@ -6,6 +6,7 @@ import { CARD_FIELD_NAMES, cardPaymentSetup, STRIPE_TOKEN_FIELD } from "~/paymen
 import { cardLabel } from "~/payments/card-label";
 import { CARD_NOT_SAVED, CardError } from "~/payments/payments";
 import type { AppServices } from "~/platform/app-context";
+import { readFormBody } from "~/platform/request-body.server";
 import { sellerSubscriptionOf } from "~/review/seller-subscription.server";
 import { CARD_CHECKOUT_RETURN_PATH, CARD_REPLACED_PATH, createCardReplacementSchema } from "./card-form";
 import {
@@ -46,7 +47,7 @@ const REPLY = { hideFields: [STRIPE_TOKEN_FIELD, ...CARD_FIELD_NAMES] };
 
 export async function submitCardPage(request: Request, services: AppServices, user: SellerAdmin) {
   const { payments } = services;
-  const formData = await request.formData();
+  const formData = await readFormBody(request);
   const submission = parseWithZod(formData, {
     schema: createCardReplacementSchema({ cardFields: payments.provider === "test" }),
   });

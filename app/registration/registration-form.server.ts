@@ -5,6 +5,7 @@ import { loadServiceAreaPickerData, readServiceAreaSelection } from "~/catalogue
 import { SERVICE_AREA_FIELDS } from "~/catalogue/pickers/picker-selection";
 import type { SelectOption } from "~/forms/field";
 import type { AppServices } from "~/platform/app-context";
+import { readFormBody } from "~/platform/request-body.server";
 import type { Database } from "~db/database.server";
 import { countries, industries, provinces, usStates } from "~db/schema";
 import { registerBuyerOrConsultant } from "./register.server";
@@ -68,7 +69,7 @@ export async function submitRegistrationForm(
   token: string,
 ) {
   const { db } = services;
-  const formData = await request.formData();
+  const formData = await readFormBody(request);
   // The token is the one in the address, whatever the form says.
   formData.set("reg_access_token", token);
   // Province boxes ticked without JavaScript stand for all their cities.

@@ -11,6 +11,7 @@ import { SERVICE_AREA_FIELDS, SERVICE_FIELDS } from "~/catalogue/pickers/picker-
 import { CARD_FIELD_NAMES, type CardPaymentSetup, cardPaymentSetup, STRIPE_TOKEN_FIELD } from "~/payments/card-fields";
 import { CardError } from "~/payments/payments";
 import type { AppServices } from "~/platform/app-context";
+import { readFormBody } from "~/platform/request-body.server";
 import { INCOMPLETE_FORM, REGISTRATION_FAILED } from "./registration-data";
 import { checkFormAccessToken, invalidToken, loadRegistrationFormOptions } from "./registration-form.server";
 import { registerSeller, registerSellerAwaitingPayment, type SellerRegisterOutcome } from "./seller-register.server";
@@ -86,7 +87,7 @@ export async function normalizeSelections(services: AppServices, formData: FormD
 
 export async function submitSellerRegistrationForm(request: Request, services: AppServices, token: string) {
   const { db, payments } = services;
-  const formData = await request.formData();
+  const formData = await readFormBody(request);
   // The token is the one in the address, whatever the form says.
   formData.set("reg_access_token", token);
   const selected = await normalizeSelections(services, formData);

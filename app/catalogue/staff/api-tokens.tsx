@@ -10,6 +10,7 @@ import { SubmitButton } from "~/forms/submit-button";
 import { pageTitle } from "~/layout/page-title";
 import { TableRegion } from "~/layout/table-region";
 import { appServicesContext } from "~/platform/app-context";
+import { readFormBody } from "~/platform/request-body.server";
 import { createApiToken, listApiTokens, revokeApiToken } from "../api-tokens.server";
 import { API_TOKEN_LIFETIMES, apiTokenForm, parseId } from "../catalogue-schemas";
 import type { Route } from "./+types/api-tokens";
@@ -28,7 +29,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const staff = requireStaff(request, context);
   const { db } = context.get(appServicesContext);
-  const formData = await request.formData();
+  const formData = await readFormBody(request);
   if (formData.get("intent") === "revoke") {
     const id = parseId(String(formData.get("tokenId") ?? ""));
     if (id) await revokeApiToken(db, id);
