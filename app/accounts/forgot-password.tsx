@@ -5,6 +5,7 @@ import { Alert } from "~/forms/alert";
 import { ErrorSummary } from "~/forms/error-summary";
 import { TextField } from "~/forms/field";
 import { summaryLinks } from "~/forms/form-errors";
+import { parseSubmission } from "~/forms/parse-submission.server";
 import { SubmitButton } from "~/forms/submit-button";
 import { pageTitle } from "~/layout/page-title";
 import { appServicesContext, clientAddressContext } from "~/platform/app-context";
@@ -26,7 +27,7 @@ function malformedAddressErrors(formData: FormData): string[] {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const formData = await readFormBody(request);
-  const submission = parseWithZod(formData, { schema: forgotPasswordSchema });
+  const submission = parseSubmission(formData, { schema: forgotPasswordSchema });
   if (submission.status !== "success") {
     return data({ result: submission.reply({ formErrors: malformedAddressErrors(formData) }) }, { status: 400 });
   }

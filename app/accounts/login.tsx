@@ -1,5 +1,6 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect } from "react-router";
+import { parseSubmission } from "~/forms/parse-submission.server";
 import { pageTitle } from "~/layout/page-title";
 import { readFormBody } from "~/platform/request-body.server";
 import type { Route } from "./+types/login";
@@ -18,7 +19,7 @@ export function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const formData = await readFormBody(request.clone());
-  const submission = parseWithZod(formData, { schema: signInSchema });
+  const submission = parseSubmission(formData, { schema: signInSchema });
   if (submission.status !== "success") {
     return data({ result: submission.reply({ hideFields: ["password"] }) }, { status: 400 });
   }

@@ -1,7 +1,7 @@
-import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type RouterContextProvider, redirect } from "react-router";
 import { requireUser } from "~/accounts/auth.server";
 import type { CurrentUser } from "~/accounts/current-user";
+import { parseSubmission } from "~/forms/parse-submission.server";
 import { CARD_FIELD_NAMES, cardPaymentSetup, STRIPE_TOKEN_FIELD } from "~/payments/card-fields";
 import { cardLabel } from "~/payments/card-label";
 import { CARD_NOT_SAVED, CardError } from "~/payments/payments";
@@ -48,7 +48,7 @@ const REPLY = { hideFields: [STRIPE_TOKEN_FIELD, ...CARD_FIELD_NAMES] };
 export async function submitCardPage(request: Request, services: AppServices, user: SellerAdmin) {
   const { payments } = services;
   const formData = await readFormBody(request);
-  const submission = parseWithZod(formData, {
+  const submission = parseSubmission(formData, {
     schema: createCardReplacementSchema({ cardFields: payments.provider === "test" }),
   });
   const answer = (status: number, result: ReturnType<typeof submission.reply>, cardError?: string) =>

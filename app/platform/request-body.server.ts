@@ -196,8 +196,12 @@ export async function readFormBody(
   });
   if (body.kind === "urlencoded" || body.kind === "multipart") return body.form;
   if (body.kind === "empty") return new FormData();
-  const status = body.kind === "refused" ? body.refusal.status : 415;
-  throw data<RequestBodyProblem>({ requestBodyProblem: status }, { status, headers: refusalHeaders(status) });
+  throw refuseRequestBody(body.kind === "refused" ? body.refusal.status : 415);
+}
+
+/** The 4xx a page action throws for a body it cannot take; the error page explains it (app/root.tsx). */
+export function refuseRequestBody(status: BodyRefusal["status"]) {
+  return data<RequestBodyProblem>({ requestBodyProblem: status }, { status, headers: refusalHeaders(status) });
 }
 
 /** A refused upload is answered before it is all read: the connection is not reused. */

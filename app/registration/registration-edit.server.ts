@@ -1,7 +1,7 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { loadServiceAreaPickerData, loadServicePickerData } from "~/catalogue/pickers/picker-data.server";
 import type { ServiceAreaCheckboxData, ServiceCheckboxData } from "~/catalogue/pickers/picker-selection";
+import { parseSubmission } from "~/forms/parse-submission.server";
 import type { AppServices } from "~/platform/app-context";
 import { readFormBody } from "~/platform/request-body.server";
 import { type BuyerRegistrationData, buyerRegistrationFormSchema, INCOMPLETE_FORM } from "./registration-data";
@@ -100,7 +100,7 @@ export async function parseEditSubmission(
         keptDates: keepPastDates ? storedDates(stored.values) : [],
       })
     : buyerRegistrationFormSchema;
-  const submission = parseWithZod(formData, { schema });
+  const submission = parseSubmission(formData, { schema });
   const answerWith = (result: SubmissionResult<string[]>): EditFormAnswer => ({ result, ...selected });
   const formMessage = (fieldNames: string[]) => (isSeller ? formMessageFor(fieldNames) : INCOMPLETE_FORM);
 

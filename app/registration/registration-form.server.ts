@@ -1,9 +1,9 @@
-import { parseWithZod } from "@conform-to/zod/v4";
 import { asc } from "drizzle-orm";
 import { data, redirect } from "react-router";
 import { loadServiceAreaPickerData, readServiceAreaSelection } from "~/catalogue/pickers/picker-data.server";
 import { SERVICE_AREA_FIELDS } from "~/catalogue/pickers/picker-selection";
 import type { SelectOption } from "~/forms/field";
+import { parseSubmission } from "~/forms/parse-submission.server";
 import type { AppServices } from "~/platform/app-context";
 import { readFormBody } from "~/platform/request-body.server";
 import type { Database } from "~db/database.server";
@@ -82,7 +82,7 @@ export async function submitRegistrationForm(
   const serviceAreas = selectedAreas.map(Number).filter(Number.isInteger);
   const reply = { hideFields: ["reg_access_token"] };
 
-  const submission = parseWithZod(formData, { schema: buyerRegistrationFormSchema });
+  const submission = parseSubmission(formData, { schema: buyerRegistrationFormSchema });
   if (submission.status !== "success") {
     const check = await checkFormAccessToken(db, organizationType, token);
     if (check.kind !== "usable") return invalidToken();

@@ -1,5 +1,4 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect } from "react-router";
 import {
   loadServiceAreaPickerData,
@@ -8,6 +7,7 @@ import {
   readServiceSelection,
 } from "~/catalogue/pickers/picker-data.server";
 import { SERVICE_AREA_FIELDS, SERVICE_FIELDS } from "~/catalogue/pickers/picker-selection";
+import { parseSubmission } from "~/forms/parse-submission.server";
 import { CARD_FIELD_NAMES, type CardPaymentSetup, cardPaymentSetup, STRIPE_TOKEN_FIELD } from "~/payments/card-fields";
 import { CardError } from "~/payments/payments";
 import type { AppServices } from "~/platform/app-context";
@@ -92,7 +92,7 @@ export async function submitSellerRegistrationForm(request: Request, services: A
   formData.set("reg_access_token", token);
   const selected = await normalizeSelections(services, formData);
   const schema = createSellerRegistrationFormSchema({ ...calendar(), cardFields: payments.provider === "test" });
-  const submission = parseWithZod(formData, { schema });
+  const submission = parseSubmission(formData, { schema });
 
   type Answer = { result: SubmissionResult<string[]>; cardError?: string };
   const answer = (status: number, { result, cardError }: Answer) =>

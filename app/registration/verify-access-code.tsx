@@ -5,6 +5,7 @@ import { Alert } from "~/forms/alert";
 import { ErrorSummary } from "~/forms/error-summary";
 import { TextField } from "~/forms/field";
 import { summaryLinks } from "~/forms/form-errors";
+import { parseSubmission } from "~/forms/parse-submission.server";
 import { SubmitButton } from "~/forms/submit-button";
 import { pageTitle } from "~/layout/page-title";
 import { appServicesContext, clientAddressContext } from "~/platform/app-context";
@@ -46,7 +47,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     return data({ result: undefined, resendError: message }, { status });
   }
 
-  const submission = parseWithZod(formData, { schema: verifyCodeFormSchema });
+  const submission = parseSubmission(formData, { schema: verifyCodeFormSchema });
   if (submission.status !== "success") {
     return data({ result: submission.reply(), resendError: undefined }, { status: 400 });
   }

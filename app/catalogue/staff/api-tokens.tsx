@@ -6,6 +6,7 @@ import { Alert } from "~/forms/alert";
 import { ErrorSummary } from "~/forms/error-summary";
 import { SelectField, TextField } from "~/forms/field";
 import { summaryLinks } from "~/forms/form-errors";
+import { parseSubmission } from "~/forms/parse-submission.server";
 import { SubmitButton } from "~/forms/submit-button";
 import { pageTitle } from "~/layout/page-title";
 import { TableRegion } from "~/layout/table-region";
@@ -35,7 +36,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (id) await revokeApiToken(db, id);
     return redirect("/staff/api-tokens?done=revoked");
   }
-  const submission = parseWithZod(formData, { schema: apiTokenForm });
+  const submission = parseSubmission(formData, { schema: apiTokenForm });
   if (submission.status !== "success") return data({ result: submission.reply(), created: null }, { status: 400 });
   const token = await createApiToken(db, {
     userId: staff.id,
