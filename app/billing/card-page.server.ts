@@ -2,6 +2,7 @@ import { data, type RouterContextProvider, redirect } from "react-router";
 import { requireUser } from "~/accounts/auth.server";
 import type { CurrentUser } from "~/accounts/current-user";
 import { parseSubmission } from "~/forms/parse-submission.server";
+import { hasDisallowedCharacters } from "~/forms/text-schema";
 import { CARD_FIELD_NAMES, cardPaymentSetup, STRIPE_TOKEN_FIELD } from "~/payments/card-fields";
 import { cardLabel } from "~/payments/card-label";
 import { CARD_NOT_SAVED, CardError } from "~/payments/payments";
@@ -115,7 +116,7 @@ export async function loadCardCheckoutReturn(request: Request, services: AppServ
   const sessionId = url.searchParams.get("session_id");
   const answer = (state: CheckoutReturnState, status = 200) => data({ state }, { status });
   if (!sessionId) return url.searchParams.has("cancelled") ? answer("cancelled") : answer("unknown", 404);
-  if (sessionId.length > 255) return answer("unknown", 404);
+  if (sessionId.length > 255 || hasDisallowedCharacters(sessionId)) return answer("unknown", 404);
   try {
     const result = await completeCardCheckout(services, user, sessionId);
     if (result.kind === "replaced") return redirect(CARD_REPLACED_PATH);

@@ -35,19 +35,27 @@ const WRITABLE_BY_REFUSALS = /^(sessions|.*rate_limit.*|.*throttle.*)$/;
 type RouteEntry = { path?: string; file: string; index?: boolean; children?: RouteEntry[] };
 type WriteRoute = { path: string; file: string; api: boolean };
 
-function routesWithActions(entries: RouteEntry[], parent = ""): WriteRoute[] {
+/** The routes whose module exports `name` (`action` or `loader`). */
+function routesExporting(name: string, entries: RouteEntry[], parent = ""): WriteRoute[] {
+  const exported = new RegExp(
+    `^export\\s+(?:async\\s+)?(?:function|const|let)\\s+${name}\\b|^export\\s*\\{[^}]*\\b${name}\\b`,
+    "m",
+  );
   return entries.flatMap((entry) => {
     const joined = [parent, entry.path ?? ""].filter(Boolean).join("/");
     const own: WriteRoute[] = [];
-    const source = readFileSync(path.resolve("app", entry.file), "utf8");
-    if (/^export\s+(?:async\s+)?(?:function|const|let)\s+action\b|^export\s*\{[^}]*\baction\b/m.test(source)) {
+    if (exported.test(readFileSync(path.resolve("app", entry.file), "utf8"))) {
       own.push({ path: `/${joined}`, file: entry.file, api: joined === "api" || joined.startsWith("api/") });
     }
-    return [...own, ...routesWithActions(entry.children ?? [], joined)];
+    return [...own, ...routesExporting(name, entry.children ?? [], joined)];
   });
 }
 
-const ROUTES = routesWithActions(routeConfig as RouteEntry[]);
+const ROUTES = routesExporting("action", routeConfig as RouteEntry[]);
+/** Every route that answers GET, for NUL in its parameters and query. */
+const READ_ROUTES = routesExporting("loader", routeConfig as RouteEntry[]).filter((route) => !route.path.includes("*"));
+/** Every query parameter a loader reads (grep searchParams in app/), each with a NUL. */
+const NUL_QUERY = "?session_id=%00&parent=%00&type=%00&status=%00&ref=%00&done=%00&profile=%00&q=%00&seller=%00";
 
 type Probe = { method: string; headers: Record<string, string>; body: Uint8Array | string; name: string };
 
@@ -107,6 +115,12 @@ function send(
       `${baseURL}${pathname}`,
       { method: probe.method, headers, agent: false },
       (response) => {
+        // A live event stream never ends: its status is the answer.
+        if (String(response.headers["content-type"]).startsWith("text/event-stream")) {
+          response.destroy();
+          resolve({ status: response.statusCode ?? 0, text: "", signedOut: false });
+          return;
+        }
         const chunks: Buffer[] = [];
         response.on("data", (chunk: Buffer) => chunks.push(chunk));
         response.on("end", () => {
@@ -425,6 +439,55 @@ describe.runIf(hasBuild).each(databaseKinds)("malformed bodies at every action o
         }
       }
       expect(problems).toEqual([]);
+    },
+  );
+
+  it(
+    "never answers 5xx to NUL, invalid UTF-8 or nonsense in a path parameter or a query, and writes nothing",
+    MANY_REQUESTS,
+    async () => {
+      const before = await tablesChecksum();
+      const withParameters = ROUTES.filter((route) => route.path.includes(":"));
+      const attempts = [
+        ...withParameters.flatMap((route) =>
+          ["%00", "1%00", "%FF%FE", "..%2F..", "1e3", "-1", "99999999999"].flatMap((value) =>
+            clients.flatMap(({ role, client }) =>
+              ["GET", "POST"].map((method) => ({
+                route,
+                role,
+                client,
+                method,
+                pathname: route.path.replace(/:\w+/g, value),
+              })),
+            ),
+          ),
+        ),
+        ...READ_ROUTES.flatMap((route) =>
+          clients.map(({ role, client }) => ({
+            route,
+            role,
+            client,
+            method: "GET",
+            pathname: fill(route) + NUL_QUERY,
+          })),
+        ),
+      ];
+      const answers = await inBatches(attempts, 8, async (attempt) => ({
+        ...attempt,
+        ...(await send(
+          attempt.client,
+          attempt.pathname,
+          attempt.method === "GET"
+            ? { method: "GET", headers: {}, body: "" }
+            : { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "" },
+          app.baseURL,
+        )),
+      }));
+      const wrong = answers
+        .filter((answer) => answer.status < 200 || answer.status >= 500)
+        .map((answer) => `${answer.method} ${answer.pathname} (${answer.role}): ${answer.status}`);
+      expect(wrong).toEqual([]);
+      expect(changedTables(before, await tablesChecksum())).toEqual([]);
     },
   );
 
