@@ -31,7 +31,8 @@ const ORGANIZATION_TYPE_REQUIRED = "Please select an organization type";
 export const organizationTypeField = z
   .union([z.number(), z.string()], { error: ORGANIZATION_TYPE_REQUIRED })
   .transform((value, context) => {
-    const code = Number(value);
+    // Digits only: "0x3" or " 3e0" are not a type.
+    const code = typeof value === "number" ? value : /^\s*\d\s*$/.test(value) ? Number(value) : Number.NaN;
     if (code === 2 || code === 3 || code === 4) return code;
     context.addIssue({ code: "custom", message: ORGANIZATION_TYPE_REQUIRED });
     return z.NEVER;
