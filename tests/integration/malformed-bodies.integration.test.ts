@@ -23,7 +23,9 @@ import { databaseKinds } from "../support/test-database";
 // `action`, so a new route is covered without editing this file), is sent malformed bodies signed
 // out and signed in as each role: none may answer 5xx, none may write a row. Then a form with NUL
 // in its fields, built from the page's own form, at every page, and NUL in a JSON body at every
-// /api call: no 5xx, and nothing written by a refused request.
+// /api call: no 5xx, and nothing written by a refused request (checked request by request). Last,
+// NUL, invalid UTF-8 and nonsense in every path parameter and in the query every loader reads.
+// Each request goes on a connection of its own. Rows are compared by a checksum of every table.
 //
 // Tables a refused request may legitimately write, left out of the comparison: `sessions` (a
 // signed-in request renews its session whatever it asks) and the throttles' counters
