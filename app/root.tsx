@@ -11,6 +11,7 @@ import {
 import type { Route } from "./+types/root";
 import { currentUserMiddleware, getCurrentUser } from "./accounts/auth.server";
 import { NotFoundContent } from "./errors/not-found-content";
+import { isRequestRefusal, REQUEST_REFUSED_TITLE, RequestRefusedContent } from "./errors/request-refused-content";
 import { useNonce } from "./layout/nonce";
 import { pageTitle } from "./layout/page-title";
 import { ProgressBar } from "./layout/progress-bar";
@@ -71,7 +72,14 @@ export default function App() {
 export function meta({ error }: Route.MetaArgs) {
   if (!error) return [];
   const status = isRouteErrorResponse(error) ? error.status : 500;
-  const title = status === 404 ? "Page Not Found" : status === 403 ? "No access" : "Something went wrong";
+  const title =
+    status === 404
+      ? "Page Not Found"
+      : status === 403
+        ? "No access"
+        : isRequestRefusal(status)
+          ? REQUEST_REFUSED_TITLE
+          : "Something went wrong";
   return [{ title: pageTitle(title) }];
 }
 
@@ -90,6 +98,8 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
       </div>
     );
   }
+  if (isRouteErrorResponse(error) && isRequestRefusal(error.status))
+    return <RequestRefusedContent status={error.status} />;
   // Never show the error itself: it may hold internals. The server log has the details.
   return (
     <div className="narrow">

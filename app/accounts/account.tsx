@@ -8,6 +8,7 @@ import { NOTIFICATION_LABELS, OPTIONAL_NOTIFICATION_KINDS } from "~/notification
 import { listNotifications, optOutsOf, saveNotificationChoices } from "~/notifications/notifications.server";
 import { SubscriptionSummary, toSubscriptionView } from "~/payments/subscription-summary";
 import { appServicesContext } from "~/platform/app-context";
+import { readFormBody } from "~/platform/request-body.server";
 import { sellerSubscriptionOf } from "~/review/seller-subscription.server";
 import { NOTIFICATION_KINDS, type NotificationKind } from "~db/notification-kinds";
 import type { Route } from "./+types/account";
@@ -63,7 +64,7 @@ const choicesSchema = z.object({
 /** The optional notifications' e-mail choices (a plain form: unticked boxes are simply not sent). */
 export async function action({ request, context }: Route.ActionArgs) {
   const user = requireUser(request, context);
-  const form = await request.formData();
+  const form = await readFormBody(request);
   const parsed = choicesSchema.safeParse({ intent: form.get("intent"), email: form.getAll("email") });
   if (!parsed.success) return data({ error: "Please choose from the list." }, { status: 400 });
   await saveNotificationChoices(context.get(appServicesContext).db, user.id, parsed.data.email);

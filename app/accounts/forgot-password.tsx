@@ -5,9 +5,11 @@ import { Alert } from "~/forms/alert";
 import { ErrorSummary } from "~/forms/error-summary";
 import { TextField } from "~/forms/field";
 import { summaryLinks } from "~/forms/form-errors";
+import { parseSubmission } from "~/forms/parse-submission.server";
 import { SubmitButton } from "~/forms/submit-button";
 import { pageTitle } from "~/layout/page-title";
 import { appServicesContext, clientAddressContext } from "~/platform/app-context";
+import { readFormBody } from "~/platform/request-body.server";
 import type { Route } from "./+types/forgot-password";
 import { RESET_PROBLEM, RESET_SENT } from "./account-texts";
 import { requestPasswordReset } from "./password-reset-request.server";
@@ -24,8 +26,8 @@ function malformedAddressErrors(formData: FormData): string[] {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const formData = await request.formData();
-  const submission = parseWithZod(formData, { schema: forgotPasswordSchema });
+  const formData = await readFormBody(request);
+  const submission = parseSubmission(formData, { schema: forgotPasswordSchema });
   if (submission.status !== "success") {
     return data({ result: submission.reply({ formErrors: malformedAddressErrors(formData) }) }, { status: 400 });
   }

@@ -1,6 +1,8 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect } from "react-router";
+import { parseSubmission } from "~/forms/parse-submission.server";
 import { pageTitle } from "~/layout/page-title";
+import { readFormBody } from "~/platform/request-body.server";
 import type { Route } from "./+types/login";
 import { INVALID_SIGN_IN } from "./account-texts";
 import { authenticate, getCurrentUser, SignInRefused, startSession } from "./auth.server";
@@ -16,8 +18,8 @@ export function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const formData = await request.clone().formData();
-  const submission = parseWithZod(formData, { schema: signInSchema });
+  const formData = await readFormBody(request.clone());
+  const submission = parseSubmission(formData, { schema: signInSchema });
   if (submission.status !== "success") {
     return data({ result: submission.reply({ hideFields: ["password"] }) }, { status: 400 });
   }

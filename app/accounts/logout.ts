@@ -1,8 +1,10 @@
 import { redirect } from "react-router";
+import { readFormBody } from "~/platform/request-body.server";
 import type { Route } from "./+types/logout";
 import { endSession } from "./auth.server";
 
 export async function action({ request, context }: Route.ActionArgs) {
+  await readFormBody(request); // no fields, but a malformed body is refused like anywhere else
   return redirect("/", { headers: { "Set-Cookie": await endSession(request, context) } });
 }
 

@@ -2,10 +2,13 @@ import { data, Form, Link, redirect } from "react-router";
 import { z } from "zod";
 import { Alert } from "~/forms/alert";
 import { ErrorSummary, type FieldErrorLink } from "~/forms/error-summary";
+import { idField } from "~/forms/id-schema";
 import { SubmitButton } from "~/forms/submit-button";
 import { TextInput } from "~/forms/text-input";
+import { textField } from "~/forms/text-schema";
 import { pageTitle } from "~/layout/page-title";
 import { appServicesContext } from "~/platform/app-context";
+import { readFormBody } from "~/platform/request-body.server";
 import type { Route } from "./+types/organization-users";
 import { requireUser } from "./auth.server";
 import type { CurrentUser } from "./current-user";
@@ -24,20 +27,20 @@ import { emailField } from "./schemas";
 const invitationSchema = z.object({
   intent: z.literal("invite"),
   email: emailField(),
-  firstName: z.string({ error: "Please enter a first name" }).trim().min(1, "Please enter a first name").max(100),
-  lastName: z.string({ error: "Please enter a last name" }).trim().min(1, "Please enter a last name").max(100),
+  firstName: textField({ error: "Please enter a first name" }).min(1, "Please enter a first name").max(100),
+  lastName: textField({ error: "Please enter a last name" }).min(1, "Please enter a last name").max(100),
 });
 // The page names what to remove by its address (a user or a pending invitation alike); a user id,
 // as before issue 17, still works for the users the list shows.
 const removalSchema = z.union([
   z.object({
     intent: z.literal("remove"),
-    email: z.string().trim().min(1).max(254),
+    email: textField().min(1).max(254),
     confirm: z.literal("yes").optional(),
   }),
   z.object({
     intent: z.literal("remove"),
-    userId: z.coerce.number().int().positive(),
+    userId: idField("Please choose a user"),
     confirm: z.literal("yes").optional(),
   }),
 ]);
@@ -65,7 +68,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const user = requireMember(request, context);
   if (!user.isOrganizationAdmin) throw data(null, { status: 403 });
   const services = context.get(appServicesContext);
-  const form = Object.fromEntries(await request.formData());
+  const form = Object.fromEntries(await readFormBody(request));
 
   if (form.intent === "remove") {
     const removal = removalSchema.safeParse(form);

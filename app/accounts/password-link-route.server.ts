@@ -1,7 +1,8 @@
-import { parseWithZod } from "@conform-to/zod/v4";
 import { asc } from "drizzle-orm";
 import { data, type RouterContextProvider, redirect } from "react-router";
+import { parseSubmission } from "~/forms/parse-submission.server";
 import { appServicesContext } from "~/platform/app-context";
+import { readFormBody } from "~/platform/request-body.server";
 import { timezones } from "~db/schema";
 import type { AccountTokenPurpose } from "./account-tokens.server";
 import { isKnownTimezone, isUsableLink, SET_PASSWORD_PROBLEM, setPasswordWithLink } from "./password-links.server";
@@ -38,7 +39,7 @@ export async function submitPasswordLink(
 ) {
   const { db } = context.get(appServicesContext);
   const schema = route.withTimezone ? accountSetupSchema : newPasswordSchema;
-  const submission = parseWithZod(await request.formData(), { schema });
+  const submission = parseSubmission(await readFormBody(request), { schema });
   const hideFields = ["newPassword", "confirmPassword"];
   if (submission.status !== "success") {
     return data({ linkValid: true, result: submission.reply({ hideFields }) }, { status: 400 });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { textField } from "~/forms/text-schema";
 
 // One schema per form, used by useForm in the browser and by the action on the server.
 
@@ -6,16 +7,14 @@ export const MIN_PASSWORD_LENGTH = 6;
 export const MAX_PASSWORD_LENGTH = 128;
 
 export const emailField = (message = "Please enter an email address") =>
-  z
-    .string({ error: message })
-    .trim()
+  textField({ error: message })
     .max(254, message)
     .pipe(z.email({ error: message }));
 
 export const signInSchema = z.object({
   email: emailField(),
   password: z.string({ error: "Please enter a password" }).max(MAX_PASSWORD_LENGTH, "Invalid username or password."),
-  redirectTo: z.string().optional(),
+  redirectTo: textField({ trim: false }).optional(),
 });
 
 export const forgotPasswordSchema = z.object({ email: emailField() });
@@ -41,7 +40,7 @@ const mismatch = {
 export const newPasswordSchema = z.object(passwordFields).refine(passwordsMatch, mismatch);
 
 export const accountSetupSchema = z
-  .object({ ...passwordFields, timezone: z.string({ error: "Please select a timezone" }).max(64) })
+  .object({ ...passwordFields, timezone: textField({ error: "Please select a timezone", trim: false }).max(64) })
   .refine(passwordsMatch, mismatch);
 
 /** Addresses are compared trimmed and lower-cased. */

@@ -3,12 +3,15 @@ import { z } from "zod";
 import { rankedCandidates } from "~/evaluation/evaluation.server";
 import { QUALIFICATION_TEXTS } from "~/evaluation/ranking";
 import { ErrorSummary } from "~/forms/error-summary";
+import { idField } from "~/forms/id-schema";
 import { SubmitButton } from "~/forms/submit-button";
 import { TextAreaInput } from "~/forms/text-input";
+import { textField } from "~/forms/text-schema";
 import { pageTitle } from "~/layout/page-title";
 import { TableRegion } from "~/layout/table-region";
 import { BUYER_AUCTION_FEE_CENTS, formatCents } from "~/payments/fees";
 import { appServicesContext } from "~/platform/app-context";
+import { readFormBody } from "~/platform/request-body.server";
 import type { Route } from "./+types/auction-award";
 import { requireAuctionOwner } from "./auction-access.server";
 import { statusAt } from "./auction-rules";
@@ -45,20 +48,25 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 }
 
 const awardForm = z.object({
-  bid: z.coerce.number().int().positive(),
-  reason: z.string().trim().max(2000).optional(),
+  bid: idField("Please choose one of the bids"),
+  reason: textField({ multiline: true }).max(2000).optional(),
   confirm: z.literal("yes").optional(),
 });
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const { auction, actor } = await requireAuctionOwner(request, context, params.auctionId);
   const services = context.get(appServicesContext);
-  const submitted = Object.fromEntries(await request.formData());
+  const submitted = Object.fromEntries(await readFormBody(request));
   const parsed = awardForm.safeParse(submitted);
   const typedReason = typeof submitted.reason === "string" ? submitted.reason : "";
   const chooseOne = () =>
     data({ field: "bid" as const, error: "Please choose one of the bids", typedReason }, { status: 400 });
-  if (!parsed.success) return chooseOne();
+  if (!parsed.success) {
+    const reasonIssue = parsed.error.issues.find((issue) => issue.path[0] === "reason");
+    if (reasonIssue)
+      return data({ field: "reason" as const, error: reasonIssue.message, typedReason }, { status: 400 });
+    return chooseOne();
+  }
   const { bid, reason, confirm } = parsed.data;
   if (confirm !== "yes") {
     // The question comes first; the award itself checks everything again under the lock.

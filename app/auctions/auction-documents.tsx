@@ -73,7 +73,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   }
   const body = await readLimitedForm(request, MAX_UPLOAD_BODY_BYTES);
   if (body.kind === "too-large") return refusal(413, { fieldError: DOCUMENT_MESSAGES.tooBig });
-  if (body.kind === "malformed") return refusal(400, { formError: DOCUMENT_MESSAGES.unreadable });
+  if (body.kind === "malformed") return refusal(body.status, { formError: DOCUMENT_MESSAGES.unreadable });
   const form = body.form;
   const actor = { userId: user.id, organizationId: viewer.organizationId };
   const documentsPage = `/auctions/${auction.id}/documents`;

@@ -1,9 +1,10 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { asc, eq } from "drizzle-orm";
 import { data } from "react-router";
 import type { CurrentUser } from "~/accounts/current-user";
 import type { SelectOption } from "~/forms/field";
+import { parseSubmission } from "~/forms/parse-submission.server";
+import { readFormBody } from "~/platform/request-body.server";
 import { DEFAULT_TIMEZONE, isTimeZone, utcToZonedLocal, zonedLocalToUtc } from "~/platform/zoned-time";
 import type { Database } from "~db/database.server";
 import { type auctions, organizations, provinces, serviceAreas, services } from "~db/schema";
@@ -121,8 +122,8 @@ export async function parseAuctionForm(
 ): Promise<
   { kind: "terms"; terms: AuctionTerms } | { kind: "answer"; response: ReturnType<typeof data<AuctionFormAnswer>> }
 > {
-  const formData = await request.formData();
-  const submission = parseWithZod(formData, { schema: auctionFormSchema });
+  const formData = await readFormBody(request);
+  const submission = parseSubmission(formData, { schema: auctionFormSchema });
   const refuse = (fieldErrors: Record<string, string[]> = {}) => ({
     kind: "answer" as const,
     response: data({ result: submission.reply({ fieldErrors }) }, { status: 400 }),

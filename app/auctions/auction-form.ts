@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { textField } from "~/forms/text-schema";
 
 // The auction form (issue 9): one schema for the browser and the action. Money is typed in dollars
 // and kept in cents; times are typed on the user's wall clock (datetime-local) and converted to UTC
@@ -22,9 +23,7 @@ export function parseDollars(text: string): number | null {
 export const centsToDollarsText = (cents: number) => (cents / 100).toFixed(2);
 
 export const money = (required: string, { min = 1, max = MAX_AUCTION_CENTS } = {}) =>
-  z
-    .string({ error: required })
-    .trim()
+  textField({ error: required })
     .min(1, required)
     .transform((text, context) => {
       const cents = parseDollars(text);
@@ -50,15 +49,13 @@ const minutes = (label: string, max: number) =>
     .max(max, `Please keep the ${label} at most ${max} minutes`);
 
 const id = (message: string) =>
-  z
-    .string({ error: message })
-    .trim()
+  textField({ error: message })
     .regex(/^\d{1,9}$/, message)
     .transform(Number);
 
 const LOCAL_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/;
 const localTime = (message: string) =>
-  z.string({ error: message }).trim().regex(LOCAL_TIME, "Please enter a date and time, like 2026-12-01 09:00");
+  textField({ error: message }).regex(LOCAL_TIME, "Please enter a date and time, like 2026-12-01 09:00");
 
 const blankTo =
   <T>(fallback: T) =>
@@ -89,22 +86,18 @@ export const auctionFormSchema = z
       blankTo("reverse"),
       z.enum(["reverse", "sealed"], { error: "Please choose the kind of auction" }),
     ),
-    title: z
-      .string({ error: "Please enter a title" })
-      .trim()
+    title: textField({ error: "Please enter a title" })
       .min(1, "Please enter a title")
       .max(200, "Please use at most 200 characters"),
-    description: z
-      .string({ error: "Please describe the work" })
-      .trim()
+    description: textField({ error: "Please describe the work", multiline: true })
       .min(1, "Please describe the work")
       .max(10_000, "Please use at most 10000 characters"),
     service: id("Please choose a service category"),
     service_area: id("Please choose a service area"),
     reserve: money("Please enter the reserve price"),
     decrement_kind: z.enum(["amount", "percent"], { error: "Please choose how bids must go down" }),
-    decrement_amount: z.string().trim().optional(),
-    decrement_percent: z.string().trim().optional(),
+    decrement_amount: textField().optional(),
+    decrement_percent: textField().optional(),
     starts_at: localTime("Please enter when bidding starts"),
     ends_at: localTime("Please enter when bidding ends"),
     soft_close_window: minutes("soft-close window", 120),
@@ -120,7 +113,9 @@ export const auctionFormSchema = z
     ),
     price_weight: z.preprocess(blankTo("100"), percentNumber("price weight")),
     pass_mark: z.preprocess(blankTo(undefined), percentNumber("technical pass mark").optional()),
-    requirements: z.string().max(4_000, "Please use at most 4000 characters").optional(),
+    requirements: textField({ multiline: true, trim: false })
+      .max(4_000, "Please use at most 4000 characters")
+      .optional(),
   })
   .superRefine(
     (value, context) => {

@@ -2,7 +2,9 @@ import { data, type RouterContextProvider, redirect } from "react-router";
 import { z } from "zod";
 import { requireUser } from "~/accounts/auth.server";
 import { parseId } from "~/catalogue/catalogue-schemas";
+import { DISALLOWED_CHARACTERS, textField } from "~/forms/text-schema";
 import { appServicesContext } from "~/platform/app-context";
+import { readFormBody } from "~/platform/request-body.server";
 import { zonedTexts } from "~/platform/zoned-time";
 import { readsOnly, requireAuction } from "./auction-access.server";
 import { parseDollars } from "./auction-form";
@@ -57,7 +59,7 @@ const actionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("withdraw") }),
   z.object({
     intent: z.literal("cancel"),
-    reason: z.string({ error: CANCEL_REASON_REQUIRED }).trim().min(1, CANCEL_REASON_REQUIRED).max(2000),
+    reason: textField({ error: CANCEL_REASON_REQUIRED, multiline: true }).min(1, CANCEL_REASON_REQUIRED).max(2000),
     confirm: z.literal("yes").optional(),
   }),
   z.object({ intent: z.literal("accept-terms") }),
@@ -75,13 +77,14 @@ const refuse = (status: number, body: AuctionActionData) => data(body, { status 
 export async function submitAuctionPage(request: Request, context: Context, rawId: string | undefined) {
   const user = requireUser(request, context);
   const services = context.get(appServicesContext);
-  const submitted = Object.fromEntries(await request.formData());
+  const submitted = Object.fromEntries(await readFormBody(request));
   const parsed = actionSchema.safeParse(submitted);
   if (!parsed.success) {
     await requireAuction(request, context, rawId); // an auction this user may not see is a 404 first
     const issue = parsed.error.issues[0];
     if (issue?.path[0] === "reason") {
-      return refuse(400, { error: CANCEL_REASON_REQUIRED, field: "reason", typed: String(submitted.reason ?? "") });
+      const error = issue.message === DISALLOWED_CHARACTERS ? issue.message : CANCEL_REASON_REQUIRED;
+      return refuse(400, { error, field: "reason", typed: String(submitted.reason ?? "") });
     }
     return refuse(400, { error: "Please choose what to do." });
   }

@@ -59,7 +59,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const { db } = context.get(appServicesContext);
   const body = await readLimitedForm(request, MAX_SEALED_BID_BODY_BYTES);
   if (body.kind === "too-large") return answer(413, { error: SEALED_BID_TOO_BIG });
-  if (body.kind === "malformed") return answer(400, { error: "Your bid could not be read. Please try again." });
+  if (body.kind === "malformed") return answer(body.status, { error: "Your bid could not be read. Please try again." });
   const form = body.form;
   const typedValue = form.get("amount");
   const typed = typeof typedValue === "string" ? typedValue.slice(0, 40) : "";

@@ -7,6 +7,7 @@ import { ErrorSummary } from "~/forms/error-summary";
 import { SubmitButton } from "~/forms/submit-button";
 import { pageTitle } from "~/layout/page-title";
 import { appServicesContext } from "~/platform/app-context";
+import { readFormBody } from "~/platform/request-body.server";
 import { auctionInvitations, organizations } from "~db/schema";
 import type { Route } from "./+types/auction-sellers";
 import { requireAuctionOwner } from "./auction-access.server";
@@ -59,7 +60,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 export async function action({ request, params, context }: Route.ActionArgs) {
   const { auction, actor } = await requireAuctionOwner(request, context, params.auctionId);
   const services = context.get(appServicesContext);
-  const form = await request.formData();
+  const form = await readFormBody(request);
   if (form.get("intent") === "remove") {
     const organizationId = Number(form.get("organizationId"));
     const removed = await removeInvitation(

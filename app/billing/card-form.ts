@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { textField } from "~/forms/text-schema";
 import { cardFieldsSchema, STRIPE_TOKEN_FIELD } from "~/payments/card-fields";
 
 // The form of /account/card, one schema for the browser's checks and the server's.
@@ -12,7 +13,7 @@ export function createCardReplacementSchema(options: { cardFields: boolean }) {
     /** What Stripe.js made of the card; empty without JavaScript (the card is then typed on Stripe Checkout). */
     [STRIPE_TOKEN_FIELD]: z.preprocess(
       (value) => (typeof value === "string" && value.trim() === "" ? undefined : value),
-      z.string().trim().max(255).optional(),
+      textField().max(255).optional(),
     ),
     ...(options.cardFields ? cardFieldsSchema : {}),
   });

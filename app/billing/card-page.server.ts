@@ -1,11 +1,13 @@
-import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type RouterContextProvider, redirect } from "react-router";
 import { requireUser } from "~/accounts/auth.server";
 import type { CurrentUser } from "~/accounts/current-user";
+import { parseSubmission } from "~/forms/parse-submission.server";
+import { hasDisallowedCharacters } from "~/forms/text-schema";
 import { CARD_FIELD_NAMES, cardPaymentSetup, STRIPE_TOKEN_FIELD } from "~/payments/card-fields";
 import { cardLabel } from "~/payments/card-label";
 import { CARD_NOT_SAVED, CardError } from "~/payments/payments";
 import type { AppServices } from "~/platform/app-context";
+import { readFormBody } from "~/platform/request-body.server";
 import { sellerSubscriptionOf } from "~/review/seller-subscription.server";
 import { CARD_CHECKOUT_RETURN_PATH, CARD_REPLACED_PATH, createCardReplacementSchema } from "./card-form";
 import {
@@ -46,8 +48,8 @@ const REPLY = { hideFields: [STRIPE_TOKEN_FIELD, ...CARD_FIELD_NAMES] };
 
 export async function submitCardPage(request: Request, services: AppServices, user: SellerAdmin) {
   const { payments } = services;
-  const formData = await request.formData();
-  const submission = parseWithZod(formData, {
+  const formData = await readFormBody(request);
+  const submission = parseSubmission(formData, {
     schema: createCardReplacementSchema({ cardFields: payments.provider === "test" }),
   });
   const answer = (status: number, result: ReturnType<typeof submission.reply>, cardError?: string) =>
@@ -114,7 +116,7 @@ export async function loadCardCheckoutReturn(request: Request, services: AppServ
   const sessionId = url.searchParams.get("session_id");
   const answer = (state: CheckoutReturnState, status = 200) => data({ state }, { status });
   if (!sessionId) return url.searchParams.has("cancelled") ? answer("cancelled") : answer("unknown", 404);
-  if (sessionId.length > 255) return answer("unknown", 404);
+  if (sessionId.length > 255 || hasDisallowedCharacters(sessionId)) return answer("unknown", 404);
   try {
     const result = await completeCardCheckout(services, user, sessionId);
     if (result.kind === "replaced") return redirect(CARD_REPLACED_PATH);

@@ -13,11 +13,27 @@ export async function catalogueWrite<T>(db: Database, work: (tx: Transaction) =>
         .update(catalogueRevision)
         .set({ revision: sql`${catalogueRevision.revision} + 1` })
         .where(eq(catalogueRevision.id, 1));
-      return work(tx);
+      const result = await work(tx);
+      // A refused write (not found, a duplicate, a cycle) leaves everything as it was, the revision too.
+      if (isRefusal(result)) throw new RefusedWrite(result);
+      return result;
     });
+  } catch (error) {
+    if (error instanceof RefusedWrite) return error.result as T;
+    throw error;
   } finally {
     localWrites += 1;
   }
+}
+
+class RefusedWrite extends Error {
+  constructor(readonly result: unknown) {
+    super("refused catalogue write");
+  }
+}
+
+function isRefusal(result: unknown): boolean {
+  return typeof result === "object" && result !== null && (result as { ok?: unknown }).ok === false;
 }
 
 let localWrites = 0;

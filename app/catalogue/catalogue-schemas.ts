@@ -1,31 +1,23 @@
 import { z } from "zod";
+import { idField } from "~/forms/id-schema";
+import { textField } from "~/forms/text-schema";
 
 // Payloads of the catalogue calls (spec section 7), used by the API and the staff forms alike.
 
 const emptyToNull = (value: unknown) => (value === undefined || value === "" ? null : value);
 
 const optionalId = (message: string) =>
-  z.preprocess(
-    emptyToNull,
-    z.union(
-      [z.null(), z.coerce.number({ error: message }).int(message).positive(message).max(2_147_483_647, message)],
-      {
-        error: message,
-      },
-    ),
-  );
+  z.preprocess(emptyToNull, z.union([z.null(), idField(message)], { error: message }));
 
 export const servicePayload = z.object({
-  name: z
-    .string({ error: "Please enter a name" })
-    .trim()
+  name: textField({ error: "Please enter a name" })
     .min(1, "Please enter a name")
     .max(120, "Names are at most 120 characters"),
   cost_account_code: z.preprocess(
     emptyToNull,
-    z.union([z.null(), z.string().trim().max(40, "Cost account codes are at most 40 characters")], {
-      error: "Cost account codes are text",
-    }),
+    textField({ error: "Cost account codes are text" })
+      .max(40, "Cost account codes are at most 40 characters")
+      .nullable(),
   ),
   parent: optionalId("Please choose an existing parent service"),
 });
@@ -34,25 +26,19 @@ export type ServicePayload = z.infer<typeof servicePayload>;
 const CHOOSE_PROVINCE = "Please choose a province";
 
 export const serviceAreaPayload = z.object({
-  city: z
-    .string({ error: "Please enter a city" })
-    .trim()
+  city: textField({ error: "Please enter a city" })
     .min(1, "Please enter a city")
     .max(120, "City names are at most 120 characters"),
   /** The province's id, or its code (AB, BC, ...). */
   province: z.preprocess(
     emptyToNull,
-    z.union(
-      [
-        z.coerce.number().int(CHOOSE_PROVINCE).positive(CHOOSE_PROVINCE).max(2_147_483_647, CHOOSE_PROVINCE),
-        z.string().trim().toUpperCase().length(2, CHOOSE_PROVINCE),
-      ],
-      { error: CHOOSE_PROVINCE },
-    ),
+    z.union([idField(CHOOSE_PROVINCE), textField().toUpperCase().length(2, CHOOSE_PROVINCE)], {
+      error: CHOOSE_PROVINCE,
+    }),
   ),
   country: z.preprocess(
     (value) => emptyToNull(value) ?? "CA",
-    z.string({ error: "Service areas are in Canada: country must be CA" }).trim().toUpperCase(),
+    textField({ error: "Service areas are in Canada: country must be CA" }).toUpperCase(),
   ),
 });
 export type ServiceAreaPayload = z.infer<typeof serviceAreaPayload>;
@@ -68,9 +54,7 @@ export function parseId(raw: string | undefined): number | undefined {
 export const API_TOKEN_LIFETIMES = ["30", "90", "365"] as const;
 
 export const apiTokenForm = z.object({
-  name: z
-    .string({ error: "Please enter a name for the token" })
-    .trim()
+  name: textField({ error: "Please enter a name for the token" })
     .min(1, "Please enter a name for the token")
     .max(80, "Token names are at most 80 characters"),
   lifetimeDays: z.enum(API_TOKEN_LIFETIMES, { error: "Please choose how long the token lasts" }),

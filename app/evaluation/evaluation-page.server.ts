@@ -2,7 +2,9 @@ import { data, type RouterContextProvider, redirect } from "react-router";
 import { z } from "zod";
 import { requireAuction } from "~/auctions/auction-access.server";
 import { statusAt } from "~/auctions/auction-rules";
+import { DISALLOWED_CHARACTERS, hasDisallowedCharacters, textField } from "~/forms/text-schema";
 import { appServicesContext } from "~/platform/app-context";
+import { readFormBody } from "~/platform/request-body.server";
 import { assessmentsOf, criteriaOf } from "./assessments.server";
 import {
   addCriterion,
@@ -102,10 +104,8 @@ const idText = z
 
 const criterionForm = z.object({
   intent: z.literal("add-criterion"),
-  name: z.string({ error: NAME_REQUIRED }).trim().min(1, NAME_REQUIRED).max(100, "Please use at most 100 characters"),
-  weight: z
-    .string({ error: WEIGHT_MESSAGE })
-    .trim()
+  name: textField({ error: NAME_REQUIRED }).min(1, NAME_REQUIRED).max(100, "Please use at most 100 characters"),
+  weight: textField({ error: WEIGHT_MESSAGE })
     .regex(/^\d{1,3}$/, WEIGHT_MESSAGE)
     .transform(Number)
     .pipe(z.number().min(1, WEIGHT_MESSAGE).max(100, WEIGHT_MESSAGE)),
@@ -134,7 +134,7 @@ export async function submitEvaluationPage(request: Request, context: Context, r
     throw data(null, { status: 403 });
   }
   const actor = { userId: user.id, organizationId: viewer.organizationId };
-  const form = await request.formData();
+  const form = await readFormBody(request);
   const text = (name: string) => {
     const value = form.get(name);
     return typeof value === "string" ? value : "";
@@ -189,6 +189,8 @@ export async function submitEvaluationPage(request: Request, context: Context, r
       const score = scoreText === "" ? null : /^\d{1,2}$/.test(scoreText) ? Number(scoreText) : Number.NaN;
       if (score !== null && !(score >= 0 && score <= 10)) {
         problem ??= { error: SCORE_MESSAGE, fieldId: scoreFieldId(organizationId, criterion.id) };
+      } else if (hasDisallowedCharacters(comment, { multiline: true })) {
+        problem ??= { error: DISALLOWED_CHARACTERS, fieldId: commentFieldId(organizationId, criterion.id) };
       } else if (comment.length > 1000) {
         problem ??= {
           error: "Please use at most 1000 characters",
@@ -201,7 +203,9 @@ export async function submitEvaluationPage(request: Request, context: Context, r
     const unacceptableReason = text("unacceptable_reason").trim();
     typed.unacceptable = unacceptable ? "yes" : "";
     typed.unacceptable_reason = unacceptableReason.slice(0, 2000);
-    if (!problem && unacceptable && unacceptableReason === "") {
+    if (!problem && hasDisallowedCharacters(unacceptableReason, { multiline: true })) {
+      problem = { error: DISALLOWED_CHARACTERS, fieldId: reasonFieldId(organizationId) };
+    } else if (!problem && unacceptable && unacceptableReason === "") {
       problem = { error: REASON_REQUIRED, fieldId: reasonFieldId(organizationId) };
     } else if (!problem && unacceptableReason.length > 1000) {
       problem = { error: "Please use at most 1000 characters", fieldId: reasonFieldId(organizationId) };

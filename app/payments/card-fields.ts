@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { textField } from "~/forms/text-schema";
 import type { Payments } from "./payments";
 
 // The card part of a form, shared by the seller registration form and the page that replaces a
@@ -30,7 +31,7 @@ export const CARD_FIELD_NAMES = Object.keys(CARD_FIELD_MESSAGES) as (keyof typeo
 const required = (message: string, max: number) =>
   z.preprocess(
     (value) => (value === null || (typeof value === "string" && value.trim() === "") ? undefined : value),
-    z.string({ error: message }).trim().min(1, message).max(max, `Please use at most ${max} characters`),
+    textField({ error: message }).min(1, message).max(max, `Please use at most ${max} characters`),
   );
 
 /** The offline test provider's card fields (Stripe's own fields never reach us). */

@@ -1,6 +1,7 @@
 import { data, redirect } from "react-router";
 import { pageTitle } from "~/layout/page-title";
 import { appServicesContext } from "~/platform/app-context";
+import { readFormBody } from "~/platform/request-body.server";
 import { lastUpdated, legalSections } from "~/public-pages/content/privacy-policy";
 import type { Route } from "./+types/accept-privacy-policy";
 import { InvalidAccessToken } from "./invalid-access-token";
@@ -14,7 +15,8 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   return { tokenValid: true };
 }
 
-export async function action({ params, context }: Route.ActionArgs) {
+export async function action({ request, params, context }: Route.ActionArgs) {
+  await readFormBody(request); // no fields, but a malformed body is refused like anywhere else
   if (!(await acceptPrivacyPolicy(context.get(appServicesContext).db, params.accessToken))) {
     return data({ tokenValid: false, formErrors: [INVALID_ACCESS_TOKEN] }, { status: 404 });
   }

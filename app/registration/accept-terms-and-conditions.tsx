@@ -1,6 +1,7 @@
 import { data, redirect } from "react-router";
 import { pageTitle } from "~/layout/page-title";
 import { appServicesContext } from "~/platform/app-context";
+import { readFormBody } from "~/platform/request-body.server";
 import { lastUpdated, legalSections } from "~/public-pages/content/terms-and-conditions";
 import type { Route } from "./+types/accept-terms-and-conditions";
 import { InvalidAccessToken } from "./invalid-access-token";
@@ -18,7 +19,8 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   return { tokenValid: true };
 }
 
-export async function action({ params, context }: Route.ActionArgs) {
+export async function action({ request, params, context }: Route.ActionArgs) {
+  await readFormBody(request); // no fields, but a malformed body is refused like anywhere else
   const outcome = await acceptTerms(context.get(appServicesContext).db, params.accessToken);
   if (outcome.kind === "privacy-policy-first") return redirect(privacyPolicyStep(params.accessToken));
   if (outcome.kind === "invalid") {

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { emailField } from "~/accounts/schemas";
+import { textField } from "~/forms/text-schema";
 
 // The registration data object of spec section 3 (snake_case as the API takes it), shared by the
 // API and, later, the buyer, consultant and seller forms. Checks against reference data (countries,
@@ -11,12 +12,10 @@ export const REGISTRATION_FAILED = "Registration could not be processed. Please 
 export const BILLING_PREFERENCES = ["Open Invoice", "Cortex", "Email Invoice", "Mail Invoice"] as const;
 
 const text = (message: string, max = 200) =>
-  z.string({ error: message }).trim().min(1, message).max(max, `Please use at most ${max} characters`);
+  textField({ error: message }).min(1, message).max(max, `Please use at most ${max} characters`);
 
 const optionalText = (max = 200) =>
-  z
-    .string({ error: "Please enter text" })
-    .trim()
+  textField({ error: "Please enter text" })
     .max(max, `Please use at most ${max} characters`)
     .optional()
     .transform((value) => (value ? value : undefined));
@@ -30,9 +29,7 @@ const id = (message: string) =>
   z.union(
     [
       z.int().positive().max(2_147_483_647, message),
-      z
-        .string()
-        .trim()
+      textField()
         .regex(/^\d{1,9}$/)
         .transform(Number),
     ],
@@ -64,14 +61,12 @@ const optionalContact = z.preprocess((value) => {
 
 /** Company general information and the lists every type shares. */
 export const generalRegistrationFields = {
-  reg_access_token: z.string({ error: "Invalid access token." }).min(1, "Invalid access token.").max(200),
+  reg_access_token: textField({ error: "Invalid access token.", trim: false }).min(1, "Invalid access token.").max(200),
   name: text("Please enter the organization name"),
   address: text("Please enter the address"),
   city: text("Please enter the city", 100),
   state: text("Please enter the state or province", 100),
-  country: z
-    .string({ error: "Please select a country" })
-    .trim()
+  country: textField({ error: "Please select a country" })
     .regex(/^[A-Za-z]{2}$/, "Please select a country")
     .transform((code) => code.toUpperCase()),
   postal_zip: text("Please enter the postal or zip code", 20),

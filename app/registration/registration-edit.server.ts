@@ -1,8 +1,9 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { loadServiceAreaPickerData, loadServicePickerData } from "~/catalogue/pickers/picker-data.server";
 import type { ServiceAreaCheckboxData, ServiceCheckboxData } from "~/catalogue/pickers/picker-selection";
+import { parseSubmission } from "~/forms/parse-submission.server";
 import type { AppServices } from "~/platform/app-context";
+import { readFormBody } from "~/platform/request-body.server";
 import { type BuyerRegistrationData, buyerRegistrationFormSchema, INCOMPLETE_FORM } from "./registration-data";
 import { loadRegistrationFormOptions, type RegistrationFormOptions } from "./registration-form.server";
 import { checkUpdateReferences, type RegistrationUpdate } from "./registration-update.server";
@@ -89,7 +90,7 @@ export async function parseEditSubmission(
   stored: StoredRegistration,
   { keepPastDates, keepFeedback }: EditOptions & { keepFeedback: boolean },
 ): Promise<EditSubmission> {
-  const formData = await request.formData();
+  const formData = await readFormBody(request);
   formData.set("reg_access_token", "stored");
   const isSeller = stored.organizationType === 3;
   const selected = await normalizeSelections(services, formData, { withServices: isSeller });
@@ -99,7 +100,7 @@ export async function parseEditSubmission(
         keptDates: keepPastDates ? storedDates(stored.values) : [],
       })
     : buyerRegistrationFormSchema;
-  const submission = parseWithZod(formData, { schema });
+  const submission = parseSubmission(formData, { schema });
   const answerWith = (result: SubmissionResult<string[]>): EditFormAnswer => ({ result, ...selected });
   const formMessage = (fieldNames: string[]) => (isSeller ? formMessageFor(fieldNames) : INCOMPLETE_FORM);
 

@@ -1,10 +1,11 @@
-import { parseWithZod } from "@conform-to/zod/v4";
 import { asc } from "drizzle-orm";
 import { data, redirect } from "react-router";
 import { loadServiceAreaPickerData, readServiceAreaSelection } from "~/catalogue/pickers/picker-data.server";
 import { SERVICE_AREA_FIELDS } from "~/catalogue/pickers/picker-selection";
 import type { SelectOption } from "~/forms/field";
+import { parseSubmission } from "~/forms/parse-submission.server";
 import type { AppServices } from "~/platform/app-context";
+import { readFormBody } from "~/platform/request-body.server";
 import type { Database } from "~db/database.server";
 import { countries, industries, provinces, usStates } from "~db/schema";
 import { registerBuyerOrConsultant } from "./register.server";
@@ -69,7 +70,7 @@ export async function submitRegistrationForm(
   token: string,
 ) {
   const { db } = services;
-  const formData = await request.formData();
+  const formData = await readFormBody(request);
   // The token is the one in the address, whatever the form says.
   formData.set("reg_access_token", token);
   // Province boxes ticked without JavaScript stand for all their cities.
@@ -82,7 +83,7 @@ export async function submitRegistrationForm(
   const serviceAreas = selectedAreas.map(Number).filter(Number.isInteger);
   const reply = { hideFields: ["reg_access_token"] };
 
-  const submission = parseWithZod(formData, { schema: buyerRegistrationFormSchema });
+  const submission = parseSubmission(formData, { schema: buyerRegistrationFormSchema });
   if (submission.status !== "success") {
     const check = await checkFormAccessToken(db, organizationType, token);
     if (check.kind !== "usable") return invalidToken();

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { textField } from "~/forms/text-schema";
 import { normalizeMobileNumber } from "./mobile-number";
 import { INVALID_ACCESS_TOKEN } from "./registration-texts";
 
@@ -6,15 +7,13 @@ import { INVALID_ACCESS_TOKEN } from "./registration-texts";
 // payloads reuse the same fields.
 
 const requiredText = (message: string, max = 200) =>
-  z.string({ error: message }).trim().min(1, message).max(max, `Please use at most ${max} characters`);
+  textField({ error: message }).min(1, message).max(max, `Please use at most ${max} characters`);
 
 export const MOBILE_NUMBER_REQUIRED = "Please enter your mobile number";
 export const MOBILE_NUMBER_INVALID = "Please enter a valid mobile number, for example 780-555-1234";
 
 /** Answers the number in E.164. */
-export const mobileNumberField = z
-  .string({ error: MOBILE_NUMBER_REQUIRED })
-  .trim()
+export const mobileNumberField = textField({ error: MOBILE_NUMBER_REQUIRED })
   .min(1, MOBILE_NUMBER_REQUIRED)
   .max(40, MOBILE_NUMBER_INVALID)
   .transform((value, context) => {
@@ -32,7 +31,8 @@ const ORGANIZATION_TYPE_REQUIRED = "Please select an organization type";
 export const organizationTypeField = z
   .union([z.number(), z.string()], { error: ORGANIZATION_TYPE_REQUIRED })
   .transform((value, context) => {
-    const code = Number(value);
+    // Digits only: "0x3" or " 3e0" are not a type.
+    const code = typeof value === "number" ? value : /^\s*\d\s*$/.test(value) ? Number(value) : Number.NaN;
     if (code === 2 || code === 3 || code === 4) return code;
     context.addIssue({ code: "custom", message: ORGANIZATION_TYPE_REQUIRED });
     return z.NEVER;
@@ -54,9 +54,7 @@ export const requestCodePayload = z.object({ ...applicantFields, organizationTyp
 
 export const VERIFICATION_CODE_REQUIRED = "Please enter the verification code";
 
-const verificationCodeText = z
-  .string({ error: VERIFICATION_CODE_REQUIRED })
-  .trim()
+const verificationCodeText = textField({ error: VERIFICATION_CODE_REQUIRED })
   .min(1, VERIFICATION_CODE_REQUIRED)
   .max(20, VERIFICATION_CODE_REQUIRED);
 
@@ -81,5 +79,7 @@ export const verifyCodePayload = z.object({
 export const resendCodePayload = z.object({ mobileNumber: mobileNumberField });
 
 export const accessTokenPayload = z.object({
-  accessToken: z.string({ error: INVALID_ACCESS_TOKEN }).min(1, INVALID_ACCESS_TOKEN).max(200, INVALID_ACCESS_TOKEN),
+  accessToken: textField({ error: INVALID_ACCESS_TOKEN, trim: false })
+    .min(1, INVALID_ACCESS_TOKEN)
+    .max(200, INVALID_ACCESS_TOKEN),
 });

@@ -1,5 +1,6 @@
 import { Link, redirect } from "react-router";
 import { Alert } from "~/forms/alert";
+import { hasDisallowedCharacters } from "~/forms/text-schema";
 import { pageTitle } from "~/layout/page-title";
 import { appServicesContext } from "~/platform/app-context";
 import type { Route } from "./+types/seller-checkout-return";
@@ -13,7 +14,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const services = context.get(appServicesContext);
   const url = new URL(request.url);
   const sessionId = url.searchParams.get("session_id");
-  if (!sessionId || sessionId.length > 255)
+  if (!sessionId || sessionId.length > 255 || hasDisallowedCharacters(sessionId))
     return { state: url.searchParams.has("cancelled") ? "cancelled" : "unknown" };
   try {
     const result = await completeSellerCheckout(services, sessionId);

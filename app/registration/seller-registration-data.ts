@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { textField } from "~/forms/text-schema";
 import { cardFieldsSchema } from "~/payments/card-fields";
 import { certificationOptions } from "~db/reference-data";
 import {
@@ -72,15 +73,15 @@ const DATE_IN_PAST = "Please choose a date from today onward";
 const blankToUndefined = (value: unknown) =>
   value === null || (typeof value === "string" && value.trim() === "") ? undefined : value;
 
-const optionalText = (max: number) =>
+const optionalText = (max: number, { multiline = false } = {}) =>
   z.preprocess(
     blankToUndefined,
-    z.string({ error: "Please enter text" }).trim().max(max, `Please use at most ${max} characters`).optional(),
+    textField({ error: "Please enter text", multiline }).max(max, `Please use at most ${max} characters`).optional(),
   );
-const text = (message: string, max: number) =>
+const text = (message: string, max: number, { multiline = false } = {}) =>
   z.preprocess(
     blankToUndefined,
-    z.string({ error: message }).trim().min(1, message).max(max, `Please use at most ${max} characters`),
+    textField({ error: message, multiline }).min(1, message).max(max, `Please use at most ${max} characters`),
   );
 
 /**
@@ -100,9 +101,7 @@ function isCalendarDate(value: string): boolean {
 type DateRule = { today: string; kept: ReadonlySet<string> };
 
 const dateFrom = ({ today, kept }: DateRule, requiredMessage = DATE_REQUIRED) =>
-  z
-    .string({ error: requiredMessage })
-    .trim()
+  textField({ error: requiredMessage })
     .min(1, requiredMessage)
     .regex(/^\d{4}-\d{2}-\d{2}$/, DATE_INVALID)
     .refine(isCalendarDate, DATE_INVALID)
@@ -182,7 +181,7 @@ export function createSellerRegistrationSchema(options: SchemaOptions = {}) {
       position: optionalText(200),
       start_year: year,
       end_year: year,
-      responsibilities: optionalText(5000),
+      responsibilities: optionalText(5000, { multiline: true }),
     })
     .superRefine(endNotBeforeStart, ALWAYS);
   const certification = z.object({
@@ -205,7 +204,7 @@ export function createSellerRegistrationSchema(options: SchemaOptions = {}) {
     /** Only on the form; when sent it must match (spec section 5). */
     confirm_email: z.preprocess(
       (value) => (value === null ? undefined : value),
-      z.string({ error: "Please confirm the email address" }).trim().max(254).optional(),
+      textField({ error: "Please confirm the email address" }).max(254).optional(),
     ),
     workExperiences: itemsWithMainField("company_name", workExperience),
     certifications: itemsWithMainField("certification_name", certification),
@@ -224,8 +223,8 @@ export function createSellerRegistrationSchema(options: SchemaOptions = {}) {
     .object(
       {
         ...keyPersonFields,
-        experience: text("Please enter an experience summary", 5000),
-        skills: text("Please enter a skills summary", 5000),
+        experience: text("Please enter an experience summary", 5000, { multiline: true }),
+        skills: text("Please enter a skills summary", 5000, { multiline: true }),
       },
       { error: "Please enter the sales contact's details" },
     )
@@ -237,7 +236,11 @@ export function createSellerRegistrationSchema(options: SchemaOptions = {}) {
     },
     z
       .object(
-        { ...keyPersonFields, experience: optionalText(5000), skills: optionalText(5000) },
+        {
+          ...keyPersonFields,
+          experience: optionalText(5000, { multiline: true }),
+          skills: optionalText(5000, { multiline: true }),
+        },
         { error: "Please enter the operations contact's details" },
       )
       .superRefine(emailsMatch, ALWAYS)
@@ -303,7 +306,7 @@ export function createSellerRegistrationSchema(options: SchemaOptions = {}) {
       ),
       salesContact,
       operationsContact,
-      feedback: optionalText(5000),
+      feedback: optionalText(5000, { multiline: true }),
       /** What the provider's browser library made of the card; never the card number. */
       stripe_payment_token: optionalText(255),
       ...(options.cardFields ? cardFieldsSchema : {}),

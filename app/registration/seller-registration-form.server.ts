@@ -1,5 +1,4 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect } from "react-router";
 import {
   loadServiceAreaPickerData,
@@ -8,9 +7,11 @@ import {
   readServiceSelection,
 } from "~/catalogue/pickers/picker-data.server";
 import { SERVICE_AREA_FIELDS, SERVICE_FIELDS } from "~/catalogue/pickers/picker-selection";
+import { parseSubmission } from "~/forms/parse-submission.server";
 import { CARD_FIELD_NAMES, type CardPaymentSetup, cardPaymentSetup, STRIPE_TOKEN_FIELD } from "~/payments/card-fields";
 import { CardError } from "~/payments/payments";
 import type { AppServices } from "~/platform/app-context";
+import { readFormBody } from "~/platform/request-body.server";
 import { INCOMPLETE_FORM, REGISTRATION_FAILED } from "./registration-data";
 import { checkFormAccessToken, invalidToken, loadRegistrationFormOptions } from "./registration-form.server";
 import { INVALID_ACCESS_TOKEN } from "./registration-texts";
@@ -87,12 +88,12 @@ export async function normalizeSelections(services: AppServices, formData: FormD
 
 export async function submitSellerRegistrationForm(request: Request, services: AppServices, token: string) {
   const { db, payments } = services;
-  const formData = await request.formData();
+  const formData = await readFormBody(request);
   // The token is the one in the address, whatever the form says.
   formData.set("reg_access_token", token);
   const selected = await normalizeSelections(services, formData);
   const schema = createSellerRegistrationFormSchema({ ...calendar(), cardFields: payments.provider === "test" });
-  const submission = parseWithZod(formData, { schema });
+  const submission = parseSubmission(formData, { schema });
 
   type Answer = { result: SubmissionResult<string[]>; cardError?: string };
   const answer = (status: number, { result, cardError }: Answer) =>

@@ -4,9 +4,11 @@ import { data, Form, Link, redirect } from "react-router";
 import { ErrorSummary } from "~/forms/error-summary";
 import { SelectField, TextField } from "~/forms/field";
 import { summaryLinks } from "~/forms/form-errors";
+import { parseSubmission } from "~/forms/parse-submission.server";
 import { SubmitButton } from "~/forms/submit-button";
 import { pageTitle } from "~/layout/page-title";
 import { appServicesContext, clientAddressContext } from "~/platform/app-context";
+import { readFormBody } from "~/platform/request-body.server";
 import type { Route } from "./+types/signup";
 import { requestAccessCode } from "./registration-flow.server";
 import {
@@ -23,7 +25,7 @@ export function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const submission = parseWithZod(await request.formData(), { schema: signupFormSchema });
+  const submission = parseSubmission(await readFormBody(request), { schema: signupFormSchema });
   if (submission.status !== "success") {
     return data({ result: submission.reply() }, { status: 400 });
   }

@@ -5,9 +5,11 @@ import { Alert } from "~/forms/alert";
 import { ErrorSummary } from "~/forms/error-summary";
 import { TextField } from "~/forms/field";
 import { summaryLinks } from "~/forms/form-errors";
+import { parseSubmission } from "~/forms/parse-submission.server";
 import { SubmitButton } from "~/forms/submit-button";
 import { pageTitle } from "~/layout/page-title";
 import { appServicesContext, clientAddressContext } from "~/platform/app-context";
+import { readFormBody } from "~/platform/request-body.server";
 import type { Route } from "./+types/verify-access-code";
 import { formatMobileNumber, normalizeMobileNumber } from "./mobile-number";
 import { resendAccessCode, verifyAccessCode } from "./registration-flow.server";
@@ -29,7 +31,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const mobileNumber = normalizeMobileNumber(params.mobileNumber);
   if (!mobileNumber) return data({ result: undefined, resendError: NO_REQUEST }, { status: 404 });
   const services = context.get(appServicesContext);
-  const formData = await request.formData();
+  const formData = await readFormBody(request);
 
   if (formData.get("intent") === "resend") {
     const outcome = await resendAccessCode(services, mobileNumber, context.get(clientAddressContext));
@@ -45,7 +47,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     return data({ result: undefined, resendError: message }, { status });
   }
 
-  const submission = parseWithZod(formData, { schema: verifyCodeFormSchema });
+  const submission = parseSubmission(formData, { schema: verifyCodeFormSchema });
   if (submission.status !== "success") {
     return data({ result: submission.reply(), resendError: undefined }, { status: 400 });
   }

@@ -6,9 +6,11 @@ import { Alert } from "~/forms/alert";
 import { ErrorSummary } from "~/forms/error-summary";
 import { SubmitButton } from "~/forms/submit-button";
 import { TextAreaInput, TextInput } from "~/forms/text-input";
+import { textField } from "~/forms/text-schema";
 import { pageTitle } from "~/layout/page-title";
 import { SubscriptionSummary } from "~/payments/subscription-summary";
 import { appServicesContext } from "~/platform/app-context";
+import { readFormBody } from "~/platform/request-body.server";
 import type { Route } from "./+types/registration";
 import { RegistrationDetails } from "./registration-details";
 import {
@@ -33,18 +35,14 @@ const decisionForm = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("resend") }),
   z.object({
     intent: z.literal("reject"),
-    reason: z
-      .string({ error: REASON_REQUIRED })
-      .trim()
+    reason: textField({ error: REASON_REQUIRED, multiline: true })
       .min(1, REASON_REQUIRED)
       .max(2000, "Please use at most 2000 characters"),
     confirm: z.literal("yes").optional(),
   }),
   z.object({
     intent: z.literal("request-changes"),
-    message: z
-      .string({ error: MESSAGE_REQUIRED })
-      .trim()
+    message: textField({ error: MESSAGE_REQUIRED, multiline: true })
       .min(1, MESSAGE_REQUIRED)
       .max(2000, "Please use at most 2000 characters"),
     confirm: z.literal("yes").optional(),
@@ -89,7 +87,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const services = context.get(appServicesContext);
   const id = parseId(params.id);
   if (!id) throw data(null, { status: 404 });
-  const submitted = Object.fromEntries(await request.formData());
+  const submitted = Object.fromEntries(await readFormBody(request));
   const parsed = decisionForm.safeParse(submitted);
   if (!parsed.success) {
     const issue = parsed.error.issues.find((entry) => entry.path[0] === "reason" || entry.path[0] === "message");

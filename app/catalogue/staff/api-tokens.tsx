@@ -6,10 +6,12 @@ import { Alert } from "~/forms/alert";
 import { ErrorSummary } from "~/forms/error-summary";
 import { SelectField, TextField } from "~/forms/field";
 import { summaryLinks } from "~/forms/form-errors";
+import { parseSubmission } from "~/forms/parse-submission.server";
 import { SubmitButton } from "~/forms/submit-button";
 import { pageTitle } from "~/layout/page-title";
 import { TableRegion } from "~/layout/table-region";
 import { appServicesContext } from "~/platform/app-context";
+import { readFormBody } from "~/platform/request-body.server";
 import { createApiToken, listApiTokens, revokeApiToken } from "../api-tokens.server";
 import { API_TOKEN_LIFETIMES, apiTokenForm, parseId } from "../catalogue-schemas";
 import type { Route } from "./+types/api-tokens";
@@ -28,13 +30,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const staff = requireStaff(request, context);
   const { db } = context.get(appServicesContext);
-  const formData = await request.formData();
+  const formData = await readFormBody(request);
   if (formData.get("intent") === "revoke") {
     const id = parseId(String(formData.get("tokenId") ?? ""));
     if (id) await revokeApiToken(db, id);
     return redirect("/staff/api-tokens?done=revoked");
   }
-  const submission = parseWithZod(formData, { schema: apiTokenForm });
+  const submission = parseSubmission(formData, { schema: apiTokenForm });
   if (submission.status !== "success") return data({ result: submission.reply(), created: null }, { status: 400 });
   const token = await createApiToken(db, {
     userId: staff.id,

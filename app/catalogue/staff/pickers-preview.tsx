@@ -3,6 +3,7 @@ import { Alert } from "~/forms/alert";
 import { SubmitButton } from "~/forms/submit-button";
 import { pageTitle } from "~/layout/page-title";
 import { appServicesContext } from "~/platform/app-context";
+import { readFormBody } from "~/platform/request-body.server";
 import {
   loadServiceAreaPickerData,
   loadServicePickerData,
@@ -24,7 +25,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const { db } = context.get(appServicesContext);
-  const formData = await request.formData();
+  const formData = await readFormBody(request);
   const [areaData, serviceData] = await Promise.all([loadServiceAreaPickerData(db), loadServicePickerData(db)]);
   const serviceAreas = readServiceAreaSelection(formData, areaData);
   const services = readServiceSelection(formData, serviceData);

@@ -1,6 +1,7 @@
 import { data, redirect } from "react-router";
 import { pageTitle } from "~/layout/page-title";
 import { appServicesContext } from "~/platform/app-context";
+import { readFormBody } from "~/platform/request-body.server";
 import { parseId } from "../catalogue-schemas";
 import { deleteServiceArea, getServiceArea, listProvinces } from "../service-areas.server";
 import type { Route } from "./+types/service-area-delete";
@@ -15,7 +16,8 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   return { area, label: province ? `${area.city}, ${province.name}` : area.city };
 }
 
-export async function action({ params, context }: Route.ActionArgs) {
+export async function action({ request, params, context }: Route.ActionArgs) {
+  await readFormBody(request); // no fields, but a malformed body is refused like anywhere else
   const id = parseId(params.id);
   if (!id) throw data(null, { status: 404 });
   const result = await deleteServiceArea(context.get(appServicesContext).db, id);

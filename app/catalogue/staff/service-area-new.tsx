@@ -1,7 +1,8 @@
-import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect } from "react-router";
+import { parseSubmission } from "~/forms/parse-submission.server";
 import { pageTitle } from "~/layout/page-title";
 import { appServicesContext } from "~/platform/app-context";
+import { readFormBody } from "~/platform/request-body.server";
 import { serviceAreaPayload } from "../catalogue-schemas";
 import { createServiceArea, listProvinces } from "../service-areas.server";
 import type { Route } from "./+types/service-area-new";
@@ -14,7 +15,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const submission = parseWithZod(await request.formData(), { schema: serviceAreaPayload });
+  const submission = parseSubmission(await readFormBody(request), { schema: serviceAreaPayload });
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
   const result = await createServiceArea(context.get(appServicesContext).db, submission.value);
   if (!result.ok) {

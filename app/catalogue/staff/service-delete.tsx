@@ -1,6 +1,7 @@
 import { data, redirect } from "react-router";
 import { pageTitle } from "~/layout/page-title";
 import { appServicesContext } from "~/platform/app-context";
+import { readFormBody } from "~/platform/request-body.server";
 import { parseId } from "../catalogue-schemas";
 import { deleteService, getService } from "../services.server";
 import type { Route } from "./+types/service-delete";
@@ -13,7 +14,8 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   return { service };
 }
 
-export async function action({ params, context }: Route.ActionArgs) {
+export async function action({ request, params, context }: Route.ActionArgs) {
+  await readFormBody(request); // no fields, but a malformed body is refused like anywhere else
   const id = parseId(params.id);
   if (!id) throw data(null, { status: 404 });
   const result = await deleteService(context.get(appServicesContext).db, id);

@@ -1,7 +1,8 @@
-import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect } from "react-router";
+import { parseSubmission } from "~/forms/parse-submission.server";
 import { pageTitle } from "~/layout/page-title";
 import { appServicesContext } from "~/platform/app-context";
+import { readFormBody } from "~/platform/request-body.server";
 import { parseId, servicePayload } from "../catalogue-schemas";
 import { getService, serviceTree, updateService } from "../services.server";
 import type { Route } from "./+types/service-edit";
@@ -19,7 +20,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 export async function action({ request, params, context }: Route.ActionArgs) {
   const id = parseId(params.id);
   if (!id) throw data(null, { status: 404 });
-  const submission = parseWithZod(await request.formData(), { schema: servicePayload });
+  const submission = parseSubmission(await readFormBody(request), { schema: servicePayload });
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
   const result = await updateService(context.get(appServicesContext).db, id, submission.value);
   if (!result.ok && result.status === 404) throw data(null, { status: 404 });

@@ -1,7 +1,8 @@
-import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect } from "react-router";
+import { parseSubmission } from "~/forms/parse-submission.server";
 import { pageTitle } from "~/layout/page-title";
 import { appServicesContext } from "~/platform/app-context";
+import { readFormBody } from "~/platform/request-body.server";
 import { parseId, servicePayload } from "../catalogue-schemas";
 import { createService, serviceTree } from "../services.server";
 import type { Route } from "./+types/service-new";
@@ -18,7 +19,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const submission = parseWithZod(await request.formData(), { schema: servicePayload });
+  const submission = parseSubmission(await readFormBody(request), { schema: servicePayload });
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
   const result = await createService(context.get(appServicesContext).db, submission.value);
   if (!result.ok) {
