@@ -14,7 +14,9 @@ export const emailField = (message = "Please enter an email address") =>
 export const signInSchema = z.object({
   email: emailField(),
   password: z.string({ error: "Please enter a password" }).max(MAX_PASSWORD_LENGTH, "Invalid username or password."),
-  redirectTo: textField({ trim: false }).optional(),
+  // Never stored: safeRedirect reads it as the browser would and falls back to /account, so a link
+  // with a tab or a newline in its ref still signs the visitor in.
+  redirectTo: z.string().optional(),
 });
 
 export const forgotPasswordSchema = z.object({ email: emailField() });

@@ -29,6 +29,7 @@ export function toFetchRequest(req: IncomingMessage, res: ServerResponse, https:
   let controller: AbortController | null = new AbortController();
   res.on("finish", () => {
     controller = null;
+    if (!req.complete) dropUnreadBody(req);
   });
   res.on("close", () => controller?.abort());
   const init: RequestInit & { duplex?: "half" } = { method: req.method, headers, signal: controller.signal };
@@ -37,6 +38,24 @@ export function toFetchRequest(req: IncomingMessage, res: ServerResponse, https:
     init.duplex = "half";
   }
   return new Request(url, init);
+}
+
+/** How much of a body nobody read is dropped after the answer before the connection is given up. */
+const DROP_AT_MOST = 64 * 1024 * 1024;
+
+/**
+ * A body the route never read (a redirect to sign in, a 403) stays paused in the socket once its
+ * stream has been handed to React Router, so Node does not drop it itself and the connection's next
+ * request waits behind it: read the rest and drop it, up to a bound, then close the connection.
+ */
+function dropUnreadBody(req: IncomingMessage): void {
+  req.removeAllListeners("data");
+  let dropped = 0;
+  req.on("data", (chunk: Buffer) => {
+    dropped += chunk.length;
+    if (dropped > DROP_AT_MOST) req.socket.destroy();
+  });
+  req.resume();
 }
 
 /**

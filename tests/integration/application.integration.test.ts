@@ -1,3 +1,4 @@
+import { Agent, request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hasBuild, startTestApp, type TestApp } from "../support/test-app";
 import { databaseKinds } from "../support/test-database";
@@ -34,6 +35,34 @@ describe.runIf(hasBuild).each(databaseKinds)("application on %s", (kind) => {
     const api = await fetch(`${app.baseURL}/api/no-such-thing`);
     expect(api.status).toBe(404);
     expect(await api.json()).toEqual({ errors: { form: "Not found." } });
+  });
+
+  it("answers the next request on a kept-alive connection after a large body it did not read", async () => {
+    // One connection for both requests: a body left unread in it used to hold up the next request.
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const send = (method: string, pathname: string, body?: Buffer) =>
+      new Promise<{ status: number; socket: unknown }>((resolve, reject) => {
+        const outgoing = httpRequest(`${app.baseURL}${pathname}`, { method, agent }, (response) => {
+          response.resume();
+          response.on("end", () => resolve({ status: response.statusCode ?? 0, socket: outgoing.socket }));
+        });
+        outgoing.on("error", reject);
+        if (body) {
+          outgoing.setHeader("content-type", "application/x-www-form-urlencoded");
+          outgoing.setHeader("content-length", body.length);
+        }
+        outgoing.end(body);
+      });
+    try {
+      // Signed out: the page sends the visitor to sign in without reading the form.
+      const refused = await send("POST", "/auctions/new", Buffer.alloc(3_000_000, "a"));
+      expect(refused.status).toBe(302);
+      const next = await send("GET", "/healthz");
+      expect(next.status).toBe(200);
+      expect(next.socket).toBe(refused.socket);
+    } finally {
+      agent.destroy();
+    }
   });
 
   // Runs last: it takes the database away.
