@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accountTokens, organizations, sessions, users } from "~db/schema";
-import { BEHIND_ONE_PROXY, createClient, hasBuild, startTestApp, type TestApp } from "../../tests/support/test-app";
+import { BEHIND_ONE_PROXY, createClient, startTestApp, type TestApp } from "../../tests/support/test-app";
 import { databaseKinds } from "../../tests/support/test-database";
 import { consumeAccountToken, findUsableToken, issueAccountToken } from "./account-tokens.server";
 import { hashPassword } from "./password.server";
@@ -9,7 +9,7 @@ import { ensureStaffUser } from "./staff.server";
 
 let nextUser = 0;
 
-describe.runIf(hasBuild).each(databaseKinds)("accounts on %s", (kind) => {
+describe.each(databaseKinds)("accounts on %s", (kind) => {
   let app: TestApp;
   beforeAll(async () => {
     app = await startTestApp(kind, {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { organizations, outboxMessages, registrations, timezones, users } from "~db/schema";
 import { expectIn } from "../../tests/support/html";
 import { startSellerFormApp } from "../../tests/support/seller-form-app";
-import { createClient, hasBuild } from "../../tests/support/test-app";
+import { createClient } from "../../tests/support/test-app";
 import { databaseKinds } from "../../tests/support/test-database";
 import { issueAccountToken } from "./account-tokens.server";
 import { hashPassword } from "./password.server";
@@ -18,7 +18,7 @@ const SET_PASSWORD_PROBLEM = "Problem setting your password, please try again.";
 
 let nextUser = 0;
 
-describe.runIf(hasBuild).each(databaseKinds)("link revocation on %s", (kind) => {
+describe.each(databaseKinds)("link revocation on %s", (kind) => {
   let context: Awaited<ReturnType<typeof startSellerFormApp>>;
   let staff: ReturnType<typeof createClient>;
   let timezone: string;

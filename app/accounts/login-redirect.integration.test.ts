@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { organizations, users } from "~db/schema";
-import { createClient, hasBuild, startTestApp, type TestApp } from "../../tests/support/test-app";
+import { createClient, startTestApp, type TestApp } from "../../tests/support/test-app";
 import { databaseKinds } from "../../tests/support/test-database";
 import { hashPassword } from "./password.server";
 
@@ -21,7 +21,7 @@ const ATTEMPTS = [
   "https://evil.example",
 ];
 
-describe.runIf(hasBuild).each(databaseKinds)("redirects after sign-in on %s", (kind) => {
+describe.each(databaseKinds)("redirects after sign-in on %s", (kind) => {
   let app: TestApp;
   let signedIn: ReturnType<typeof createClient>;
   const email = `redirect-${kind}@example.com`;

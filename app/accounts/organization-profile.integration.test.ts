@@ -13,7 +13,7 @@ import {
 import { formBody } from "../../tests/support/form-body";
 import { expectIn, expectNotIn } from "../../tests/support/html";
 import { startSellerFormApp } from "../../tests/support/seller-form-app";
-import { createClient, hasBuild } from "../../tests/support/test-app";
+import { createClient } from "../../tests/support/test-app";
 import { databaseKinds } from "../../tests/support/test-database";
 import { hashPassword } from "./password.server";
 
@@ -21,7 +21,7 @@ import { hashPassword } from "./password.server";
 // the registration form's sections; every save that changes something is recorded, field by field,
 // for staff. Other users read it; nobody else reaches it. A browser without JavaScript, both databases.
 
-describe.runIf(hasBuild).each(databaseKinds)("the organization profile on %s", (kind) => {
+describe.each(databaseKinds)("the organization profile on %s", (kind) => {
   let context: Awaited<ReturnType<typeof startSellerFormApp>>;
   let staff: ReturnType<typeof createClient>;
   let admin: ReturnType<typeof createClient>;

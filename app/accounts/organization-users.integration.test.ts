@@ -2,14 +2,14 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accountTokens, organizationInvitations, organizations, outboxMessages, sessions, users } from "~db/schema";
 import { expectIn } from "../../tests/support/html";
-import { createClient, hasBuild, startTestApp, type TestApp } from "../../tests/support/test-app";
+import { createClient, startTestApp, type TestApp } from "../../tests/support/test-app";
 import { databaseKinds } from "../../tests/support/test-database";
 import { hashPassword } from "./password.server";
 
 // /account/users (issue 8): the organization's administrator invites users by e-mail and removes
 // them; other users see the list only; nobody reaches another organization's users.
 
-describe.runIf(hasBuild).each(databaseKinds)("an organization's users on %s", (kind) => {
+describe.each(databaseKinds)("an organization's users on %s", (kind) => {
   let app: TestApp;
   let admin: ReturnType<typeof createClient>;
   let member: ReturnType<typeof createClient>;
@@ -208,7 +208,7 @@ describe.runIf(hasBuild).each(databaseKinds)("an organization's users on %s", (k
 
 // Issue 17: after "Invitation sent", the page must not tell the administrator whether the address
 // already had an account. Both are listed as "Invited" and removed alike; the account is untouched.
-describe.runIf(hasBuild).each(databaseKinds)("invitations that do not tell who has an account on %s", (kind) => {
+describe.each(databaseKinds)("invitations that do not tell who has an account on %s", (kind) => {
   let app: TestApp;
   let admin: ReturnType<typeof createClient>;
   let organizationId: number;

@@ -2,7 +2,7 @@ import { setupServer } from "msw/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { organizations, users } from "~db/schema";
 import { type CapturedRequest, providerHandlers } from "../../tests/mocks/providers";
-import { createClient, hasBuild, startTestApp, type TestApp } from "../../tests/support/test-app";
+import { createClient, startTestApp, type TestApp } from "../../tests/support/test-app";
 import { databaseKinds } from "../../tests/support/test-database";
 import { hashPassword } from "./password.server";
 
@@ -16,7 +16,7 @@ const network = setupServer(...providerHandlers(captured));
 beforeAll(() => network.listen({ onUnhandledRequest: "bypass" }));
 afterAll(() => network.close());
 
-describe.runIf(hasBuild).each(databaseKinds)("password reset delivery on %s", (kind) => {
+describe.each(databaseKinds)("password reset delivery on %s", (kind) => {
   let app: TestApp;
   beforeAll(async () => {
     app = await startTestApp(kind, { POSTMARK_SERVER_TOKEN: "server-token", MAIL_FROM: "noreply@upstream.example" });

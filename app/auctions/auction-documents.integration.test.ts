@@ -12,7 +12,7 @@ import {
 } from "../../tests/support/auction-fixtures";
 import { ALLOWED_SAMPLES, EXE, PDF, TXT } from "../../tests/support/document-samples";
 import { expectIn, expectNotIn } from "../../tests/support/html";
-import { createClient, hasBuild, startTestApp, type TestApp } from "../../tests/support/test-app";
+import { createClient, startTestApp, type TestApp } from "../../tests/support/test-app";
 import { databaseKinds } from "../../tests/support/test-database";
 import { placeManualBid } from "./bids.server";
 import { DOCUMENT_MESSAGES, MAX_DOCUMENT_BYTES, mismatchMessage } from "./document-types";
@@ -24,7 +24,7 @@ import { DOCUMENT_MESSAGES, MAX_DOCUMENT_BYTES, mismatchMessage } from "./docume
 type Client = ReturnType<typeof createClient>;
 const STAFF = { email: "documents-staff@example.com", password: "documents-staff-password" };
 
-describe.runIf(hasBuild).each(databaseKinds)("auction documents on %s", (kind) => {
+describe.each(databaseKinds)("auction documents on %s", (kind) => {
   let app: TestApp;
   let catalogue: Awaited<ReturnType<typeof catalogueForAuctions>>;
   let buyer: Party;

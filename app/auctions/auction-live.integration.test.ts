@@ -12,7 +12,7 @@ import {
   createSeller,
   type Party,
 } from "../../tests/support/auction-fixtures";
-import { createClient, hasBuild, startTestApp, type TestApp } from "../../tests/support/test-app";
+import { createClient, startTestApp, type TestApp } from "../../tests/support/test-app";
 import { createPostgresDatabase, databaseKinds } from "../../tests/support/test-database";
 import { auctionEventStream, eventStreamAccess } from "./auction-events.server";
 import type { AuctionLive } from "./auction-live.server";
@@ -120,7 +120,7 @@ async function eventually(check: () => boolean, timeoutMs = 5_000) {
   }
 }
 
-describe.runIf(hasBuild).each(databaseKinds)("live auction updates on %s", (kind) => {
+describe.each(databaseKinds)("live auction updates on %s", (kind) => {
   let app: TestApp;
   let databaseUrl: { url: string; drop(): Promise<void> } | undefined;
   let db: Database;

@@ -12,7 +12,7 @@ import {
   TEST_STAFF_ENV,
 } from "../../tests/support/auction-fixtures";
 import { expectIn, expectNotIn } from "../../tests/support/html";
-import { createClient, hasBuild, startTestApp, type TestApp } from "../../tests/support/test-app";
+import { createClient, startTestApp, type TestApp } from "../../tests/support/test-app";
 import { databaseKinds } from "../../tests/support/test-database";
 import { advanceAuctions } from "./auctions.server";
 import { placeManualBid } from "./bids.server";
@@ -22,7 +22,7 @@ import { placeManualBid } from "./bids.server";
 // about once more), set a secret minimum; the auction closes on time and the buyer awards it. Who
 // sees what: sellers never see each other; nobody else sees anything.
 
-describe.runIf(hasBuild).each(databaseKinds)("auction pages on %s", (kind) => {
+describe.each(databaseKinds)("auction pages on %s", (kind) => {
   let app: TestApp;
   let buyer: Party;
   let alpha: Party;

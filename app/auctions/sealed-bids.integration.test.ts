@@ -20,7 +20,7 @@ import {
 } from "../../tests/support/auction-fixtures";
 import { EXE, PDF, XLSX } from "../../tests/support/document-samples";
 import { expectIn, expectNotIn } from "../../tests/support/html";
-import { createClient, hasBuild, startTestApp, type TestApp } from "../../tests/support/test-app";
+import { createClient, startTestApp, type TestApp } from "../../tests/support/test-app";
 import { databaseKinds } from "../../tests/support/test-database";
 import { type Viewer, viewsFor } from "./auction-views.server";
 import { advanceAuctions } from "./auctions.server";
@@ -30,7 +30,7 @@ import { advanceAuctions } from "./auctions.server";
 // its documents; nobody else, staff included, reads a bid (page, download, CSV, live view) before the
 // deadline; afterwards the buyer, the evaluator and staff see every bid side by side.
 
-describe.runIf(hasBuild).each(databaseKinds)("sealed-bid auctions on %s", (kind) => {
+describe.each(databaseKinds)("sealed-bid auctions on %s", (kind) => {
   let app: TestApp;
   let buyer: Party;
   let consultant: Party;

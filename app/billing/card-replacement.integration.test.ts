@@ -18,7 +18,7 @@ import { stripeHandlers } from "../../tests/mocks/stripe";
 import { expectIn, expectNotIn } from "../../tests/support/html";
 import { startSellerFormApp } from "../../tests/support/seller-form-app";
 import { NEXT_YEAR } from "../../tests/support/seller-registration-body";
-import { createClient, hasBuild } from "../../tests/support/test-app";
+import { createClient } from "../../tests/support/test-app";
 import { databaseKinds } from "../../tests/support/test-database";
 
 // /account/card (issue 8): a seller's administrator replaces the card its yearly subscription is
@@ -115,7 +115,7 @@ async function stateOf(db: Database, organizationId: number, registrationId: num
   return { seller, subscription, changes };
 }
 
-describe.runIf(hasBuild).each(databaseKinds)("replacing a seller's card with the test provider on %s", (kind) => {
+describe.each(databaseKinds)("replacing a seller's card with the test provider on %s", (kind) => {
   let context: Context;
   let staff: Client;
   let seller: Awaited<ReturnType<typeof approvedSeller>>;
@@ -337,7 +337,7 @@ describe.runIf(hasBuild).each(databaseKinds)("replacing a seller's card with the
   });
 });
 
-describe.runIf(hasBuild).each(databaseKinds)("replacing a seller's card with Stripe on %s", (kind) => {
+describe.each(databaseKinds)("replacing a seller's card with Stripe on %s", (kind) => {
   const captured: CapturedRequest[] = [];
   const stripe = setupServer(...stripeHandlers(captured));
   let context: Context;

@@ -3,13 +3,13 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashPassword } from "~/accounts/password.server";
 import { serviceAreas, services, users } from "~db/schema";
-import { createClient, hasBuild, startTestApp, type TestApp } from "../../tests/support/test-app";
+import { createClient, startTestApp, type TestApp } from "../../tests/support/test-app";
 import { databaseKinds } from "../../tests/support/test-database";
 import { createApiToken } from "./api-tokens.server";
 
 type Json = Record<string, unknown>;
 
-describe.runIf(hasBuild).each(databaseKinds)("catalogue API on %s", (kind) => {
+describe.each(databaseKinds)("catalogue API on %s", (kind) => {
   let app: TestApp;
   let token: string;
   let staffId: number;

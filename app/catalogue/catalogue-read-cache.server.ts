@@ -7,7 +7,7 @@ import type { Database } from "~db/database.server";
 import { localCatalogueWrites, readCatalogueRevision } from "./catalogue-revision.server";
 import { serviceAreaCheckboxes, serviceCheckboxes } from "./checkboxes.server";
 
-/** Public catalogue reads the server answers from memory, before Express and React Router. */
+/** Public catalogue reads the server answers from memory, before the request pipeline and React Router. */
 const builders: Record<string, (db: Database) => Promise<unknown>> = {
   "/api/service_checkboxes": serviceCheckboxes,
   "/api/service_area_checkboxes": serviceAreaCheckboxes,

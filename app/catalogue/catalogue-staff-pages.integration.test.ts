@@ -3,13 +3,13 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashPassword } from "~/accounts/password.server";
 import { provinces, serviceAreas, services, users } from "~db/schema";
-import { createClient, hasBuild, startTestApp, type TestApp } from "../../tests/support/test-app";
+import { createClient, startTestApp, type TestApp } from "../../tests/support/test-app";
 import { databaseKinds } from "../../tests/support/test-database";
 
 // The staff catalogue pages as a browser without JavaScript uses them: plain form posts. Every
 // client mistake is a 4xx with the message in the page, never a 5xx, and writes nothing.
 
-describe.runIf(hasBuild).each(databaseKinds)("staff catalogue pages on %s", (kind) => {
+describe.each(databaseKinds)("staff catalogue pages on %s", (kind) => {
   let app: TestApp;
   let staff: ReturnType<typeof createClient>;
   const serviceCount = async () => (await app.services.db.select({ n: count() }).from(services))[0]?.n ?? 0;

@@ -19,7 +19,7 @@ import {
   TEST_STAFF_ENV,
 } from "../../tests/support/auction-fixtures";
 import { expectIn, expectNotIn } from "../../tests/support/html";
-import { createClient, hasBuild, startTestApp, type TestApp } from "../../tests/support/test-app";
+import { createClient, startTestApp, type TestApp } from "../../tests/support/test-app";
 import { databaseKinds } from "../../tests/support/test-database";
 
 // The technical evaluation (issue 10) as browsers without JavaScript use it: the named consultant
@@ -27,7 +27,7 @@ import { databaseKinds } from "../../tests/support/test-database";
 // and awards by the ranking; staff read; sellers see nothing. In a reverse auction the same
 // evaluation gates which sellers may be invited.
 
-describe.runIf(hasBuild).each(databaseKinds)("technical evaluation on %s", (kind) => {
+describe.each(databaseKinds)("technical evaluation on %s", (kind) => {
   let app: TestApp;
   let buyer: Party;
   let consultant: Party;

@@ -10,14 +10,14 @@ import {
   type Party,
 } from "../../tests/support/auction-fixtures";
 import { expectIn, expectNotIn } from "../../tests/support/html";
-import { createClient, hasBuild, startTestApp, type TestApp } from "../../tests/support/test-app";
+import { createClient, startTestApp, type TestApp } from "../../tests/support/test-app";
 import { databaseKinds } from "../../tests/support/test-database";
 import { notifyOrganizations, notifyUsers, OUTBID_EMAIL_WINDOW_MS } from "./notifications.server";
 
 // Notifications (issue 10): kept for every user and listed on /account, e-mailed unless the user
 // turned the optional kind off; outbid e-mails at most once per user and auction every 5 minutes.
 
-describe.runIf(hasBuild).each(databaseKinds)("notifications on %s", (kind) => {
+describe.each(databaseKinds)("notifications on %s", (kind) => {
   let app: TestApp;
   let buyer: Party;
   let seller: Party;

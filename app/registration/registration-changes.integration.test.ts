@@ -15,7 +15,7 @@ import { formBody } from "../../tests/support/form-body";
 import { expectIn, expectNotIn } from "../../tests/support/html";
 import { accessTokenThroughSteps } from "../../tests/support/registration-steps";
 import { startSellerFormApp } from "../../tests/support/seller-form-app";
-import { createClient, hasBuild } from "../../tests/support/test-app";
+import { createClient } from "../../tests/support/test-app";
 import { databaseKinds } from "../../tests/support/test-database";
 import { readStoredRegistration } from "./stored-registration.server";
 
@@ -25,7 +25,7 @@ import { readStoredRegistration } from "./stored-registration.server";
 
 const LINK = /\/signup\/registration-changes\/([A-Za-z0-9_-]{43})/;
 
-describe.runIf(hasBuild).each(databaseKinds)("asking for changes on %s", (kind) => {
+describe.each(databaseKinds)("asking for changes on %s", (kind) => {
   let context: Awaited<ReturnType<typeof startSellerFormApp>>;
   let staff: ReturnType<typeof createClient>;
   let submitted = 0;

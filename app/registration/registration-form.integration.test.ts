@@ -6,7 +6,7 @@ import {
   accessTokenThroughSteps,
   registrationsOf as registrationsOfToken,
 } from "../../tests/support/registration-steps";
-import { BEHIND_ONE_PROXY, createClient, hasBuild, startTestApp, type TestApp } from "../../tests/support/test-app";
+import { BEHIND_ONE_PROXY, createClient, startTestApp, type TestApp } from "../../tests/support/test-app";
 import { databaseKinds } from "../../tests/support/test-database";
 
 // Step 5 in the browser's shape, without JavaScript: form posts to the buyer and consultant pages.
@@ -18,7 +18,7 @@ let nextNumber = 600;
 
 type AreaData = { serviceAreas: { id: number; province: number }[]; serviceAreaProvinces: { id: number }[] };
 
-describe.runIf(hasBuild).each(databaseKinds)("buyer and consultant registration forms on %s", (kind) => {
+describe.each(databaseKinds)("buyer and consultant registration forms on %s", (kind) => {
   let app: TestApp;
   let areas: AreaData;
 
@@ -260,7 +260,7 @@ describe.runIf(hasBuild).each(databaseKinds)("buyer and consultant registration 
   });
 });
 
-describe.runIf(hasBuild)("buyer registration form when the database fails", () => {
+describe("buyer registration form when the database fails", () => {
   it("answers the browser's submission with 'Registration could not be processed.'", async () => {
     const app = await startTestApp("pglite");
     try {

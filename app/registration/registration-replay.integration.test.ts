@@ -6,7 +6,7 @@ import { expectIn, expectNotIn } from "../../tests/support/html";
 import { accessTokenThroughSteps, registrationsOf } from "../../tests/support/registration-steps";
 import { startSellerFormApp } from "../../tests/support/seller-form-app";
 import { sellerBody } from "../../tests/support/seller-registration-body";
-import { createClient, hasBuild } from "../../tests/support/test-app";
+import { createClient } from "../../tests/support/test-app";
 import { databaseKinds } from "../../tests/support/test-database";
 
 // A registration call replayed with its access token already spent (issue 17): the same data is
@@ -17,7 +17,7 @@ import { databaseKinds } from "../../tests/support/test-database";
 const INVALID = "Invalid access token.";
 let nextNumber = 100;
 
-describe.runIf(hasBuild).each(databaseKinds)("registration replays on %s", (kind) => {
+describe.each(databaseKinds)("registration replays on %s", (kind) => {
   let context: Awaited<ReturnType<typeof startSellerFormApp>>;
   let serviceAreaIds: number[];
   let leafServiceIds: number[];

@@ -3,7 +3,7 @@ import { setupServer } from "msw/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { outboxMessages, registrationCodeSends, registrationRequests } from "~db/schema";
 import { type CapturedRequest, providerHandlers } from "../../tests/mocks/providers";
-import { BEHIND_ONE_PROXY, createClient, hasBuild, startTestApp, type TestApp } from "../../tests/support/test-app";
+import { BEHIND_ONE_PROXY, createClient, startTestApp, type TestApp } from "../../tests/support/test-app";
 import { databaseKinds } from "../../tests/support/test-database";
 
 // With Twilio configured (faked at the network edge by MSW): codes go out by SMS, and a refusal
@@ -27,7 +27,7 @@ const server = setupServer(
 beforeAll(() => server.listen({ onUnhandledRequest: "bypass" }));
 afterAll(() => server.close());
 
-describe.runIf(hasBuild).each(databaseKinds)("access codes through Twilio on %s", (kind) => {
+describe.each(databaseKinds)("access codes through Twilio on %s", (kind) => {
   let app: TestApp;
   beforeAll(async () => {
     app = await startTestApp(kind, {

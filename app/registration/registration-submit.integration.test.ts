@@ -5,7 +5,7 @@ import {
   accessTokenThroughSteps,
   registrationsOf as registrationsOfToken,
 } from "../../tests/support/registration-steps";
-import { BEHIND_ONE_PROXY, createClient, hasBuild, startTestApp, type TestApp } from "../../tests/support/test-app";
+import { BEHIND_ONE_PROXY, createClient, startTestApp, type TestApp } from "../../tests/support/test-app";
 import { databaseKinds } from "../../tests/support/test-database";
 
 // Step 5 over the API: register_buyer and register_consultant (one transaction, token spent, idempotent).
@@ -13,7 +13,7 @@ import { databaseKinds } from "../../tests/support/test-database";
 const INCOMPLETE = "Please ensure all required fields are filled in.";
 let nextNumber = 300;
 
-describe.runIf(hasBuild).each(databaseKinds)("buyer and consultant registration on %s", (kind) => {
+describe.each(databaseKinds)("buyer and consultant registration on %s", (kind) => {
   let app: TestApp;
   let industryId: number;
   let serviceAreaIds: number[];

@@ -2,7 +2,7 @@ import { and, desc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashToken } from "~/accounts/account-tokens.server";
 import { outboxMessages, registrationAccessTokens, registrationCodeSends, registrationRequests } from "~db/schema";
-import { BEHIND_ONE_PROXY, createClient, hasBuild, startTestApp, type TestApp } from "../../tests/support/test-app";
+import { BEHIND_ONE_PROXY, createClient, startTestApp, type TestApp } from "../../tests/support/test-app";
 import { databaseKinds } from "../../tests/support/test-database";
 
 const INVALID_CODE = "Invalid access code. Please check the code and try again.";
@@ -21,7 +21,7 @@ function newApplicant() {
   };
 }
 
-describe.runIf(hasBuild).each(databaseKinds)("registration steps 1-4 on %s", (kind) => {
+describe.each(databaseKinds)("registration steps 1-4 on %s", (kind) => {
   let app: TestApp;
   beforeAll(async () => {
     app = await startTestApp(kind, BEHIND_ONE_PROXY);

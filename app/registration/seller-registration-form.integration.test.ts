@@ -14,7 +14,6 @@ import { stripeHandlers } from "../../tests/mocks/stripe";
 import { expectIn, expectNotIn } from "../../tests/support/html";
 import { startSellerFormApp } from "../../tests/support/seller-form-app";
 import { NEXT_YEAR } from "../../tests/support/seller-registration-body";
-import { hasBuild } from "../../tests/support/test-app";
 import { databaseKinds } from "../../tests/support/test-database";
 
 // Step 5 for sellers in the browser's shape, without JavaScript: form posts to the seller page,
@@ -23,7 +22,7 @@ import { databaseKinds } from "../../tests/support/test-database";
 const INCOMPLETE = "Please ensure all required fields are filled in.";
 const NO_SERVICE = "Please select at least one service category.";
 
-describe.runIf(hasBuild).each(databaseKinds)("the seller registration form on %s", (kind) => {
+describe.each(databaseKinds)("the seller registration form on %s", (kind) => {
   let context: Awaited<ReturnType<typeof startSellerFormApp>>;
   beforeAll(async () => {
     context = await startSellerFormApp(kind);
@@ -230,7 +229,7 @@ describe.runIf(hasBuild).each(databaseKinds)("the seller registration form on %s
   });
 });
 
-describe.runIf(hasBuild)("the seller registration form with Stripe configured", () => {
+describe("the seller registration form with Stripe configured", () => {
   const captured: CapturedRequest[] = [];
   const stripe = setupServer(...stripeHandlers(captured));
   let context: Awaited<ReturnType<typeof startSellerFormApp>>;

@@ -18,7 +18,7 @@ import {
   registrationsOf as registrationsOfToken,
 } from "../../tests/support/registration-steps";
 import { NEXT_YEAR, sellerBody } from "../../tests/support/seller-registration-body";
-import { BEHIND_ONE_PROXY, createClient, hasBuild, startTestApp, type TestApp } from "../../tests/support/test-app";
+import { BEHIND_ONE_PROXY, createClient, startTestApp, type TestApp } from "../../tests/support/test-app";
 import { databaseKinds } from "../../tests/support/test-database";
 
 // Step 5 for sellers over the API, with the offline test card provider (Stripe's test-card behaviour).
@@ -26,7 +26,7 @@ import { databaseKinds } from "../../tests/support/test-database";
 const INCOMPLETE = "Please ensure all required fields are filled in.";
 let nextNumber = 600;
 
-describe.runIf(hasBuild).each(databaseKinds)("seller registration on %s", (kind) => {
+describe.each(databaseKinds)("seller registration on %s", (kind) => {
   let app: TestApp;
   let industryId: number;
   let serviceAreaIds: number[];

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { approveRegistration } from "~/review/review.server";
 import { expiryReminders, outboxMessages, registrations, sellerRegistrations, users } from "~db/schema";
 import { startSellerFormApp } from "../../tests/support/seller-form-app";
-import { hasBuild, startTestApp, type TestApp } from "../../tests/support/test-app";
+import { startTestApp, type TestApp } from "../../tests/support/test-app";
 import { databaseKinds } from "../../tests/support/test-database";
 import { sendExpiryReminders } from "./expiry-reminders.server";
 import { EXPIRY_REMINDERS_CRON, EXPIRY_REMINDERS_JOB, startRemindersWorker } from "./reminders-worker.server";
@@ -18,7 +18,7 @@ const inDays = (days: number) => {
   return date.toISOString().slice(0, 10);
 };
 
-describe.runIf(hasBuild).each(databaseKinds)("expiry reminders on %s", (kind) => {
+describe.each(databaseKinds)("expiry reminders on %s", (kind) => {
   let context: Awaited<ReturnType<typeof startSellerFormApp>>;
   let organizationId: number;
   const salesEmail = `reminders-${kind}@seller.example`;
@@ -115,7 +115,7 @@ describe.runIf(hasBuild).each(databaseKinds)("expiry reminders on %s", (kind) =>
   });
 });
 
-describe.runIf(hasBuild && Boolean(process.env.DATABASE_URL))("the expiry reminders job", () => {
+describe.runIf(Boolean(process.env.DATABASE_URL))("the expiry reminders job", () => {
   let app: TestApp;
   beforeAll(async () => {
     app = await startTestApp("postgres");

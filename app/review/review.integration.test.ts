@@ -16,14 +16,14 @@ import type { CapturedRequest } from "../../tests/mocks/providers";
 import { stripeHandlers } from "../../tests/mocks/stripe";
 import { expectIn } from "../../tests/support/html";
 import { startSellerFormApp } from "../../tests/support/seller-form-app";
-import { createClient, hasBuild } from "../../tests/support/test-app";
+import { createClient } from "../../tests/support/test-app";
 import { databaseKinds } from "../../tests/support/test-database";
 
 // Staff review (issue 8, first part) as a browser without JavaScript uses it: the queue, a
 // registration's page, approve and reject with their confirmation step, one decision only, the
 // account made in the same transaction, and who may see any of it.
 
-describe.runIf(hasBuild).each(databaseKinds)("staff review on %s", (kind) => {
+describe.each(databaseKinds)("staff review on %s", (kind) => {
   let context: Awaited<ReturnType<typeof startSellerFormApp>>;
   let staff: ReturnType<typeof createClient>;
   let submitted = 0;
@@ -274,7 +274,7 @@ describe.runIf(hasBuild).each(databaseKinds)("staff review on %s", (kind) => {
   });
 });
 
-describe.runIf(hasBuild)("approving a seller with Stripe configured", () => {
+describe("approving a seller with Stripe configured", () => {
   const captured: CapturedRequest[] = [];
   const stripe = setupServer(...stripeHandlers(captured));
   let context: Awaited<ReturnType<typeof startSellerFormApp>>;

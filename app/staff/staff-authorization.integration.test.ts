@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashPassword } from "~/accounts/password.server";
 import routes from "~/routes";
 import { registrationDecisions, serviceAreas, services, users } from "~db/schema";
-import { createClient, hasBuild, startTestApp, type TestApp } from "../../tests/support/test-app";
+import { createClient, startTestApp, type TestApp } from "../../tests/support/test-app";
 
 // The authorization matrix (issue 8): every staff page, read from app/routes.ts so a new one cannot be
 // missed, and every catalogue write of the API, refuse visitors and buyers, sellers and consultants,
@@ -34,7 +34,7 @@ const ROLES = [
   { role: 4, name: "consultant" },
 ] as const;
 
-describe.runIf(hasBuild)("who may use the staff pages and the catalogue writes", () => {
+describe("who may use the staff pages and the catalogue writes", () => {
   let app: TestApp;
   const clients = new Map<string, ReturnType<typeof createClient>>();
   const paths = staffPaths(routes);

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vites
 import { DOCUMENT_MESSAGES, MAX_DOCUMENT_BYTES, mismatchMessage } from "~/auctions/document-types";
 import { catalogueForAuctions, createAuctionRow, createBuyer, type Party } from "../support/auction-fixtures";
 import { PDF } from "../support/document-samples";
-import { hasBuild, startTestApp, type TestApp } from "../support/test-app";
+import { startTestApp, type TestApp } from "../support/test-app";
 import { errorAlert, expectAlertFocused, expectFieldMessage, signIn, submit, visit } from "./account-helpers";
 import {
   browserForFile,
@@ -68,7 +68,7 @@ async function signedIn(page: Page, mode: JavaScriptMode) {
 
 const fileInput = (page: Page) => page.getByLabel("Document", { exact: true });
 
-describe.runIf(hasBuild).each(javaScriptModes)("auction documents with %s", (mode) => {
+describe.each(javaScriptModes)("auction documents with %s", (mode) => {
   const axe = (page: Page) => (mode === "js" ? expectNoAxeViolations(page) : Promise.resolve());
 
   it("uploads a PDF, refuses a disguised file, downloads it back and deletes it", async () => {
@@ -141,7 +141,7 @@ describe.runIf(hasBuild).each(javaScriptModes)("auction documents with %s", (mod
   });
 });
 
-describe.runIf(hasBuild)("auction documents without the app's scripts", () => {
+describe("auction documents without the app's scripts", () => {
   it("has no axe violations and valid HTML in each state", async () => {
     const auctionId = await newDraftAuction();
     const path = `/auctions/${auctionId}/documents`;

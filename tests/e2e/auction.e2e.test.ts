@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { advanceAuctions } from "~/auctions/auctions.server";
 import { auctions } from "~db/schema";
 import { catalogueForAuctions, createBuyer, createSeller } from "../support/auction-fixtures";
-import { hasBuild, startTestApp, type TestApp } from "../support/test-app";
+import { startTestApp, type TestApp } from "../support/test-app";
 import { submit } from "./account-helpers";
 import { pagesOn, signInThroughForm } from "./app-pages";
 import { browserForFile, expectNoAxeViolations, javaScriptModes, validateHtml } from "./browser";
@@ -28,7 +28,7 @@ const open = pagesOn(browser, () => app.baseURL);
 
 const mainText = async (page: Page) => (await page.locator("main").textContent()) ?? "";
 
-describe.runIf(hasBuild).each(javaScriptModes)("a reverse auction with %s", (mode) => {
+describe.each(javaScriptModes)("a reverse auction with %s", (mode) => {
   const axe = (page: Page) => (mode === "js" ? expectNoAxeViolations(page) : Promise.resolve());
 
   it("runs from the buyer's terms to the award, and no seller sees the other", { timeout: 240_000 }, async () => {

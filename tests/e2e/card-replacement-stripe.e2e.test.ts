@@ -7,7 +7,7 @@ import { registrations, sellerRegistrations, users } from "~db/schema";
 import type { CapturedRequest } from "../mocks/providers";
 import { stripeHandlers } from "../mocks/stripe";
 import { startSellerFormApp } from "../support/seller-form-app";
-import { createClient, hasBuild } from "../support/test-app";
+import { createClient } from "../support/test-app";
 import { expectNoAxeViolations, launchBrowser, waitForHydration } from "./browser";
 import { FAKE_STRIPE_JS } from "./fake-stripe-js";
 
@@ -22,7 +22,7 @@ const SELLER = { email: "card-stripe-admin@seller.example", password: "card-stri
 const captured: CapturedRequest[] = [];
 const stripeApi = setupServer(...stripeHandlers(captured));
 
-describe.runIf(hasBuild)("replacing the card with Stripe.js", () => {
+describe("replacing the card with Stripe.js", () => {
   let app: Awaited<ReturnType<typeof startSellerFormApp>>;
   let browser: Browser;
   let context: BrowserContext;

@@ -5,7 +5,7 @@ import { hashPassword } from "~/accounts/password.server";
 import { registrations, users } from "~db/schema";
 import { startSellerFormApp } from "../support/seller-form-app";
 import { NEXT_YEAR } from "../support/seller-registration-body";
-import { createClient, hasBuild } from "../support/test-app";
+import { createClient } from "../support/test-app";
 import { submit } from "./account-helpers";
 import { browserForFile, expectNoAxeViolations, javaScriptModes, openPage, validateHtml } from "./browser";
 
@@ -63,7 +63,7 @@ async function fillCard(page: Page, number: string) {
   await page.getByLabel("CVC").fill("123");
 }
 
-describe.runIf(hasBuild).each(javaScriptModes)("replacing the card with %s", (mode) => {
+describe.each(javaScriptModes)("replacing the card with %s", (mode) => {
   const axe = (page: Page) => (mode === "js" ? expectNoAxeViolations(page) : Promise.resolve());
 
   it("refuses a declined card at the card number, then replaces the card and shows the new last four", async () => {
@@ -108,7 +108,7 @@ describe.runIf(hasBuild).each(javaScriptModes)("replacing the card with %s", (mo
   });
 });
 
-describe.runIf(hasBuild)("the card page without the app's scripts", () => {
+describe("the card page without the app's scripts", () => {
   it("has no accessibility violations, before and after a refusal", async () => {
     const email = await approvedSeller("axe");
     const context = await browser().newContext({ baseURL: app.app.baseURL, viewport: { width: 1200, height: 900 } });
@@ -136,7 +136,7 @@ describe.runIf(hasBuild)("the card page without the app's scripts", () => {
   });
 });
 
-describe.runIf(hasBuild)("W3C Nu validator", () => {
+describe("W3C Nu validator", () => {
   it("finds no errors in the server HTML of the card pages and the account page after a replacement", async () => {
     const email = await approvedSeller("vnu");
     const client = createClient(app.app.baseURL);

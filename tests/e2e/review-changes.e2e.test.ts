@@ -3,7 +3,6 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { outboxMessages, registrations, registrationWcbs } from "~db/schema";
 import { startSellerFormApp } from "../support/seller-form-app";
-import { hasBuild } from "../support/test-app";
 import { submit } from "./account-helpers";
 import { pagesOn, signInThroughForm } from "./app-pages";
 import { browserForFile, expectNoAxeViolations, javaScriptModes } from "./browser";
@@ -38,7 +37,7 @@ async function linkMailedTo(to: string, pattern: RegExp) {
   return link ?? "";
 }
 
-describe.runIf(hasBuild).each(javaScriptModes)("changes and the profile with %s", (mode) => {
+describe.each(javaScriptModes)("changes and the profile with %s", (mode) => {
   const axe = (page: Page) => (mode === "js" ? expectNoAxeViolations(page) : Promise.resolve());
 
   // The whole flow with axe at every step: over a minute when the machine is busy.

@@ -3,7 +3,6 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { outboxMessages, registrations } from "~db/schema";
 import { startSellerFormApp } from "../support/seller-form-app";
-import { hasBuild } from "../support/test-app";
 import { submit } from "./account-helpers";
 import { pagesOn, signInThroughForm } from "./app-pages";
 import { browserForFile, expectNoAxeViolations, javaScriptModes } from "./browser";
@@ -24,7 +23,7 @@ afterAll(async () => {
 const { browser } = browserForFile();
 const open = pagesOn(browser, () => app.app.baseURL);
 
-describe.runIf(hasBuild).each(javaScriptModes)("staff review with %s", (mode) => {
+describe.each(javaScriptModes)("staff review with %s", (mode) => {
   const axe = (page: Page) => (mode === "js" ? expectNoAxeViolations(page) : Promise.resolve());
 
   it("takes a seller from registration through approval to a signed-in account", async () => {

@@ -5,7 +5,7 @@ import { advanceAuctions } from "~/auctions/auctions.server";
 import { auctions } from "~db/schema";
 import { catalogueForAuctions, createBuyer, createSeller } from "../support/auction-fixtures";
 import { PDF } from "../support/document-samples";
-import { hasBuild, startTestApp, type TestApp } from "../support/test-app";
+import { startTestApp, type TestApp } from "../support/test-app";
 import { submit } from "./account-helpers";
 import { pagesOn, signInThroughForm } from "./app-pages";
 import { browserForFile, expectNoAxeViolations, javaScriptModes, validateHtml } from "./browser";
@@ -32,7 +32,7 @@ const open = pagesOn(browser, () => app.baseURL);
 const mainText = async (page: Page) => (await page.locator("main").textContent()) ?? "";
 const pdf = (name: string) => ({ name, mimeType: "application/pdf", buffer: PDF });
 
-describe.runIf(hasBuild).each(javaScriptModes)("a sealed-bid auction with %s", (mode) => {
+describe.each(javaScriptModes)("a sealed-bid auction with %s", (mode) => {
   const axe = (page: Page) => (mode === "js" ? expectNoAxeViolations(page) : Promise.resolve());
 
   it("runs from the buyer's terms through sealed bids and evaluation to the award", { timeout: 240_000 }, async () => {

@@ -5,7 +5,6 @@ import { hashToken } from "~/accounts/account-tokens.server";
 import { outboxMessages, registrationAccessTokens, registrations, sellerRegistrations } from "~db/schema";
 import { startSellerFormApp } from "../support/seller-form-app";
 import { NEXT_YEAR } from "../support/seller-registration-body";
-import { hasBuild } from "../support/test-app";
 import {
   browserForFile,
   expectNoAxeViolations,
@@ -287,7 +286,7 @@ async function tablesHolding(needles: string[]): Promise<string[]> {
 
 // ---- The tests ----
 
-describe.runIf(hasBuild).each(javaScriptModes)("the seller registration form with %s", (mode) => {
+describe.each(javaScriptModes)("the seller registration form with %s", (mode) => {
   const hydrated = mode === "js";
 
   it("takes a seller from /signup?type=seller through the code, the policy and the terms to the completion page", async () => {
@@ -552,7 +551,7 @@ describe.runIf(hasBuild).each(javaScriptModes)("the seller registration form wit
   });
 });
 
-describe.runIf(hasBuild)("the seller registration form's HTML", () => {
+describe("the seller registration form's HTML", () => {
   it("has no errors in the W3C validator: empty, with every message, after a declined card, and complete", async () => {
     const token = await seller.sellerToken();
     const formUrl = `${seller.app.baseURL}/signup/seller-registration/${token}`;

@@ -6,7 +6,6 @@ import { registrations, sellerRegistrations } from "~db/schema";
 import type { CapturedRequest } from "../mocks/providers";
 import { stripeHandlers } from "../mocks/stripe";
 import { startSellerFormApp } from "../support/seller-form-app";
-import { hasBuild } from "../support/test-app";
 import { launchBrowser, waitForHydration } from "./browser";
 import { FAKE_STRIPE_JS } from "./fake-stripe-js";
 import { fillRequiredSellerFields } from "./seller-form-steps";
@@ -19,7 +18,7 @@ import { fillRequiredSellerFields } from "./seller-form-steps";
 const captured: CapturedRequest[] = [];
 const stripeApi = setupServer(...stripeHandlers(captured));
 
-describe.runIf(hasBuild)("the seller form with Stripe.js", () => {
+describe("the seller form with Stripe.js", () => {
   let app: Awaited<ReturnType<typeof startSellerFormApp>>;
   let browser: Browser;
   let context: BrowserContext;

@@ -1,9 +1,9 @@
 import { Agent, request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hasBuild, startTestApp, type TestApp } from "../support/test-app";
+import { startTestApp, type TestApp } from "../support/test-app";
 import { databaseKinds } from "../support/test-database";
 
-describe.runIf(hasBuild).each(databaseKinds)("application on %s", (kind) => {
+describe.each(databaseKinds)("application on %s", (kind) => {
   let app: TestApp;
   beforeAll(async () => {
     app = await startTestApp(kind);

@@ -4,7 +4,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { PROVIDER_SETTINGS } from "~/platform/env.server";
 import { sessions } from "~db/schema";
-import { BEHIND_ONE_PROXY, createClient, hasBuild, startTestApp, type TestApp } from "../support/test-app";
+import { BEHIND_ONE_PROXY, createClient, startTestApp, type TestApp } from "../support/test-app";
 import { databaseKinds } from "../support/test-database";
 
 // Issue 17, class 1: a production server never serves the development doors (the dev outbox, which
@@ -47,7 +47,7 @@ async function startServer(flag: string | undefined, environment: NodeJS.Process
   }
 }
 
-describe.runIf(hasBuild)("a production start without providers", () => {
+describe("a production start without providers", () => {
   it.each([
     ["the web server", undefined],
     ["the worker", "--worker"],
@@ -72,7 +72,7 @@ describe.runIf(hasBuild)("a production start without providers", () => {
   });
 });
 
-describe.runIf(hasBuild).each(databaseKinds)("production with providers on %s", (kind) => {
+describe.each(databaseKinds)("production with providers on %s", (kind) => {
   let app: TestApp;
   beforeAll(async () => {
     app = await startTestApp(kind, { ...PRODUCTION, ...PROVIDERS });
@@ -99,7 +99,7 @@ describe.runIf(hasBuild).each(databaseKinds)("production with providers on %s", 
   });
 });
 
-describe.runIf(hasBuild).each(databaseKinds)("production with DEV_OUTBOX=on (a staging copy) on %s", (kind) => {
+describe.each(databaseKinds)("production with DEV_OUTBOX=on (a staging copy) on %s", (kind) => {
   let app: TestApp;
   const warnings: string[] = [];
   beforeAll(async () => {
@@ -136,7 +136,7 @@ describe.runIf(hasBuild).each(databaseKinds)("production with DEV_OUTBOX=on (a s
   });
 });
 
-describe.runIf(hasBuild).each(databaseKinds)("the session cookie over HTTPS on %s", (kind) => {
+describe.each(databaseKinds)("the session cookie over HTTPS on %s", (kind) => {
   let direct: TestApp;
   let proxied: TestApp;
   beforeAll(async () => {
@@ -194,7 +194,7 @@ describe.runIf(hasBuild).each(databaseKinds)("the session cookie over HTTPS on %
   });
 });
 
-describe.runIf(hasBuild)("the session cookie in production", () => {
+describe("the session cookie in production", () => {
   it("is Secure even over plain HTTP", async () => {
     const app = await startTestApp("pglite", { ...PRODUCTION, ...PROVIDERS, ...STAFF });
     try {

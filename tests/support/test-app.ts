@@ -8,7 +8,15 @@ import { createPostgresDatabase, type DatabaseKind } from "./test-database";
 // The production build, run in-process so tests can reach its services (to issue tokens through the
 // same module the product uses). `npm test` builds before it runs the tests.
 export const buildEntry = path.resolve("build/server/index.js");
-export const hasBuild = existsSync(buildEntry);
+
+/** What a test that needs the build says when there is none: it fails, never skips. */
+export const NO_BUILD_MESSAGE =
+  "No production build: the integration tests run the built app (build/server/index.js). Run `npm run build` first (`npm test` does).";
+
+/** Fails the integration project at once, with the message above, when there is no build. */
+export function requireBuild(): void {
+  if (!existsSync(buildEntry)) throw new Error(NO_BUILD_MESSAGE);
+}
 
 /**
  * For tests that stand for clients at several addresses by sending X-Forwarded-For: the app trusts one
