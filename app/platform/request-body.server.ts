@@ -135,16 +135,15 @@ export async function readBody(
   const maxBytes = options.maxBytes ?? MAX_FORM_BODY_BYTES;
   const contentType = request.headers.get("content-type");
   const format = formatOf(contentType);
-  if (!format || !options.accept.includes(format)) {
-    const bytes = await readBytes(request, maxBytes);
-    if (bytes === "too-large") return refused(413, tooLargeMessage(maxBytes));
-    if (bytes === "unreadable") return refused(400, "The request body could not be read.");
-    if (bytes.length === 0 && !contentType) return { kind: "empty" };
-    return refused(415, `Send the body as ${formatNames(options.accept)}.`);
-  }
+  // Read (or drop) whatever comes first, so a refused body is still read up to its bound and the
+  // client gets our answer rather than a reset connection.
   const bytes = await readBytes(request, maxBytes);
   if (bytes === "too-large") return refused(413, tooLargeMessage(maxBytes));
   if (bytes === "unreadable") return refused(400, "The request body could not be read.");
+  if (!format || !options.accept.includes(format)) {
+    if (bytes.length === 0 && !contentType) return { kind: "empty" };
+    return refused(415, `Send the body as ${formatNames(options.accept)}.`);
+  }
   if (format === "multipart") {
     try {
       // The platform's parser, on the bytes already counted (never on the unbounded stream).

@@ -1,8 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { asc, eq } from "drizzle-orm";
 import { HttpResponse, http } from "msw";
-import { setupServer } from "msw/node";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashToken } from "~/accounts/account-tokens.server";
 import { createMessaging } from "~/messaging/messaging.server";
 import { createStripePayments } from "~/payments/stripe.server";
@@ -17,8 +16,7 @@ import {
   services as servicesTable,
   users,
 } from "~db/schema";
-import type { CapturedRequest } from "../../tests/mocks/providers";
-import { stripeHandlers } from "../../tests/mocks/stripe";
+import { fakeStripeForFile } from "../../tests/mocks/stripe";
 import { sellerBody } from "../../tests/support/seller-registration-body";
 import { createTestDatabase, databaseKinds, type TestDatabase } from "../../tests/support/test-database";
 import { completeSellerCheckout, registerSeller, registerSellerAwaitingPayment } from "./seller-register.server";
@@ -27,14 +25,7 @@ import { createSellerRegistrationSchema } from "./seller-registration-data";
 // The seller path with Stripe configured (Stripe faked with MSW at the network edge): a saved card,
 // a decline, and the Checkout (setup mode) path for browsers without JavaScript.
 
-const captured: CapturedRequest[] = [];
-const stripe = setupServer(...stripeHandlers(captured));
-beforeAll(() => stripe.listen({ onUnhandledRequest: "bypass" }));
-afterEach(() => {
-  captured.length = 0;
-  stripe.resetHandlers();
-});
-afterAll(() => stripe.close());
+const { stripe, captured } = fakeStripeForFile();
 
 describe.each(databaseKinds)("seller registration with Stripe on %s", (kind) => {
   let database: TestDatabase;

@@ -1,8 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { asc, eq } from "drizzle-orm";
 import { HttpResponse, http } from "msw";
-import { setupServer } from "msw/node";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashToken } from "~/accounts/account-tokens.server";
 import { createMessaging } from "~/messaging/messaging.server";
 import { createStripePayments } from "~/payments/stripe.server";
@@ -17,8 +16,7 @@ import {
   sellerRegistrations,
   services as servicesTable,
 } from "~db/schema";
-import type { CapturedRequest } from "../../tests/mocks/providers";
-import { stripeHandlers } from "../../tests/mocks/stripe";
+import { fakeStripeForFile } from "../../tests/mocks/stripe";
 import { sellerBody } from "../../tests/support/seller-registration-body";
 import { createTestDatabase, databaseKinds, type TestDatabase } from "../../tests/support/test-database";
 import { registerSeller, registerSellerAwaitingPayment } from "./seller-register.server";
@@ -29,14 +27,7 @@ import { createSellerRegistrationSchema } from "./seller-registration-data";
 // attempt has its idempotency key, so a retry gets the same customer back; an attempt that loses
 // the access token to another one deletes the customer it made.
 
-const captured: CapturedRequest[] = [];
-const stripe = setupServer(...stripeHandlers(captured));
-beforeAll(() => stripe.listen({ onUnhandledRequest: "bypass" }));
-afterEach(() => {
-  captured.length = 0;
-  stripe.resetHandlers();
-});
-afterAll(() => stripe.close());
+const { stripe, captured } = fakeStripeForFile();
 
 /** Customers as Stripe makes them: one per idempotency key (a repeat gets the first answer), a new id otherwise. */
 function stripeKeepsIdempotency(beforeAnswer?: (customerNumber: number) => Promise<void>) {

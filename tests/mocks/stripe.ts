@@ -1,4 +1,6 @@
 import { HttpResponse, http } from "msw";
+import { setupServer } from "msw/node";
+import { afterAll, afterEach, beforeAll } from "vitest";
 import type { CapturedRequest } from "./providers";
 
 // A fake of the few Stripe endpoints the payments adapter calls, with Stripe's test tokens' behaviour
@@ -141,4 +143,20 @@ export function stripeHandlers(captured: CapturedRequest[]) {
       });
     }),
   ];
+}
+
+/**
+ * The fake Stripe for a whole test file: listening from the first test to the last (requests to
+ * anything else pass through), its captured requests and extra handlers cleared after each test.
+ */
+export function fakeStripeForFile() {
+  const captured: CapturedRequest[] = [];
+  const stripe = setupServer(...stripeHandlers(captured));
+  beforeAll(() => stripe.listen({ onUnhandledRequest: "bypass" }));
+  afterEach(() => {
+    captured.length = 0;
+    stripe.resetHandlers();
+  });
+  afterAll(() => stripe.close());
+  return { stripe, captured };
 }
