@@ -5,7 +5,7 @@ import { BEHIND_ONE_PROXY, createClient, startTestApp, type TestApp } from "../.
 import { databaseKinds } from "../../tests/support/test-database";
 import { consumeAccountToken, findUsableToken, issueAccountToken } from "./account-tokens.server";
 import { hashPassword } from "./password.server";
-import { ensureStaffUser } from "./staff.server";
+import { ensureStaffUser } from "./staff/staff.server";
 
 let nextUser = 0;
 

@@ -1,5 +1,5 @@
 import type { AuctionStatus } from "~db/schema";
-import type { Decrement } from "./bidding";
+import type { Decrement } from "./bidding/bidding";
 
 // An auction's life (issue 9), as pure rules: which status changes are legal, what the status is at
 // a given moment (opening and closing happen on time whether or not the job has run yet), and how a

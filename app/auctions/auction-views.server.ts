@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, inArray, lte, or, sql } from "drizzle-orm";
-import type { CurrentUser } from "~/accounts/current-user";
+import type { CurrentUser } from "~/accounts/sessions/current-user";
 import type { Database } from "~db/database.server";
 import {
   type AuctionStatus,
@@ -14,9 +14,9 @@ import {
   services,
 } from "~db/schema";
 import { decrementOf, statusAt } from "./auction-rules";
-import { bidRequirements } from "./auctions.server";
-import { highestAllowedBid } from "./bidding";
-import { type OwnSealedBid, ownSealedBids, readableSealedBids, sealedBidCount } from "./sealed-bids.server";
+import { highestAllowedBid } from "./bidding/bidding";
+import { bidRequirements } from "./lifecycle/auctions.server";
+import { type OwnSealedBid, ownSealedBids, readableSealedBids, sealedBidCount } from "./sealed/sealed-bids.server";
 
 // What each party may see of an auction (issue 9). The side that runs it (the buyer or consultant
 // organization) and staff see everything; an invited seller sees only the current lowest price,

@@ -1,6 +1,6 @@
 import { data, type RouterContextProvider, redirect } from "react-router";
-import { requireUser } from "~/accounts/auth.server";
-import type { CurrentUser } from "~/accounts/current-user";
+import { requireUser } from "~/accounts/sessions/auth.server";
+import type { CurrentUser } from "~/accounts/sessions/current-user";
 import { parseSubmission } from "~/forms/parse-submission.server";
 import { hasDisallowedCharacters } from "~/forms/text-schema";
 import { CARD_FIELD_NAMES, cardPaymentSetup, STRIPE_TOKEN_FIELD } from "~/payments/card-fields";

@@ -1,15 +1,15 @@
 import { and, count, eq, inArray, sql } from "drizzle-orm";
 import { statusAt, termsEditable } from "~/auctions/auction-rules";
 import type { AuctionRow, Viewer } from "~/auctions/auction-views.server";
+import { notifyAuction } from "~/auctions/bidding/bids.server";
 import {
   type Actor,
   type AuctionServices,
   bestBidPerSeller,
   eligibleSellers,
   kindName,
-} from "~/auctions/auctions.server";
-import { notifyAuction } from "~/auctions/bids.server";
-import { readableSealedBids } from "~/auctions/sealed-bids.server";
+} from "~/auctions/lifecycle/auctions.server";
+import { readableSealedBids } from "~/auctions/sealed/sealed-bids.server";
 import { notifyOrganizations } from "~/notifications/notifications.server";
 import type { Database, Transaction } from "~db/database.server";
 import {

@@ -3,12 +3,16 @@ import path from "node:path";
 import compression from "compression";
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
 import serveStatic from "serve-static";
-import { createSessionStore } from "~/accounts/session.server";
-import { createSignedInUsers, SESSION_CHANGES_CHANNEL, sessionChangeOf } from "~/accounts/signed-in-users.server";
-import { ensureStaffUser } from "~/accounts/staff.server";
-import { createThrottles } from "~/accounts/throttle.server";
-import { createAuctionLive } from "~/auctions/auction-live.server";
-import { startAuctionClock } from "~/auctions/auctions.server";
+import { createSessionStore } from "~/accounts/sessions/session.server";
+import {
+  createSignedInUsers,
+  SESSION_CHANGES_CHANNEL,
+  sessionChangeOf,
+} from "~/accounts/sessions/signed-in-users.server";
+import { createThrottles } from "~/accounts/sign-in/throttle.server";
+import { ensureStaffUser } from "~/accounts/staff/staff.server";
+import { startAuctionClock } from "~/auctions/lifecycle/auctions.server";
+import { createAuctionLive } from "~/auctions/live/auction-live.server";
 import { createCatalogueReadCache, serveCachedJson } from "~/catalogue/catalogue-read-cache.server";
 import { createMessaging, type Messaging } from "~/messaging/messaging.server";
 import { createPayments, type Payments } from "~/payments/payments.server";

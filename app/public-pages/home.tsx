@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { HomeSignInForm } from "~/accounts/sign-in-fields";
+import { HomeSignInForm } from "~/accounts/sign-in/sign-in-fields";
 import { pageTitle } from "~/layout/page-title";
 
 export function meta() {

@@ -1,6 +1,6 @@
 import { data, Form, Link, redirect } from "react-router";
 import { z } from "zod";
-import { requireStaff } from "~/accounts/auth.server";
+import { requireStaff } from "~/accounts/sessions/auth.server";
 import { parseId } from "~/catalogue/catalogue-schemas";
 import { Alert } from "~/forms/alert";
 import { ErrorSummary } from "~/forms/error-summary";

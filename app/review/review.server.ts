@@ -1,11 +1,11 @@
 import { and, asc, count, desc, eq } from "drizzle-orm";
 import { accountLinkUrl, issueAccountToken } from "~/accounts/account-tokens.server";
-import { listOrganizationChanges } from "~/accounts/organization-profile.server";
+import { listOrganizationChanges } from "~/accounts/organization/organization-profile.server";
 import { sendNotice } from "~/messaging/messaging.server";
 import { toSubscriptionView } from "~/payments/subscription-summary";
 import type { AppServices } from "~/platform/app-context";
-import { CHANGE_LINK_DAYS, changeLinkUrl, issueChangeToken } from "~/registration/registration-changes.server";
-import { keyPersonItems } from "~/registration/stored-registration.server";
+import { CHANGE_LINK_DAYS, changeLinkUrl, issueChangeToken } from "~/registration/changes/registration-changes.server";
+import { keyPersonItems } from "~/registration/changes/stored-registration.server";
 import type { Database, Transaction } from "~db/database.server";
 import {
   industries,

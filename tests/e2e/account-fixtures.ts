@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { accountLinkUrl, consumeAccountToken, issueAccountToken } from "~/accounts/account-tokens.server";
 import { hashPassword } from "~/accounts/password.server";
-import { createThrottles, SIGN_IN_POLICY } from "~/accounts/throttle.server";
+import { createThrottles, SIGN_IN_POLICY } from "~/accounts/sign-in/throttle.server";
 import type { DatabaseHandle } from "~db/database.server";
 import { organizations, rateLimits, users } from "~db/schema";
 import type { JavaScriptMode } from "./browser";

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
-import { DOCUMENT_MESSAGES, MAX_DOCUMENT_BYTES, mismatchMessage } from "~/auctions/document-types";
+import { DOCUMENT_MESSAGES, MAX_DOCUMENT_BYTES, mismatchMessage } from "~/auctions/documents/document-types";
 import { catalogueForAuctions, createAuctionRow, createBuyer, type Party } from "../support/auction-fixtures";
 import { PDF } from "../support/document-samples";
 import { startTestApp, type TestApp } from "../support/test-app";

@@ -1,4 +1,4 @@
-import type { FormValues } from "~/registration/stored-registration.server";
+import type { FormValues } from "~/registration/changes/stored-registration.server";
 
 /**
  * Form values as a browser without JavaScript posts them (Conform's names: `a.b`, `a[0].c`, a list

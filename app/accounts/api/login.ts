@@ -1,7 +1,7 @@
 import { apiErrors, readApiBody, zodErrors } from "~/api/api-responses.server";
 import { INVALID_SIGN_IN } from "../account-texts";
-import { authenticate, SignInRefused, startSession } from "../auth.server";
 import { signInSchema } from "../schemas";
+import { authenticate, SignInRefused, startSession } from "../sessions/auth.server";
 import type { Route } from "./+types/login";
 
 /** POST /api/account/login {email, password} → 200 {"user": {id, email, role}} and a session cookie. */

@@ -1,7 +1,7 @@
 import { apiErrors, readApiBody, zodErrors } from "~/api/api-responses.server";
 import { appServicesContext, clientAddressContext } from "~/platform/app-context";
 import { RESET_PROBLEM, RESET_SENT } from "../account-texts";
-import { requestPasswordReset } from "../password-reset-request.server";
+import { requestPasswordReset } from "../password-links/password-reset-request.server";
 import { forgotPasswordSchema } from "../schemas";
 import type { Route } from "./+types/send-password-reset";
 

@@ -1,8 +1,8 @@
 import { apiErrors, readApiBody, zodErrors } from "~/api/api-responses.server";
 import { appServicesContext } from "~/platform/app-context";
-import { setupAccountPayload } from "../api-schemas";
-import { isKnownTimezone, LINK_PROBLEM, setPasswordWithLink } from "../password-links.server";
+import { isKnownTimezone, LINK_PROBLEM, setPasswordWithLink } from "../password-links/password-links.server";
 import type { Route } from "./+types/setup-account";
+import { setupAccountPayload } from "./api-schemas";
 
 /** POST /api/account/setup_account {passwordResetToken, newPassword, timezone}. */
 export async function action({ request, context }: Route.ActionArgs) {

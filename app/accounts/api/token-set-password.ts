@@ -1,8 +1,8 @@
 import { apiErrors, readApiBody, zodErrors } from "~/api/api-responses.server";
 import { appServicesContext } from "~/platform/app-context";
-import { tokenSetPasswordPayload } from "../api-schemas";
-import { LINK_PROBLEM, setPasswordWithLink } from "../password-links.server";
+import { LINK_PROBLEM, setPasswordWithLink } from "../password-links/password-links.server";
 import type { Route } from "./+types/token-set-password";
+import { tokenSetPasswordPayload } from "./api-schemas";
 
 /** POST /api/account/token_set_password {passwordResetToken, newPassword}: reset or set-password links. */
 export async function action({ request, context }: Route.ActionArgs) {

@@ -1,9 +1,9 @@
 import { apiErrors, readApiBody, zodErrors } from "~/api/api-responses.server";
 import { appServicesContext } from "~/platform/app-context";
 import { findUsableToken } from "../account-tokens.server";
-import { verifyTokenPayload } from "../api-schemas";
-import { LINK_PROBLEM } from "../password-links.server";
+import { LINK_PROBLEM } from "../password-links/password-links.server";
 import type { Route } from "./+types/verify-password-reset-token";
+import { verifyTokenPayload } from "./api-schemas";
 
 /** POST /api/account/verify_password_reset_token {passwordResetToken}: any usable link token. */
 export async function action({ request, context }: Route.ActionArgs) {

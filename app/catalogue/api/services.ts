@@ -1,4 +1,4 @@
-import { requireStaffApi } from "~/accounts/auth.server";
+import { requireStaffApi } from "~/accounts/sessions/auth.server";
 import { apiErrors, readApiBody, zodErrors } from "~/api/api-responses.server";
 import { appServicesContext } from "~/platform/app-context";
 import { parseId, servicePayload } from "../catalogue-schemas";

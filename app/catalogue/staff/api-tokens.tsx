@@ -1,7 +1,7 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, redirect } from "react-router";
-import { requireStaff } from "~/accounts/auth.server";
+import { requireStaff } from "~/accounts/sessions/auth.server";
 import { Alert } from "~/forms/alert";
 import { ErrorSummary } from "~/forms/error-summary";
 import { SelectField, TextField } from "~/forms/field";

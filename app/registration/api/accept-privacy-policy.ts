@@ -1,8 +1,8 @@
 import { apiErrors, readApiBody, zodErrors } from "~/api/api-responses.server";
 import { appServicesContext } from "~/platform/app-context";
-import { acceptPrivacyPolicy, LEGAL_VERSIONS } from "../registration-flow.server";
 import { INVALID_ACCESS_TOKEN } from "../registration-texts";
-import { accessTokenPayload } from "../schemas";
+import { accessTokenPayload } from "../signup/signup-schemas";
+import { acceptPrivacyPolicy, LEGAL_VERSIONS } from "../signup/signup-steps.server";
 import type { Route } from "./+types/accept-privacy-policy";
 
 /** POST /api/registration/accept_privacy_policy {accessToken}: records the version accepted and when. */

@@ -1,7 +1,7 @@
 import { apiErrors, readApiBody, zodErrors } from "~/api/api-responses.server";
 import type { AppServices } from "~/platform/app-context";
-import { registerBuyerOrConsultant } from "../register.server";
-import { buyerRegistrationSchema, INCOMPLETE_FORM } from "../registration-data";
+import { buyerRegistrationSchema, INCOMPLETE_FORM } from "../form/registration-data";
+import { registerBuyerOrConsultant } from "../form/registration-store.server";
 
 /**
  * POST /api/registration/register_buyer and register_consultant: 201 once, 200 for a resubmission of

@@ -1,8 +1,12 @@
 import { apiErrors, readApiBody, zodErrors } from "~/api/api-responses.server";
 import { appServicesContext } from "~/platform/app-context";
-import { INCOMPLETE_FORM } from "../registration-data";
-import { registerSeller } from "../seller-register.server";
-import { CARD_REQUIRED, createSellerRegistrationSchema, NO_SERVICE_CHOSEN } from "../seller-registration-data";
+import { INCOMPLETE_FORM } from "../form/registration-data";
+import {
+  CARD_REQUIRED,
+  createSellerRegistrationSchema,
+  NO_SERVICE_CHOSEN,
+} from "../seller-form/seller-registration-schema";
+import { registerSeller } from "../seller-form/seller-registration-store.server";
 import type { Route } from "./+types/register-seller";
 
 /** The form-level message: the service one when that is the only problem (spec section 8). */

@@ -1,8 +1,8 @@
 import { apiErrors, readApiBody, zodErrors } from "~/api/api-responses.server";
 import { appServicesContext, clientAddressContext } from "~/platform/app-context";
-import { requestAccessCode } from "../registration-flow.server";
 import { SEND_CODE_FAILED } from "../registration-texts";
-import { requestCodePayload } from "../schemas";
+import { requestCodePayload } from "../signup/signup-schemas";
+import { requestAccessCode } from "../signup/signup-steps.server";
 import type { Route } from "./+types/request-code";
 
 /** POST /api/registration/request_code {name, organizationName, organizationType, mobileNumber} → {mobileNumber}. */

@@ -1,8 +1,8 @@
 import { apiErrors, readApiBody, zodErrors } from "~/api/api-responses.server";
 import { appServicesContext } from "~/platform/app-context";
-import { findUsableAccessToken } from "../registration-flow.server";
 import { INVALID_ACCESS_TOKEN } from "../registration-texts";
-import { accessTokenPayload } from "../schemas";
+import { accessTokenPayload } from "../signup/signup-schemas";
+import { findUsableAccessToken } from "../signup/signup-steps.server";
 import type { Route } from "./+types/verify-access-token";
 
 /** POST /api/registration/verify_access_token {accessToken}: usable, and how far the applicant got. */

@@ -1,8 +1,8 @@
 import { apiErrors, readApiBody, zodErrors } from "~/api/api-responses.server";
 import { appServicesContext } from "~/platform/app-context";
-import { verifyAccessCode } from "../registration-flow.server";
 import { INVALID_ACCESS_CODE } from "../registration-texts";
-import { verifyCodePayload } from "../schemas";
+import { verifyCodePayload } from "../signup/signup-schemas";
+import { verifyAccessCode } from "../signup/signup-steps.server";
 import type { Route } from "./+types/verify-code";
 
 /** POST /api/registration/verify_code {mobileNumber, verificationCode} → {accessToken}. */

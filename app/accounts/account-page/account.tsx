@@ -1,0 +1,252 @@
+import { data, Form, Link, redirect } from "react-router";
+import { z } from "zod";
+import { CARD_PATH } from "~/billing/card-form";
+import { Alert } from "~/forms/alert";
+import { SubmitButton } from "~/forms/submit-button";
+import { pageTitle } from "~/layout/page-title";
+import { NOTIFICATION_LABELS, OPTIONAL_NOTIFICATION_KINDS } from "~/notifications/notification-kinds";
+import { listNotifications, optOutsOf, saveNotificationChoices } from "~/notifications/notifications.server";
+import { SubscriptionSummary, toSubscriptionView } from "~/payments/subscription-summary";
+import { appServicesContext } from "~/platform/app-context";
+import { readFormBody } from "~/platform/request-body.server";
+import { sellerSubscriptionOf } from "~/review/seller-subscription.server";
+import { NOTIFICATION_KINDS, type NotificationKind } from "~db/notification-kinds";
+import { organizationSummary } from "../organization/organization-profile.server";
+import { requireUser } from "../sessions/auth.server";
+import { ROLE_NAMES } from "../sessions/current-user";
+import type { Route } from "./+types/account";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = requireUser(request, context);
+  const name = [user.firstName, user.lastName].filter(Boolean).join(" ");
+  const subscription =
+    user.role === 3 && user.organizationId
+      ? await sellerSubscriptionOf(context.get(appServicesContext).db, user.organizationId)
+      : undefined;
+  const profile = new URL(request.url).searchParams.get("profile");
+  const organization =
+    user.role !== 1 && user.organizationId
+      ? await organizationSummary(context.get(appServicesContext).db, user.organizationId)
+      : null;
+  const db = context.get(appServicesContext).db;
+  const [recent, optOuts] =
+    user.role === 1 ? [[], []] : await Promise.all([listNotifications(db, user.id), optOutsOf(db, user.id)]);
+  return {
+    // Without their ids: counted across every user's notifications (other sellers' "outbid" ones
+    // included), their gaps would tell a seller how busy an auction is (issue 17).
+    notifications: recent.map(({ id: _id, ...notification }, index) => ({
+      ...notification,
+      number: recent.length - index,
+      createdAt: notification.createdAt.toISOString(),
+    })),
+    optedOut: optOuts,
+    notificationsSaved: new URL(request.url).searchParams.get("notifications") === "saved",
+    profileSaved: profile === "saved" || profile === "unchanged" ? profile : undefined,
+    organization,
+    name: name || null,
+    email: user.email,
+    roleName: ROLE_NAMES[user.role],
+    organizationName: user.organizationName,
+    isStaff: user.role === 1,
+    hasOrganization: user.role !== 1 && user.organizationId !== null,
+    subscription: subscription ? toSubscriptionView(subscription) : null,
+    // The seller's administrator replaces the card the subscription is charged to.
+    canReplaceCard: user.role === 3 && user.isOrganizationAdmin,
+    cardReplaced: new URL(request.url).searchParams.get("card") === "replaced",
+  };
+}
+
+const choicesSchema = z.object({
+  intent: z.literal("notifications"),
+  email: z.array(z.enum(OPTIONAL_NOTIFICATION_KINDS as [NotificationKind, ...NotificationKind[]])).max(20),
+});
+
+/** The optional notifications' e-mail choices (a plain form: unticked boxes are simply not sent). */
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = requireUser(request, context);
+  const form = await readFormBody(request);
+  const parsed = choicesSchema.safeParse({ intent: form.get("intent"), email: form.getAll("email") });
+  if (!parsed.success) return data({ error: "Please choose from the list." }, { status: 400 });
+  await saveNotificationChoices(context.get(appServicesContext).db, user.id, parsed.data.email);
+  return redirect("/account?notifications=saved");
+}
+
+export function meta() {
+  return [{ title: pageTitle("Your account") }];
+}
+
+export default function Account({ loaderData }: Route.ComponentProps) {
+  const {
+    name,
+    email,
+    roleName,
+    organizationName,
+    isStaff,
+    hasOrganization,
+    subscription,
+    canReplaceCard,
+    cardReplaced,
+    profileSaved,
+    organization,
+    notifications,
+    optedOut,
+    notificationsSaved,
+  } = loaderData;
+  return (
+    <div className="prose">
+      <h1>Your account</h1>
+      {profileSaved ? (
+        <Alert title={profileSaved === "saved" ? "Profile saved" : "Nothing changed"} tone="success">
+          <p>
+            {profileSaved === "saved"
+              ? "Your organization's profile has been saved."
+              : "The profile was saved as it was: nothing had changed."}
+          </p>
+        </Alert>
+      ) : null}
+      {cardReplaced ? (
+        <Alert title="Card replaced" tone="success">
+          <p>Your card has been replaced. The yearly subscription is charged to the new card from now on.</p>
+        </Alert>
+      ) : null}
+      <dl className="summary-list">
+        <div>
+          <dt>Signed in as</dt>
+          <dd>{name ? `${name} (${email})` : email}</dd>
+        </div>
+        <div>
+          <dt>Organization</dt>
+          <dd>{organizationName ?? (isStaff ? "Upstream Marketplace staff" : "Not set")}</dd>
+        </div>
+        <div>
+          <dt>Role</dt>
+          <dd>{roleName}</dd>
+        </div>
+      </dl>
+      {organization ? (
+        <section aria-labelledby="organization">
+          <h2 id="organization">Organization profile</h2>
+          <dl className="summary-list">
+            <div>
+              <dt>Address</dt>
+              <dd>{organization.address}</dd>
+            </div>
+            <div>
+              <dt>Phone</dt>
+              <dd>{organization.phone}</dd>
+            </div>
+            <div>
+              <dt>Email</dt>
+              <dd>{organization.email}</dd>
+            </div>
+            {organization.contacts.map((contact) => (
+              <div key={contact.role}>
+                <dt>{contact.label}</dt>
+                <dd>{`${contact.name}, ${contact.email}, ${contact.phone}`}</dd>
+              </div>
+            ))}
+          </dl>
+          <p>
+            <Link to="/account/organization">The whole profile</Link>: service areas, and for sellers services,
+            insurance, WCB and certifications
+          </p>
+        </section>
+      ) : null}
+      {subscription ? (
+        <section aria-labelledby="subscription">
+          <h2 id="subscription">Subscription</h2>
+          <SubscriptionSummary
+            subscription={subscription}
+            audience="seller"
+            cardAction={canReplaceCard ? <Link to={CARD_PATH}>Replace the card</Link> : undefined}
+          />
+        </section>
+      ) : null}
+      {isStaff ? null : (
+        <section aria-labelledby="notifications">
+          <h2 id="notifications">Notifications</h2>
+          {notificationsSaved ? (
+            <Alert title="Saved" tone="success">
+              <p>Your e-mail choices have been saved.</p>
+            </Alert>
+          ) : null}
+          {notifications.length === 0 ? (
+            <p>Nothing yet.</p>
+          ) : (
+            <ul>
+              {notifications.map((notification) => (
+                <li key={notification.number}>
+                  <time
+                    dateTime={notification.createdAt}
+                  >{`${notification.createdAt.replace("T", " ").slice(0, 16)} UTC`}</time>
+                  {": "}
+                  {notification.auctionId ? (
+                    <Link to={`/auctions/${notification.auctionId}`}>{notification.subject}</Link>
+                  ) : (
+                    notification.subject
+                  )}
+                  {notification.emailed ? "" : " (not e-mailed)"}
+                </li>
+              ))}
+            </ul>
+          )}
+          <Form method="post" className="stack">
+            <input type="hidden" name="intent" value="notifications" />
+            <fieldset className="fieldset">
+              <legend className="fieldset__legend">E-mail me when</legend>
+              <p className="field__hint">
+                {`Always e-mailed: ${NOTIFICATION_KINDS.filter((kind) => !OPTIONAL_NOTIFICATION_KINDS.includes(kind))
+                  .map((kind) => NOTIFICATION_LABELS[kind].toLowerCase())
+                  .join(", ")}. Everything is listed here either way.`}
+              </p>
+              {OPTIONAL_NOTIFICATION_KINDS.map((kind) => (
+                <div className="checkbox" key={kind}>
+                  <input
+                    className="checkbox__input"
+                    type="checkbox"
+                    id={`email-${kind}`}
+                    name="email"
+                    value={kind}
+                    defaultChecked={!optedOut.includes(kind)}
+                  />
+                  <label className="checkbox__label" htmlFor={`email-${kind}`}>
+                    {NOTIFICATION_LABELS[kind]}
+                  </label>
+                </div>
+              ))}
+            </fieldset>
+            <SubmitButton secondary>Save e-mail choices</SubmitButton>
+          </Form>
+        </section>
+      )}
+      <h2>What you can do</h2>
+      <ul>
+        {isStaff ? null : (
+          <li>
+            <Link to="/auctions">Auctions</Link>: yours, or those you are invited to
+          </li>
+        )}
+        {isStaff ? (
+          <li>
+            <Link to="/staff">Staff area</Link>: maintain the catalogue and review applications
+          </li>
+        ) : null}
+        {hasOrganization ? (
+          <li>
+            <Link to="/account/organization">Your organization's profile</Link>: contacts, service areas and (sellers)
+            services, insurance, WCB and certifications
+          </li>
+        ) : null}
+        {hasOrganization ? (
+          <li>
+            <Link to="/account/users">Your organization's users</Link>: see them, and (administrator) invite or remove
+            them
+          </li>
+        ) : null}
+        <li>
+          <Link to="/forgot-password">Change your password</Link> (we e-mail you a link)
+        </li>
+      </ul>
+    </div>
+  );
+}

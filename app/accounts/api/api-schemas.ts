@@ -1,0 +1,22 @@
+import { z } from "zod";
+import { textField } from "~/forms/text-schema";
+import { accountSetupSchema, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "../schemas";
+
+// The API's payloads (spec section 7): the same rules as the forms, without the confirmation field.
+
+const token = textField({ error: "Please check the link and try again.", trim: false }).min(
+  1,
+  "Please check the link and try again.",
+);
+const newPassword = z
+  .string({ error: "Please enter a new password" })
+  .min(MIN_PASSWORD_LENGTH, `Password must be at least ${MIN_PASSWORD_LENGTH} characters`)
+  .max(MAX_PASSWORD_LENGTH, `Password must be at most ${MAX_PASSWORD_LENGTH} characters`);
+
+export const verifyTokenPayload = z.object({ passwordResetToken: token });
+export const tokenSetPasswordPayload = z.object({ passwordResetToken: token, newPassword });
+export const setupAccountPayload = z.object({
+  passwordResetToken: token,
+  newPassword,
+  timezone: accountSetupSchema.shape.timezone,
+});

@@ -1,0 +1,54 @@
+import { eq } from "drizzle-orm";
+import { DeliveryError } from "~/messaging/delivery-error";
+import type { AppServices } from "~/platform/app-context";
+import { users } from "~db/schema";
+import { RESET_PROBLEM } from "../account-texts";
+import { accountLinkUrl, issueAccountToken } from "../account-tokens.server";
+import { normalizeEmail } from "../schemas";
+import { describeWait } from "../sign-in/throttle.server";
+
+export type ResetRequestOutcome = { kind: "sent" } | { kind: "failed"; message: string; status: number };
+
+/**
+ * The same answer whether or not the address has an account; the e-mail goes only to real ones.
+ * Throttled per address and per client.
+ */
+export async function requestPasswordReset(
+  services: AppServices,
+  rawEmail: string,
+  clientAddress: string,
+): Promise<ResetRequestOutcome> {
+  const email = normalizeEmail(rawEmail);
+  const decision = await services.throttles.takeResetRequest(email, clientAddress);
+  if (!decision.allowed) {
+    return {
+      kind: "failed",
+      status: 429,
+      message: `Too many password reset requests. Please wait ${describeWait(decision.retryAfterSeconds)} and try again.`,
+    };
+  }
+  const [user] = await services.db.select({ id: users.id }).from(users).where(eq(users.email, email));
+  if (!user) return { kind: "sent" };
+
+  const token = await issueAccountToken(services.db, user.id, "password_reset");
+  const link = accountLinkUrl(services.env.APP_URL, "password_reset", token);
+  try {
+    await services.messaging.sendEmail({
+      to: email,
+      subject: "Reset your Upstream Marketplace password",
+      text: [
+        "We received a request to reset the password of your Upstream Marketplace account.",
+        "",
+        `Choose a new password here (the link works once, for 1 hour):`,
+        link,
+        "",
+        "If you did not ask for this, you can ignore this e-mail: your password stays as it is.",
+      ].join("\n"),
+    });
+  } catch (error) {
+    if (!(error instanceof DeliveryError)) throw error;
+    console.error("password reset e-mail failed:", error.message);
+    return { kind: "failed", status: 400, message: RESET_PROBLEM };
+  }
+  return { kind: "sent" };
+}

@@ -1,0 +1,199 @@
+import { and, eq, gt, sql } from "drizzle-orm";
+import { data, type MiddlewareFunction, type RouterContextProvider, redirect } from "react-router";
+import { Authenticator } from "remix-auth";
+import { FormStrategy } from "remix-auth-form";
+import { apiErrors } from "~/api/api-responses.server";
+import { userIdForApiToken } from "~/catalogue/api-tokens.server";
+import { type AppServices, appServicesContext, clientAddressContext } from "~/platform/app-context";
+import { SESSION_COOKIE_NAME } from "~/platform/session-cookie";
+import type { Database } from "~db/database.server";
+import { organizations, sessions, users } from "~db/schema";
+import { verifyPassword } from "../password.server";
+import { normalizeEmail, signInSchema } from "../schemas";
+import { type CurrentUser, currentUserContext, type RoleCode } from "./current-user";
+import type { SignedIn, SignedInUsers } from "./signed-in-users.server";
+
+/** What every request knows of the signed-in user. */
+const currentUserColumns = {
+  id: users.id,
+  email: users.email,
+  role: users.role,
+  firstName: users.firstName,
+  lastName: users.lastName,
+  organizationId: users.organizationId,
+  organizationName: organizations.name,
+  isOrganizationAdmin: users.isOrganizationAdmin,
+  timezone: users.timezone,
+};
+
+export async function loadUser(db: Database, userId: number): Promise<CurrentUser | null> {
+  const [row] = await db
+    .select(currentUserColumns)
+    .from(users)
+    .leftJoin(organizations, eq(organizations.id, users.organizationId))
+    .where(eq(users.id, userId));
+  return row ? { ...row, role: row.role as RoleCode } : null;
+}
+
+/** The user of a live session by the session id's hash, and when the session ends: built once per database. */
+function sessionUserQuery(db: Database) {
+  return db
+    .select({ ...currentUserColumns, sessionExpiresAt: sessions.expiresAt })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .leftJoin(organizations, eq(organizations.id, users.organizationId))
+    .where(and(eq(sessions.idHash, sql.placeholder("idHash")), gt(sessions.expiresAt, sql.placeholder("now"))))
+    .prepare("session_user");
+}
+const sessionUserQueries = new WeakMap<Database, ReturnType<typeof sessionUserQuery>>();
+
+/** The user of a live session, and when the session ends: kept in memory when it may be, else one query. */
+async function loadSessionUser(
+  db: Database,
+  idHash: string,
+  kept: SignedInUsers | undefined,
+): Promise<SignedIn | null> {
+  const known = kept?.get(idHash);
+  if (known) return known;
+  const mark = kept?.mark() ?? 0;
+  let query = sessionUserQueries.get(db);
+  if (!query) {
+    query = sessionUserQuery(db);
+    sessionUserQueries.set(db, query);
+  }
+  const [row] = await query.execute({ idHash, now: new Date().toISOString() });
+  if (!row) return null;
+  const { sessionExpiresAt, ...user } = row;
+  const signedIn = { user: { ...user, role: user.role as RoleCode }, expiresAt: new Date(sessionExpiresAt) };
+  kept?.keep(idHash, signedIn, mark);
+  return signedIn;
+}
+
+/**
+ * Root middleware: finds who is asking once per request (a staff API token in Authorization, else
+ * the session cookie) and puts the user in the router context. A session in use is renewed once a
+ * day, so it ends after a working week without use, not a week after signing in.
+ */
+export const currentUserMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
+  const { sessions: sessionStore, db } = context.get(appServicesContext);
+  const authorization = request.headers.get("Authorization");
+  if (authorization?.toLowerCase().startsWith("bearer ")) {
+    const userId = await userIdForApiToken(db, authorization.slice(7).trim());
+    context.set(currentUserContext, userId ? await loadUser(db, userId) : null);
+    return;
+  }
+  const session = await sessionStore.sessionOf(request.headers.get("Cookie"));
+  const kept = sessionStore.signedInUsers;
+  const found = session ? await loadSessionUser(db, session.idHash, kept) : null;
+  context.set(currentUserContext, found?.user ?? null);
+  const renewalCookie = session && found ? await sessionStore.renewIfDue(session, found.expiresAt, request) : null;
+  if (!renewalCookie) return;
+  const response = await next();
+  // Not when the answer sets the session cookie itself (signing in or out).
+  if (response.headers.getSetCookie().some((header) => header.startsWith(`${SESSION_COOKIE_NAME}=`))) {
+    return response;
+  }
+  const renewed = new Response(response.body, response);
+  renewed.headers.append("Set-Cookie", renewalCookie);
+  return renewed;
+};
+
+export function getCurrentUser(context: Readonly<RouterContextProvider>): CurrentUser | null {
+  return context.get(currentUserContext);
+}
+
+/** The signed-in user, or a redirect to sign in that comes back to this page. */
+export function requireUser(request: Request, context: Readonly<RouterContextProvider>): CurrentUser {
+  const user = getCurrentUser(context);
+  if (user) return user;
+  const url = new URL(request.url);
+  // "/" may stay as it is in a query (RFC 3986), so the address reads /login?ref=/account.
+  const ref = encodeURIComponent(url.pathname + url.search).replaceAll("%2F", "/");
+  throw redirect(`/login?ref=${ref}`);
+}
+
+/** A signed-in staff user; visitors go to sign in, other roles get 403. */
+export function requireStaff(request: Request, context: Readonly<RouterContextProvider>): CurrentUser {
+  const user = requireUser(request, context);
+  if (user.role !== 1) throw data(null, { status: 403 });
+  return user;
+}
+
+/** For /api writes: 401 without a session or token, 403 for any role but staff. */
+export function requireStaffApi(context: Readonly<RouterContextProvider>): CurrentUser {
+  const user = getCurrentUser(context);
+  if (!user) {
+    throw apiErrors(401, { form: "Sign in as staff or send a staff API token." }, { "WWW-Authenticate": "Bearer" });
+  }
+  if (user.role !== 1) throw apiErrors(403, { form: "Only staff can change the catalogue." });
+  return user;
+}
+
+export class SignInRefused extends Error {
+  constructor(
+    readonly reason: "invalid" | "throttled",
+    readonly retryAfterSeconds = 0,
+  ) {
+    super(reason);
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * remix-auth's form strategy over our users table, with throttling per account and address, per
+ * account and per address (SIGN_IN_POLICY).
+ * Throws SignInRefused; never says whether the address has an account.
+ */
+export function createAuthenticator(services: AppServices, clientAddress: string) {
+  const authenticator = new Authenticator<CurrentUser>();
+  authenticator.use(
+    new FormStrategy(async ({ form }) => {
+      const parsed = signInSchema.safeParse(Object.fromEntries(form));
+      if (!parsed.success) throw new SignInRefused("invalid");
+      const email = normalizeEmail(parsed.data.email);
+      // Counted before the password is checked, so simultaneous guesses cannot outrun the limits.
+      const decision = await services.throttles.takeSignInAttempt(email, clientAddress);
+      if (!decision.allowed) throw new SignInRefused("throttled", decision.retryAfterSeconds);
+      if (decision.delayMs > 0) await sleep(decision.delayMs);
+
+      const [account] = await services.db
+        .select({ id: users.id, passwordHash: users.passwordHash })
+        .from(users)
+        .where(eq(users.email, email));
+      const valid = await verifyPassword(account?.passwordHash ?? null, parsed.data.password);
+      const user = valid && account ? await loadUser(services.db, account.id) : null;
+      if (!user) throw new SignInRefused("invalid");
+      await services.throttles.signInSucceeded(email, clientAddress);
+      return user;
+    }),
+    "form",
+  );
+  return authenticator;
+}
+
+/** Authenticates the request's form body (email, password). */
+export function authenticate(request: Request, context: Readonly<RouterContextProvider>): Promise<CurrentUser> {
+  const services = context.get(appServicesContext);
+  return createAuthenticator(services, context.get(clientAddressContext)).authenticate("form", request);
+}
+
+/**
+ * Starts a new session for the user: the old session (if any) is destroyed and a new id issued,
+ * so an id planted before sign-in is worthless after it. Answers the Set-Cookie header value.
+ */
+export async function startSession(request: Request, context: Readonly<RouterContextProvider>, userId: number) {
+  const { sessions } = context.get(appServicesContext);
+  const previous = await sessions.getSession(request.headers.get("Cookie"));
+  if (previous.id) await sessions.destroySession(previous, request);
+  const session = await sessions.getSession();
+  session.set("userId", userId);
+  return sessions.commitSession(session, request);
+}
+
+/** Ends the current session; answers the Set-Cookie header value that clears the cookie. */
+export async function endSession(request: Request, context: Readonly<RouterContextProvider>) {
+  const { sessions } = context.get(appServicesContext);
+  const session = await sessions.getSession(request.headers.get("Cookie"));
+  return sessions.destroySession(session, request);
+}

@@ -1,0 +1,32 @@
+import { sql } from "drizzle-orm";
+import type { Database } from "~db/database.server";
+import { users } from "~db/schema";
+import { revokeUnusedAccountTokens } from "../account-tokens.server";
+import { hashPassword } from "../password.server";
+import { normalizeEmail } from "../schemas";
+import { announceSessionChange } from "../sessions/signed-in-users.server";
+
+export const STAFF_ROLE = 1;
+
+/**
+ * Makes sure a staff user (role 1) with this e-mail exists and has this password. Idempotent:
+ * running it again only re-sets the password (and the role, should it have changed). A password set
+ * here revokes the user's unused reset and set-password links, as one set through a link does.
+ */
+export async function ensureStaffUser(db: Database, email: string, password: string): Promise<number> {
+  const passwordHash = await hashPassword(password);
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(users)
+      .values({ email: normalizeEmail(email), passwordHash, role: STAFF_ROLE, passwordChangedAt: new Date() })
+      .onConflictDoUpdate({
+        target: users.email,
+        set: { passwordHash: sql`excluded.password_hash`, role: STAFF_ROLE, passwordChangedAt: sql`now()` },
+      })
+      .returning({ id: users.id });
+    if (!row) throw new Error("staff user was not written");
+    await revokeUnusedAccountTokens(tx, row.id);
+    await announceSessionChange(tx, { userId: row.id });
+    return row.id;
+  });
+}

@@ -1,0 +1,120 @@
+import { and, eq, ne } from "drizzle-orm";
+import { rankedCandidates } from "~/evaluation/evaluation.server";
+import { notifyOrganizations } from "~/notifications/notifications.server";
+import { BUYER_AUCTION_FEE_CENTS, formatCents } from "~/payments/fees";
+import type { Database } from "~db/database.server";
+import { auctions } from "~db/schema";
+import { statusAt } from "../auction-rules";
+import { notifyAuction } from "../bidding/bids.server";
+import {
+  type Actor,
+  type AuctionChange,
+  type AuctionServices,
+  auctionLink,
+  kindName,
+  lockOwned,
+  logEvent,
+  NOT_FOUND,
+  refused,
+} from "../lifecycle/auctions.server";
+
+// Awarding an auction after it closes (issues 9 and 10). The candidates are ranked: by price alone,
+// or, when the auction has technical criteria, by the price/technical weights with the bids that did
+// not qualify left out. The best-ranked bid wins unless the buyer records why another qualified bid
+// does. Once only; the per-auction buyer fee is recorded; the winner and the others are e-mailed.
+
+export const PASS_OVER_REASON_REQUIRED = "Please say why you are passing over the lowest bid";
+export const PASS_OVER_RANKED_REASON_REQUIRED = "Please say why you are passing over the best-ranked bid";
+export const EVALUATION_NOT_COMPLETE = "The technical evaluation is not complete yet.";
+export const NOT_QUALIFIED = "This bid did not pass the technical evaluation and cannot be awarded";
+
+export const passOverMessage = (hasCriteria: boolean) =>
+  hasCriteria ? PASS_OVER_RANKED_REASON_REQUIRED : PASS_OVER_REASON_REQUIRED;
+
+export async function awardAuction(
+  services: AuctionServices,
+  auctionId: number,
+  actor: Actor,
+  choice: { bidId: number; reason?: string },
+  now = new Date(),
+): Promise<AuctionChange> {
+  const outcome = await services.db.transaction(async (tx) => {
+    const auction = await lockOwned(tx, auctionId, actor);
+    if (!auction) return { change: refused(404, NOT_FOUND) };
+    const status = statusAt(auction, now);
+    if (status !== "closed") {
+      return {
+        change: refused(
+          409,
+          status === "awarded"
+            ? "This auction has already been awarded."
+            : "An auction is awarded after bidding closes.",
+        ),
+      };
+    }
+    const candidates = await rankedCandidates(tx as unknown as Database, auction, now);
+    if (!candidates) return { change: refused(409, "An auction is awarded after bidding closes.") };
+    const { ranked, hasCriteria } = candidates;
+    if (hasCriteria && auction.kind === "sealed" && !auction.evaluationCompletedAt) {
+      return { change: refused(409, EVALUATION_NOT_COMPLETE) };
+    }
+    const chosen = ranked.find((row) => row.id === choice.bidId);
+    if (!chosen) return { change: refused(400, "Please choose one of the bids", "bid") };
+    if (!chosen.qualified) return { change: refused(400, NOT_QUALIFIED, "bid") };
+    const best = ranked[0];
+    const passesOver = chosen.id !== best?.id;
+    if (passesOver && !choice.reason) return { change: refused(400, passOverMessage(hasCriteria), "reason") };
+    await tx
+      .update(auctions)
+      .set({
+        status: "awarded",
+        closedAt: auction.closedAt ?? auction.endsAt,
+        awardedBidId: chosen.id,
+        awardedOrganizationId: chosen.organizationId,
+        awardReason: passesOver ? (choice.reason ?? null) : null,
+        awardedAt: now,
+        awardedByUserId: actor.userId,
+        buyerFeeCents: BUYER_AUCTION_FEE_CENTS,
+        updatedAt: now,
+      })
+      .where(and(eq(auctions.id, auctionId), ne(auctions.status, "awarded")));
+    await logEvent(tx, auctionId, "awarded", actor, {
+      bidId: chosen.id,
+      organizationId: chosen.organizationId,
+      amountCents: chosen.amountCents,
+      combined: chosen.combined,
+      passedOver: passesOver ? (best?.id ?? null) : null,
+      reason: passesOver ? choice.reason : null,
+      buyerFeeCents: BUYER_AUCTION_FEE_CENTS,
+    });
+    await notifyAuction(tx, auctionId);
+    return {
+      change: { kind: "done" as const, auctionId },
+      winner: chosen,
+      others: ranked.filter((row) => row.organizationId !== chosen.organizationId).map((row) => row.organizationId),
+      auction,
+    };
+  });
+  if (outcome.change.kind !== "done" || !outcome.winner || !outcome.auction) return outcome.change;
+  const link = auctionLink(services, auctionId);
+  const { title } = outcome.auction;
+  const kind = kindName(outcome.auction);
+  await notifyOrganizations(services, [outcome.winner.organizationId], {
+    kind: "awarded",
+    auctionId,
+    subject: `You won: ${title}`,
+    lines: [
+      `Your bid of ${formatCents(outcome.winner.amountCents)} has been awarded the ${kind} "${title}".`,
+      "The buyer will contact you about the work.",
+      "",
+      link,
+    ],
+  });
+  await notifyOrganizations(services, outcome.others ?? [], {
+    kind: "not-awarded",
+    auctionId,
+    subject: `Not awarded: ${title}`,
+    lines: [`The ${kind} "${title}" has been awarded to another seller. Thank you for bidding.`, "", link],
+  });
+  return outcome.change;
+}

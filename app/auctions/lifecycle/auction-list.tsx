@@ -1,0 +1,88 @@
+import { Link } from "react-router";
+import { requireUser } from "~/accounts/sessions/auth.server";
+import { pageTitle } from "~/layout/page-title";
+import { TableRegion } from "~/layout/table-region";
+import { appServicesContext } from "~/platform/app-context";
+import { timeText, zonedTexts } from "~/platform/zoned-time";
+import { STATUS_LABELS, statusAt } from "../auction-rules";
+import { listAuctionsFor } from "../auction-views.server";
+import type { Route } from "./+types/auction-list";
+import { timezoneOf } from "./auction-form.server";
+
+// /auctions: a buyer's or consultant's own auctions, the auctions a seller is invited to, or (staff) all.
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = requireUser(request, context);
+  const rows = await listAuctionsFor(context.get(appServicesContext).db, user);
+  const now = new Date();
+  const auctions = rows.map((row) => ({
+    id: row.id,
+    title: row.title,
+    organizationName: row.organizationName,
+    kind: row.kind,
+    status: statusAt(row, now),
+    startsAt: row.startsAt.toISOString(),
+    endsAt: row.endsAt.toISOString(),
+  }));
+  return {
+    canCreate: (user.role === 2 || user.role === 4) && user.organizationId !== null,
+    isSeller: user.role === 3,
+    // Formatted here, in the user's zone: the browser shows these texts as they are.
+    times: zonedTexts(auctions, timezoneOf(user)),
+    auctions,
+  };
+}
+
+export function meta() {
+  return [{ title: pageTitle("Auctions") }];
+}
+
+export default function AuctionList({ loaderData }: Route.ComponentProps) {
+  const { auctions, canCreate, isSeller, times } = loaderData;
+  return (
+    <div>
+      <h1>Auctions</h1>
+      {canCreate ? (
+        <p>
+          <Link className="button" to="/auctions/new">
+            New auction
+          </Link>
+        </p>
+      ) : null}
+      {auctions.length === 0 ? (
+        <p>{isSeller ? "You have not been invited to an auction yet." : "No auctions yet."}</p>
+      ) : (
+        <TableRegion label="Auctions">
+          <table className="table">
+            <thead>
+              <tr>
+                <th scope="col">Auction</th>
+                <th scope="col">Kind</th>
+                <th scope="col">Buyer</th>
+                <th scope="col">Status</th>
+                <th scope="col">Bidding</th>
+              </tr>
+            </thead>
+            <tbody>
+              {auctions.map((auction) => (
+                <tr key={auction.id}>
+                  <th scope="row">
+                    <Link to={`/auctions/${auction.id}`}>{auction.title}</Link>
+                  </th>
+                  <td>{auction.kind === "sealed" ? "Sealed bids" : "Reverse"}</td>
+                  <td>{auction.organizationName}</td>
+                  <td>{STATUS_LABELS[auction.status]}</td>
+                  <td>
+                    <time dateTime={auction.startsAt}>{timeText(times, auction.startsAt)}</time>
+                    {" to "}
+                    <time dateTime={auction.endsAt}>{timeText(times, auction.endsAt)}</time>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableRegion>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,218 @@
+import { Form } from "react-router";
+import { SubmitButton } from "~/forms/submit-button";
+import { describedBy, FieldFrame, TextInput } from "~/forms/text-input";
+import { TableRegion } from "~/layout/table-region";
+import { formatCents } from "~/payments/fees";
+import { type TimeTexts, timeText } from "~/platform/zoned-time";
+import type { OwnerView, SellerView } from "../auction-views.server";
+import { ACCEPT_ATTRIBUTE, DOCUMENT_HINT, formatBytes } from "../documents/document-types";
+import { requirementField } from "./sealed-bid-messages";
+
+// The sealed-bid parts of the auction pages (issue 10): a seller's own bid and the form that sends or
+// replaces it; the auction side's list of bids, which before the deadline is only a count.
+
+export type SealedBidAnswer = { error: string; field?: string; typed?: string };
+
+type Requirement = { id: number; name: string };
+type OwnBid = NonNullable<SellerView["ownSealedBid"]>;
+
+export const sealedBidPath = (auctionId: number) => `/auctions/${auctionId}/sealed-bid`;
+export const sealedDocumentPath = (auctionId: number, bidId: number, documentId: number) =>
+  `/auctions/${auctionId}/sealed-bids/${bidId}/documents/${documentId}`;
+/** A seller's own document, by requirement: never by ids counted across every seller's bids (issue 17). */
+export const ownSealedDocumentPath = (auctionId: number, requirementId: number) =>
+  `/auctions/${auctionId}/sealed-bids/own/documents/${requirementId}`;
+export const requirementFieldId = (requirementId: number) => `sealed-document-${requirementId}`;
+
+/** The control ids of the sealed-bid form's fields, for the error summary. */
+export function sealedFieldId(field: string | undefined): string | undefined {
+  if (field === "amount") return "sealed-amount";
+  const match = field ? /^document_(\d+)$/.exec(field) : null;
+  return match ? requirementFieldId(Number(match[1])) : undefined;
+}
+
+/** The seller's own sealed bid: amount and documents, readable by them alone before the deadline. */
+export function OwnSealedBid({
+  auctionId,
+  bid,
+  requirements,
+  times,
+}: {
+  auctionId: number;
+  bid: OwnBid;
+  requirements: Requirement[];
+  times: TimeTexts;
+}) {
+  return (
+    <section aria-labelledby="own-sealed-bid" className="card">
+      <h2 id="own-sealed-bid">Your sealed bid</h2>
+      <dl className="summary-list">
+        <div>
+          <dt>Amount</dt>
+          <dd>{formatCents(bid.amountCents)}</dd>
+        </div>
+        <div>
+          <dt>Last sent</dt>
+          <dd>
+            <time dateTime={bid.updatedAt}>{timeText(times, bid.updatedAt)}</time>
+            {bid.revision > 1 ? ` (replaced ${bid.revision - 1} ${bid.revision === 2 ? "time" : "times"})` : ""}
+          </dd>
+        </div>
+        {requirements.map((requirement) => {
+          const document = bid.documents.find((item) => item.requirementId === requirement.id);
+          return (
+            <div key={requirement.id}>
+              <dt>{requirement.name}</dt>
+              <dd>
+                {document ? (
+                  <a href={ownSealedDocumentPath(auctionId, requirement.id)} download>
+                    {`${document.fileName} (${formatBytes(document.sizeBytes)})`}
+                  </a>
+                ) : (
+                  "Missing"
+                )}
+              </dd>
+            </div>
+          );
+        })}
+      </dl>
+    </section>
+  );
+}
+
+/** Sends or replaces the sealed bid: the amount and one file per required document. */
+export function SealedBidForm({
+  auctionId,
+  requirements,
+  reserveCents,
+  replacing,
+  answer,
+}: {
+  auctionId: number;
+  requirements: Requirement[];
+  reserveCents: number;
+  replacing: boolean;
+  answer?: SealedBidAnswer;
+}) {
+  const fieldError = (field: string) => (answer?.field === field ? [answer.error] : undefined);
+  return (
+    <section aria-labelledby="sealed-bid-form" className="card">
+      <h2 id="sealed-bid-form">{replacing ? "Replace your sealed bid" : "Send your sealed bid"}</h2>
+      <p>
+        {replacing
+          ? "Until the deadline you may replace your bid. Attach only the documents you want to replace; the others stay as sent."
+          : "One bid per seller, with every document listed. Until the deadline you may replace it; nobody, the buyer and staff included, can read it before then."}
+      </p>
+      <Form method="post" action={sealedBidPath(auctionId)} encType="multipart/form-data" className="stack" noValidate>
+        <TextInput
+          id="sealed-amount"
+          name="amount"
+          label="Your bid (CAD)"
+          hint={`At most the reserve price of ${formatCents(reserveCents)}. Dollars and cents, e.g. 12500.00.`}
+          errors={fieldError("amount")}
+          inputProps={{
+            inputMode: "decimal",
+            autoComplete: "off",
+            defaultValue: answer?.typed,
+          }}
+        />
+        <fieldset className="fieldset">
+          <legend className="fieldset__legend">{replacing ? "Documents to replace" : "Documents"}</legend>
+          <p className="field__hint">{DOCUMENT_HINT.replace(/ One file at a time.*$/, "")}</p>
+          {requirements.map((requirement) => {
+            const id = requirementFieldId(requirement.id);
+            const errors = fieldError(requirementField(requirement.id));
+            return (
+              <FieldFrame key={requirement.id} id={id} errorId={`${id}-error`} label={requirement.name} errors={errors}>
+                <input
+                  id={id}
+                  name={requirementField(requirement.id)}
+                  type="file"
+                  accept={ACCEPT_ATTRIBUTE}
+                  className={errors ? "input input--error" : "input"}
+                  aria-invalid={errors ? true : undefined}
+                  aria-describedby={describedBy(id, `${id}-error`, undefined, errors)}
+                />
+              </FieldFrame>
+            );
+          })}
+        </fieldset>
+        <SubmitButton>{replacing ? "Replace my sealed bid" : "Send my sealed bid"}</SubmitButton>
+      </Form>
+    </section>
+  );
+}
+
+/** The auction side's (and evaluator's and staff's) view of the sealed bids: a count until the deadline. */
+export function SealedBidsSide({
+  auctionId,
+  sealed,
+  requirements,
+  times,
+}: {
+  auctionId: number;
+  sealed: NonNullable<OwnerView["sealed"]>;
+  requirements: Requirement[];
+  times: TimeTexts;
+}) {
+  const received = `${sealed.received} sealed ${sealed.received === 1 ? "bid" : "bids"} received`;
+  if (!sealed.bids) {
+    return (
+      <section aria-labelledby="console">
+        <h2 id="console">Sealed bids</h2>
+        <p>{`${received}. Bids stay sealed until the deadline: nobody can read them before then.`}</p>
+      </section>
+    );
+  }
+  return (
+    <section aria-labelledby="console">
+      <h2 id="console">Sealed bids</h2>
+      <p>{`${received}, opened at the deadline. Lowest price first.`}</p>
+      {sealed.bids.length > 0 ? (
+        <TableRegion label="The sealed bids">
+          <table className="table">
+            <caption className="visually-hidden">The sealed bids side by side, lowest price first</caption>
+            <thead>
+              <tr>
+                <th scope="col">Seller</th>
+                <th scope="col">Amount</th>
+                <th scope="col">Sent</th>
+                {requirements.map((requirement) => (
+                  <th scope="col" key={requirement.id}>
+                    {requirement.name}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {sealed.bids.map((bid) => (
+                <tr key={bid.id}>
+                  <th scope="row">{bid.organizationName}</th>
+                  <td>{formatCents(bid.amountCents)}</td>
+                  <td>
+                    <time dateTime={bid.updatedAt}>{timeText(times, bid.updatedAt)}</time>
+                  </td>
+                  {requirements.map((requirement) => {
+                    const document = bid.documents.find((item) => item.requirementId === requirement.id);
+                    return (
+                      <td key={requirement.id}>
+                        {document ? (
+                          <a href={sealedDocumentPath(auctionId, bid.id, document.id)} download>
+                            {document.fileName}
+                            <span className="visually-hidden">{` (${requirement.name} of ${bid.organizationName})`}</span>
+                          </a>
+                        ) : (
+                          "Missing"
+                        )}
+                      </td>
+                    );
+                  })}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableRegion>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,313 @@
+import { and, asc, count, eq, inArray } from "drizzle-orm";
+import type { Database } from "~db/database.server";
+import { auctionEvents, auctionInvitations, auctions, organizations, sealedBidDocuments, sealedBids } from "~db/schema";
+import { sealedBidsReadable, statusAt } from "../auction-rules";
+import type { AuctionRow } from "../auction-views.server";
+import { notifyAuction } from "../bidding/bids.server";
+import { inspectDocument } from "../documents/document-content.server";
+import { bidRequirements } from "../lifecycle/auctions.server";
+import { overReserveMessage, requirementField, SEALED_MESSAGES } from "./sealed-bid-messages";
+
+// Sealed bids (issue 10): each invited seller who accepted the terms sends one bid, an amount and one
+// document per requirement, and may replace it (whole or document by document) until the deadline.
+// Nobody else reads a bid before the deadline, staff included: the only readers of other sellers'
+// bids are `readableSealedBids` and `sealedDocumentForDownload`, and both check the deadline first.
+
+/** One uploaded file for one requirement, as read from the form. */
+export type SealedBidFile = { requirementId: number; name: string; bytes: Buffer };
+
+export type SealedBidOutcome =
+  | { kind: "saved"; bidId: number; revision: number }
+  | { kind: "refused"; status: 400 | 404 | 409 | 413; message: string; field?: string };
+
+const refused = (status: 400 | 404 | 409 | 413, message: string, field?: string): SealedBidOutcome => ({
+  kind: "refused",
+  status,
+  message,
+  field,
+});
+
+/**
+ * Sends or replaces the seller's sealed bid. Files are checked before anything is written; the bid,
+ * its documents and the event are one transaction under the auction's row lock (so a cancellation or
+ * the deadline cannot interleave). A first bid needs every required document; a replacement keeps
+ * the documents not sent again.
+ */
+export async function submitSealedBid(
+  db: Database,
+  bid: { auctionId: number; organizationId: number; userId: number; amountCents: number; files: SealedBidFile[] },
+  now = new Date(),
+): Promise<SealedBidOutcome> {
+  const checked: { requirementId: number; fileName: string; contentType: string; sizeBytes: number; bytes: Buffer }[] =
+    [];
+  for (const file of bid.files) {
+    const inspected = inspectDocument(file.name, file.bytes);
+    if (!inspected.ok) return refused(inspected.status, inspected.message, requirementField(file.requirementId));
+    checked.push({ requirementId: file.requirementId, ...inspected, bytes: file.bytes });
+  }
+  return db.transaction(async (tx): Promise<SealedBidOutcome> => {
+    const [auction] = await tx.select().from(auctions).where(eq(auctions.id, bid.auctionId)).for("update");
+    if (auction?.kind !== "sealed" || auction.status === "draft") {
+      return refused(404, "This auction does not exist.");
+    }
+    const [invitation] = await tx
+      .select({ termsAcceptedAt: auctionInvitations.termsAcceptedAt })
+      .from(auctionInvitations)
+      .where(
+        and(eq(auctionInvitations.auctionId, auction.id), eq(auctionInvitations.organizationId, bid.organizationId)),
+      );
+    if (!invitation) return refused(404, "This auction does not exist.");
+    if (statusAt(auction, now) !== "open") return refused(409, SEALED_MESSAGES.notOpen);
+    if (!invitation.termsAcceptedAt) return refused(409, SEALED_MESSAGES.termsFirst);
+    if (bid.amountCents < 1) return refused(400, SEALED_MESSAGES.amountFormat, "amount");
+    if (bid.amountCents > auction.reserveCents) return refused(400, overReserveMessage(auction.reserveCents), "amount");
+
+    const requirements = await bidRequirements(tx, auction.id);
+    const known = new Set(requirements.map((requirement) => requirement.id));
+    if (checked.some((file) => !known.has(file.requirementId))) {
+      return refused(400, "Please attach files only for the documents listed.");
+    }
+    const [existing] = await tx
+      .select({ id: sealedBids.id, revision: sealedBids.revision })
+      .from(sealedBids)
+      .where(and(eq(sealedBids.auctionId, auction.id), eq(sealedBids.organizationId, bid.organizationId)));
+    const held = new Set(
+      existing
+        ? (
+            await tx
+              .select({ requirementId: sealedBidDocuments.requirementId })
+              .from(sealedBidDocuments)
+              .where(eq(sealedBidDocuments.sealedBidId, existing.id))
+          ).map((row) => row.requirementId)
+        : [],
+    );
+    const sent = new Set(checked.map((file) => file.requirementId));
+    const missing = requirements.find((requirement) => !held.has(requirement.id) && !sent.has(requirement.id));
+    if (missing) return refused(400, SEALED_MESSAGES.documentMissing(missing.name), requirementField(missing.id));
+
+    let bidId: number;
+    let revision: number;
+    if (existing) {
+      revision = existing.revision + 1;
+      bidId = existing.id;
+      await tx
+        .update(sealedBids)
+        .set({ amountCents: bid.amountCents, submittedByUserId: bid.userId, revision, updatedAt: now })
+        .where(eq(sealedBids.id, existing.id));
+    } else {
+      revision = 1;
+      const [row] = await tx
+        .insert(sealedBids)
+        .values({
+          auctionId: auction.id,
+          organizationId: bid.organizationId,
+          amountCents: bid.amountCents,
+          submittedByUserId: bid.userId,
+          revision,
+          submittedAt: now,
+          updatedAt: now,
+        })
+        .returning({ id: sealedBids.id });
+      if (!row) throw new Error("no sealed bid row");
+      bidId = row.id;
+    }
+    if (checked.length > 0) {
+      await tx
+        .delete(sealedBidDocuments)
+        .where(and(eq(sealedBidDocuments.sealedBidId, bidId), inArray(sealedBidDocuments.requirementId, [...sent])));
+      await tx.insert(sealedBidDocuments).values(
+        checked.map((file) => ({
+          sealedBidId: bidId,
+          requirementId: file.requirementId,
+          fileName: file.fileName,
+          contentType: file.contentType,
+          sizeBytes: file.sizeBytes,
+          content: file.bytes,
+          uploadedAt: now,
+        })),
+      );
+    }
+    // The log names the seller and the revision, never the amount: staff read the log.
+    await tx.insert(auctionEvents).values({
+      auctionId: auction.id,
+      kind: existing ? "sealed-bid-replaced" : "sealed-bid-submitted",
+      userId: bid.userId,
+      organizationId: bid.organizationId,
+      data: { revision },
+    });
+    await notifyAuction(tx, auction.id);
+    return { kind: "saved", bidId, revision };
+  });
+}
+
+const documentColumns = {
+  id: sealedBidDocuments.id,
+  sealedBidId: sealedBidDocuments.sealedBidId,
+  requirementId: sealedBidDocuments.requirementId,
+  fileName: sealedBidDocuments.fileName,
+  contentType: sealedBidDocuments.contentType,
+  sizeBytes: sealedBidDocuments.sizeBytes,
+  uploadedAt: sealedBidDocuments.uploadedAt,
+};
+
+type DocumentRow = { id: number; requirementId: number; fileName: string; sizeBytes: number; uploadedAt: Date };
+const documentView = (row: DocumentRow) => ({
+  id: row.id,
+  requirementId: row.requirementId,
+  fileName: row.fileName,
+  sizeBytes: row.sizeBytes,
+  uploadedAt: row.uploadedAt.toISOString(),
+});
+
+/** The documents of these sealed bids (their metadata, not their bytes), in requirement order. */
+function documentsOfBids(db: Database, bidIds: number[]) {
+  if (bidIds.length === 0) return Promise.resolve([]);
+  return db
+    .select(documentColumns)
+    .from(sealedBidDocuments)
+    .where(inArray(sealedBidDocuments.sealedBidId, bidIds))
+    .orderBy(asc(sealedBidDocuments.requirementId));
+}
+
+/** Each of these sellers' own sealed bid (theirs to read at any time); absent when they have none. */
+export async function ownSealedBids(db: Database, auctionId: number, organizationIds: number[]) {
+  const own = new Map<number, OwnSealedBid>();
+  if (organizationIds.length === 0) return own;
+  const bids = await db
+    .select()
+    .from(sealedBids)
+    .where(and(eq(sealedBids.auctionId, auctionId), inArray(sealedBids.organizationId, organizationIds)));
+  if (bids.length === 0) return own;
+  const documents = await documentsOfBids(
+    db,
+    bids.map((bid) => bid.id),
+  );
+  for (const bid of bids) {
+    own.set(bid.organizationId, {
+      amountCents: bid.amountCents,
+      revision: bid.revision,
+      submittedAt: bid.submittedAt.toISOString(),
+      updatedAt: bid.updatedAt.toISOString(),
+      // Without their ids (counted across every seller's documents): the seller downloads by requirement.
+      documents: documents
+        .filter((document) => document.sealedBidId === bid.id)
+        .map((document) => {
+          const { id: _id, ...shown } = documentView(document);
+          return shown;
+        }),
+    });
+  }
+  return own;
+}
+
+/** A seller's own sealed bid as they see it: no bid or document id (see `ownSealedDocumentForDownload`). */
+export type OwnSealedBid = {
+  amountCents: number;
+  revision: number;
+  submittedAt: string;
+  updatedAt: string;
+  documents: Omit<ReturnType<typeof documentView>, "id">[];
+};
+
+/** How many sellers have sent a sealed bid: all the auction's side learns before the deadline. */
+export async function sealedBidCount(db: Database, auctionId: number): Promise<number> {
+  const [row] = await db.select({ total: count() }).from(sealedBids).where(eq(sealedBids.auctionId, auctionId));
+  return row?.total ?? 0;
+}
+
+/**
+ * Every sealed bid with its seller and documents, lowest first; null before the deadline (or for a
+ * reverse auction), whoever asks.
+ */
+export async function readableSealedBids(db: Database, auction: AuctionRow, now = new Date()) {
+  if (!sealedBidsReadable(auction, now)) return null;
+  const bids = await db
+    .select({
+      id: sealedBids.id,
+      organizationId: sealedBids.organizationId,
+      organizationName: organizations.name,
+      amountCents: sealedBids.amountCents,
+      revision: sealedBids.revision,
+      submittedAt: sealedBids.submittedAt,
+      updatedAt: sealedBids.updatedAt,
+    })
+    .from(sealedBids)
+    .innerJoin(organizations, eq(organizations.id, sealedBids.organizationId))
+    .where(eq(sealedBids.auctionId, auction.id))
+    .orderBy(asc(sealedBids.amountCents), asc(sealedBids.updatedAt), asc(sealedBids.id));
+  const documents = await documentsOfBids(
+    db,
+    bids.map((bid) => bid.id),
+  );
+  return bids.map((bid) => ({
+    ...bid,
+    submittedAt: bid.submittedAt.toISOString(),
+    updatedAt: bid.updatedAt.toISOString(),
+    documents: documents.filter((document) => document.sealedBidId === bid.id).map(documentView),
+  }));
+}
+
+/**
+ * The seller's own document for one requirement of their sealed bid, with its bytes. Sellers address
+ * their documents by requirement, never by the bid's or document's id: those ids are counted across
+ * every seller's bids, and their gaps would tell how many the others sent (issue 17).
+ */
+export async function ownSealedDocumentForDownload(
+  db: Database,
+  auction: AuctionRow,
+  organizationId: number,
+  requirementId: number,
+) {
+  if (auction.kind !== "sealed") return undefined;
+  const [row] = await db
+    .select({
+      fileName: sealedBidDocuments.fileName,
+      contentType: sealedBidDocuments.contentType,
+      content: sealedBidDocuments.content,
+    })
+    .from(sealedBidDocuments)
+    .innerJoin(sealedBids, eq(sealedBids.id, sealedBidDocuments.sealedBidId))
+    .where(
+      and(
+        eq(sealedBids.auctionId, auction.id),
+        eq(sealedBids.organizationId, organizationId),
+        eq(sealedBidDocuments.requirementId, requirementId),
+      ),
+    );
+  return row;
+}
+
+/**
+ * A sealed bid's document with its bytes: for the seller who sent it at any time; for the auction's
+ * side, its evaluator and staff only after the deadline; for nobody else ever.
+ */
+export async function sealedDocumentForDownload(
+  db: Database,
+  auction: AuctionRow,
+  reader: { kind: "seller"; organizationId: number } | { kind: "full" },
+  bidId: number,
+  documentId: number,
+  now = new Date(),
+) {
+  if (auction.kind !== "sealed") return undefined;
+  if (reader.kind === "full" && !sealedBidsReadable(auction, now)) return undefined;
+  const [row] = await db
+    .select({
+      fileName: sealedBidDocuments.fileName,
+      contentType: sealedBidDocuments.contentType,
+      content: sealedBidDocuments.content,
+      organizationId: sealedBids.organizationId,
+    })
+    .from(sealedBidDocuments)
+    .innerJoin(sealedBids, eq(sealedBids.id, sealedBidDocuments.sealedBidId))
+    .where(
+      and(
+        eq(sealedBidDocuments.id, documentId),
+        eq(sealedBidDocuments.sealedBidId, bidId),
+        eq(sealedBids.auctionId, auction.id),
+      ),
+    );
+  if (!row) return undefined;
+  if (reader.kind === "seller" && row.organizationId !== reader.organizationId) return undefined;
+  return row;
+}

@@ -1,0 +1,22 @@
+import { Link } from "react-router";
+import { pageTitle } from "~/layout/page-title";
+import { REGISTRATION_COMPLETE } from "../registration-texts";
+
+// Step 6 for buyers and consultants (one module, two routes).
+
+export function meta() {
+  return [{ title: pageTitle("Registration Complete") }];
+}
+
+export default function RegistrationComplete() {
+  return (
+    <div className="narrow">
+      <h1>Thank you</h1>
+      <h2>Registration Complete</h2>
+      <p>{REGISTRATION_COMPLETE}</p>
+      <p>
+        <Link to="/">Back to the home page</Link>
+      </p>
+    </div>
+  );
+}
