@@ -345,7 +345,7 @@ async function main() {
     // Fixtures straight into the database (the server has migrated it and seeded the demo catalogue).
     const { openDatabase } = await tsImport("../db/database.server.ts", import.meta.url);
     const fixtures = await tsImport("../tests/support/auction-fixtures.ts", import.meta.url);
-    const { placeManualBid } = await tsImport("../app/auctions/bidding/bids.server.ts", import.meta.url);
+    const { placeManualBid } = await tsImport("../app/auctions/bidding/bid-queue.server.ts", import.meta.url);
     handle = await openDatabase({ databaseUrl: database.url, pgliteDir: "" });
     const db = handle.db;
     const catalogue = await fixtures.catalogueForAuctions(db);

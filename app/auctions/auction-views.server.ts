@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, lte, or, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, lte, or, sql } from "drizzle-orm";
 import type { CurrentUser } from "~/accounts/sessions/current-user";
 import type { Database } from "~db/database.server";
 import {
@@ -15,7 +15,7 @@ import {
 } from "~db/schema";
 import { decrementOf, statusAt } from "./auction-rules";
 import { highestAllowedBid } from "./bidding/bidding";
-import { bidRequirements } from "./lifecycle/auctions.server";
+import { bidRequirements } from "./lifecycle/auction-terms.server";
 import { type OwnSealedBid, ownSealedBids, readableSealedBids, sealedBidCount } from "./sealed/sealed-bids.server";
 
 // What each party may see of an auction (issue 9). The side that runs it (the buyer or consultant
@@ -409,4 +409,14 @@ export async function listAuctionsFor(db: Database, user: CurrentUser) {
     )
     .orderBy(desc(auctions.id))
     .limit(500);
+}
+
+/** How many auctions each status has for the organization (for the list's filter). */
+export async function auctionCounts(db: Database, organizationId: number) {
+  const rows = await db
+    .select({ status: auctions.status, total: count() })
+    .from(auctions)
+    .where(eq(auctions.organizationId, organizationId))
+    .groupBy(auctions.status);
+  return Object.fromEntries(rows.map((row) => [row.status, row.total])) as Partial<Record<AuctionStatus, number>>;
 }

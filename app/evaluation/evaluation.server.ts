@@ -1,14 +1,10 @@
 import { and, count, eq, inArray, sql } from "drizzle-orm";
+import { type Actor, notifyAuction } from "~/auctions/auction-changes.server";
+import { type AuctionServices, kindName } from "~/auctions/auction-notices.server";
 import { statusAt, termsEditable } from "~/auctions/auction-rules";
 import type { AuctionRow, Viewer } from "~/auctions/auction-views.server";
-import { notifyAuction } from "~/auctions/bidding/bids.server";
-import {
-  type Actor,
-  type AuctionServices,
-  bestBidPerSeller,
-  eligibleSellers,
-  kindName,
-} from "~/auctions/lifecycle/auctions.server";
+import { bestBidPerSeller } from "~/auctions/bidding/best-bids.server";
+import { eligibleSellers } from "~/auctions/invitations/eligibility.server";
 import { readableSealedBids } from "~/auctions/sealed/sealed-bids.server";
 import { notifyOrganizations } from "~/notifications/notifications.server";
 import type { Database, Transaction } from "~db/database.server";

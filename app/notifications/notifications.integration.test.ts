@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tellBidEffectsSoon } from "~/auctions/lifecycle/auctions.server";
+import { tellBidEffectsSoon } from "~/auctions/bidding/bid-notices.server";
 import { auctions, notificationOptOuts, notifications, outboxMessages } from "~db/schema";
 import {
   catalogueForAuctions,

@@ -11,7 +11,7 @@ import {
 } from "~/accounts/sessions/signed-in-users.server";
 import { createThrottles } from "~/accounts/sign-in/throttle.server";
 import { ensureStaffUser } from "~/accounts/staff/staff.server";
-import { startAuctionClock } from "~/auctions/lifecycle/auctions.server";
+import { startAuctionClock } from "~/auctions/clock/auction-clock.server";
 import { createAuctionLive } from "~/auctions/live/auction-live.server";
 import { createCatalogueReadCache, serveCachedJson } from "~/catalogue/catalogue-read-cache.server";
 import { createMessaging, type Messaging } from "~/messaging/messaging.server";

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { advanceAuctions } from "~/auctions/lifecycle/auctions.server";
+import { advanceAuctions } from "~/auctions/clock/auction-clock.server";
 import { auctions } from "~db/schema";
 import { catalogueForAuctions, createBuyer, createSeller } from "../support/auction-fixtures";
 import { PDF } from "../support/document-samples";

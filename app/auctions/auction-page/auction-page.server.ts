@@ -7,18 +7,15 @@ import { appServicesContext } from "~/platform/app-context";
 import { readFormBody } from "~/platform/request-body.server";
 import { zonedTexts } from "~/platform/zoned-time";
 import { readsOnly, requireAuction } from "../auction-access.server";
+import type { AuctionServices } from "../auction-notices.server";
 import { viewFor } from "../auction-views.server";
-import { type BidderRequest, placeManualBid, setAutoBidMinimum } from "../bidding/bids.server";
+import { tellBidEffectsSoon } from "../bidding/bid-notices.server";
+import { placeManualBid, setAutoBidMinimum } from "../bidding/bid-queue.server";
+import type { BidderRequest } from "../bidding/bid-round.server";
+import { acceptAuctionTerms } from "../invitations/invitations.server";
 import { parseDollars } from "../lifecycle/auction-form";
 import { timezoneOf } from "../lifecycle/auction-form.server";
-import {
-  type AuctionServices,
-  acceptAuctionTerms,
-  cancelAuction,
-  publishAuction,
-  tellBidEffectsSoon,
-  withdrawAuction,
-} from "../lifecycle/auctions.server";
+import { cancelAuction, publishAuction, withdrawAuction } from "../lifecycle/publish-and-cancel.server";
 
 // Loader and action of /auctions/{id}: the buyer's console, a seller's bidding page, or staff's
 // read-only console, all built from the party's view. Every change is a plain form post answered

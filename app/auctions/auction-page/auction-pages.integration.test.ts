@@ -14,8 +14,8 @@ import {
 import { expectIn, expectNotIn } from "../../../tests/support/html";
 import { createClient, startTestApp, type TestApp } from "../../../tests/support/test-app";
 import { databaseKinds } from "../../../tests/support/test-database";
-import { placeManualBid } from "../bidding/bids.server";
-import { advanceAuctions } from "../lifecycle/auctions.server";
+import { placeManualBid } from "../bidding/bid-queue.server";
+import { advanceAuctions } from "../clock/auction-clock.server";
 
 // The auction pages as a browser without JavaScript uses them (issue 9): a buyer writes the terms,
 // invites eligible sellers and publishes; sellers accept the terms and bid (a large drop is asked

@@ -4,19 +4,17 @@ import { notifyOrganizations } from "~/notifications/notifications.server";
 import { BUYER_AUCTION_FEE_CENTS, formatCents } from "~/payments/fees";
 import type { Database } from "~db/database.server";
 import { auctions } from "~db/schema";
-import { statusAt } from "../auction-rules";
-import { notifyAuction } from "../bidding/bids.server";
 import {
   type Actor,
   type AuctionChange,
-  type AuctionServices,
-  auctionLink,
-  kindName,
   lockOwned,
   logEvent,
   NOT_FOUND,
+  notifyAuction,
   refused,
-} from "../lifecycle/auctions.server";
+} from "../auction-changes.server";
+import { type AuctionServices, auctionLink, kindName } from "../auction-notices.server";
+import { statusAt } from "../auction-rules";
 
 // Awarding an auction after it closes (issues 9 and 10). The candidates are ranked: by price alone,
 // or, when the auction has technical criteria, by the price/technical weights with the bids that did

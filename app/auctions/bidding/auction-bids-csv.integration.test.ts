@@ -11,7 +11,7 @@ import {
 } from "../../../tests/support/auction-fixtures";
 import { createClient, startTestApp, type TestApp } from "../../../tests/support/test-app";
 import { databaseKinds } from "../../../tests/support/test-database";
-import { placeManualBid, setAutoBidMinimum } from "./bids.server";
+import { placeManualBid, setAutoBidMinimum } from "./bid-queue.server";
 
 // The bid history as CSV (issue 9): every bid with the seller's real name, oldest first, quoted as
 // RFC 4180 asks and with formula-looking cells defused; for the auction's own side and staff only.

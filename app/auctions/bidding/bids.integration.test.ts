@@ -12,8 +12,8 @@ import {
   type Party,
 } from "../../../tests/support/auction-fixtures";
 import { createTestDatabase, databaseKinds, type TestDatabase } from "../../../tests/support/test-database";
+import { placeManualBid, setAutoBidMinimum } from "./bid-queue.server";
 import { leadsOver } from "./bidding";
-import { placeManualBid, setAutoBidMinimum } from "./bids.server";
 
 // Bids on one auction through real databases (issue 9): each change is written only if the auction is
 // as it was read, under its row lock, so however many sellers bid at once (in one process, or through

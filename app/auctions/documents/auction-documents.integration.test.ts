@@ -14,7 +14,7 @@ import { ALLOWED_SAMPLES, EXE, PDF, TXT } from "../../../tests/support/document-
 import { expectIn, expectNotIn } from "../../../tests/support/html";
 import { createClient, startTestApp, type TestApp } from "../../../tests/support/test-app";
 import { databaseKinds } from "../../../tests/support/test-database";
-import { placeManualBid } from "../bidding/bids.server";
+import { placeManualBid } from "../bidding/bid-queue.server";
 import { DOCUMENT_MESSAGES, MAX_DOCUMENT_BYTES, mismatchMessage } from "./document-types";
 
 // An auction's documents over HTTP (issue 9): its own side uploads them while the terms may change,

@@ -4,9 +4,9 @@ import { appServicesContext } from "~/platform/app-context";
 import type { Database } from "~db/database.server";
 import { auctionDocuments, auctionEvents, auctions } from "~db/schema";
 import { requireAuction } from "../auction-access.server";
+import { notifyAuction } from "../auction-changes.server";
 import { termsOpenForChange } from "../auction-rules";
 import type { AuctionRow } from "../auction-views.server";
-import { notifyAuction } from "../bidding/bids.server";
 import { inspectDocument } from "./document-content.server";
 import { DOCUMENT_MESSAGES, MAX_DOCUMENTS_PER_AUCTION } from "./document-types";
 

@@ -11,8 +11,9 @@ import { readFormBody } from "~/platform/request-body.server";
 import { auctionInvitations, organizations } from "~db/schema";
 import { requireAuctionOwner } from "../auction-access.server";
 import { statusAt, termsEditable } from "../auction-rules";
-import { eligibleSellers, inviteSellers, latestEndDate, removeInvitation } from "../lifecycle/auctions.server";
 import type { Route } from "./+types/auction-sellers";
+import { eligibleSellers, latestEndDate } from "./eligibility.server";
+import { inviteSellers, removeInvitation } from "./invitations.server";
 
 // /auctions/{id}/sellers: the buyer chooses which pre-qualified sellers are invited: approved
 // sellers offering the category in the area, with insurance and WCB valid through the latest end.

@@ -6,8 +6,8 @@ import { requireAuctionOwner } from "../auction-access.server";
 import { termsOpenForChange } from "../auction-rules";
 import type { Route } from "./+types/auction-edit";
 import { auctionFormValues, loadAuctionFormOptions, parseAuctionForm } from "./auction-form.server";
+import { bidRequirements, updateAuctionTerms } from "./auction-terms.server";
 import { AuctionTermsForm } from "./auction-terms-form";
-import { bidRequirements, updateAuctionTerms } from "./auctions.server";
 
 // /auctions/{id}/edit: the terms, while no bidding has started; afterwards they are fixed.
 

@@ -4,8 +4,8 @@ import { appServicesContext } from "~/platform/app-context";
 import { requireAuctionRunner } from "../auction-access.server";
 import type { Route } from "./+types/auction-new";
 import { loadAuctionFormOptions, newAuctionValues, parseAuctionForm } from "./auction-form.server";
+import { createAuction } from "./auction-terms.server";
 import { AuctionTermsForm } from "./auction-terms-form";
-import { createAuction } from "./auctions.server";
 
 // /auctions/new: a buyer (or a consultant for a buyer) writes the terms of a reverse auction; it is
 // kept as a draft until sellers are invited and it is published.

@@ -14,8 +14,9 @@ import {
 } from "../../../tests/support/auction-fixtures";
 import { createClient, startTestApp, type TestApp } from "../../../tests/support/test-app";
 import { createPostgresDatabase, databaseKinds } from "../../../tests/support/test-database";
+import { notifyAuction } from "../auction-changes.server";
 import { findAuction, type Viewer, viewFor, viewsFor } from "../auction-views.server";
-import { notifyAuction, placeManualBid, setAutoBidMinimum } from "../bidding/bids.server";
+import { placeManualBid, setAutoBidMinimum } from "../bidding/bid-queue.server";
 import { auctionEventStream, eventStreamAccess } from "./auction-events.server";
 import type { AuctionLive } from "./auction-live.server";
 

@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
 import { zonedTexts } from "~/platform/zoned-time";
 import type { DatabaseHandle } from "~db/database.server";
+import { AUCTION_CHANNEL } from "../auction-changes.server";
 import { type AuctionView, findAuction, type Viewer, viewsFor } from "../auction-views.server";
-import { AUCTION_CHANNEL } from "../bidding/bids.server";
 
 // Live updates (issue 9): one hub per app process. Every change to an auction ends its transaction
-// with `pg_notify('auction_events', '<auctionId>')` (bids.server.ts); PostgreSQL delivers it to every
+// with `pg_notify('auction_events', '<auctionId>')` (auction-changes.server.ts); PostgreSQL delivers it to every
 // app machine that LISTENs, on commit. The hub LISTENs on one dedicated connection, and for each
 // auction someone watches it rebuilds the views and hands them to the watchers (the event streams of
 // auction-events.server.ts).

@@ -9,7 +9,7 @@ import { MAX_SEALED_BID_BODY_BYTES, SEALED_BID_TOO_BIG } from "../documents/docu
 import { discardBody, readLimitedForm } from "../documents/upload-body.server";
 import { parseDollars } from "../lifecycle/auction-form";
 import { timezoneOf } from "../lifecycle/auction-form.server";
-import { bidRequirements } from "../lifecycle/auctions.server";
+import { bidRequirements } from "../lifecycle/auction-terms.server";
 import type { Route } from "./+types/auction-sealed-bid";
 import { requirementField, SEALED_MESSAGES } from "./sealed-bid-messages";
 import { OwnSealedBid, type SealedBidAnswer, SealedBidForm, sealedFieldId } from "./sealed-bid-panels";

@@ -23,7 +23,7 @@ import { expectIn, expectNotIn } from "../../../tests/support/html";
 import { createClient, startTestApp, type TestApp } from "../../../tests/support/test-app";
 import { databaseKinds } from "../../../tests/support/test-database";
 import { type Viewer, viewsFor } from "../auction-views.server";
-import { advanceAuctions } from "../lifecycle/auctions.server";
+import { advanceAuctions } from "../clock/auction-clock.server";
 
 // Sealed-bid auctions (issue 10) as browsers without JavaScript use them: the buyer writes one with
 // its required documents and a consultant to evaluate; invited sellers send and replace one bid with

@@ -1,11 +1,11 @@
 import { and, asc, count, eq, inArray } from "drizzle-orm";
 import type { Database } from "~db/database.server";
 import { auctionEvents, auctionInvitations, auctions, organizations, sealedBidDocuments, sealedBids } from "~db/schema";
+import { notifyAuction } from "../auction-changes.server";
 import { sealedBidsReadable, statusAt } from "../auction-rules";
 import type { AuctionRow } from "../auction-views.server";
-import { notifyAuction } from "../bidding/bids.server";
 import { inspectDocument } from "../documents/document-content.server";
-import { bidRequirements } from "../lifecycle/auctions.server";
+import { bidRequirements } from "../lifecycle/auction-terms.server";
 import { overReserveMessage, requirementField, SEALED_MESSAGES } from "./sealed-bid-messages";
 
 // Sealed bids (issue 10): each invited seller who accepted the terms sends one bid, an amount and one

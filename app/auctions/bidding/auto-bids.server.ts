@@ -1,0 +1,62 @@
+import type { Database } from "~db/database.server";
+import { auctionAutoBids, auctionEvents } from "~db/schema";
+import { refusalMessage } from "./bid-messages";
+import {
+  acceptedOutcome,
+  type BidOutcome,
+  type Change,
+  checkBidder,
+  type MinimumRequest,
+  NOT_INVITED,
+  Round,
+  refused,
+} from "./bid-round.server";
+import { setAutoBid } from "./bidding";
+import { lockAndRead } from "./bidding-read.server";
+import { knownStatesOf } from "./known-states.server";
+import { writeRound } from "./round-write.server";
+
+// A seller's secret minimum (issue 9): set or changed in a transaction that holds the auction's row
+// lock, with the automatic bids it sets off; the next round reads the auction again.
+
+export function minimumChange(db: Database, request: MinimumRequest): Promise<BidOutcome> {
+  // The auto-bids change: the next round reads them again.
+  knownStatesOf(db).delete(request.auctionId);
+  return db.transaction(async (tx): Promise<BidOutcome> => {
+    const read = await lockAndRead(tx, request.auctionId, [request.organizationId], true);
+    if (!read) return refused(404, NOT_INVITED);
+    const now = request.now ?? new Date();
+    const problem = checkBidder(read, read.auction, request.organizationId, now);
+    if (problem) return problem;
+    const round = new Round(read);
+    const outcome = setAutoBid(round.state, request.organizationId, request.minimumCents, round.nextRank);
+    if (!outcome.ok) return refused(400, refusalMessage(outcome), "minimum");
+    const entered = outcome.state.autoBids.find((autoBid) => autoBid.seller === request.organizationId);
+    if (!entered) throw new Error("the auto-bid was not kept");
+    const row = {
+      minimumCents: entered.minimum,
+      enteredSequence: entered.enteredAt,
+      setByUserId: request.userId,
+      updatedAt: now,
+    };
+    const [autoBid] = await tx
+      .insert(auctionAutoBids)
+      .values({ auctionId: read.auction.id, organizationId: request.organizationId, ...row })
+      .onConflictDoUpdate({ target: [auctionAutoBids.auctionId, auctionAutoBids.organizationId], set: row })
+      .returning({ id: auctionAutoBids.id });
+    if (!autoBid) throw new Error("no auto-bid row");
+    // Private to the seller: the minimum is in the audit trail, never in anything another seller sees.
+    await tx.insert(auctionEvents).values({
+      auctionId: read.auction.id,
+      kind: "auto-bid-set",
+      userId: request.userId,
+      organizationId: request.organizationId,
+      data: { autoBidId: autoBid.id, minimumCents: entered.minimum },
+      createdAt: now,
+    });
+    round.add(outcome.bids, outcome.state, { userId: request.userId, autoBidId: autoBid.id }, now);
+    const ids = await writeRound(tx, round, now);
+    if (!ids) throw new Error("the auction changed under its row lock");
+    return acceptedOutcome(round.changes[0] as Change, ids[0] ?? []);
+  });
+}

@@ -1,0 +1,190 @@
+import type { Database, Transaction } from "~db/database.server";
+import { dropShare, LARGE_DROP } from "../auction-rules";
+import { minimumChange } from "./auto-bids.server";
+import { refusalMessage } from "./bid-messages";
+import {
+  acceptedOutcome,
+  type BidOutcome,
+  type Change,
+  checkBidder,
+  type ManualRequest,
+  type MinimumRequest,
+  NOT_INVITED,
+  Round,
+  refused,
+} from "./bid-round.server";
+import { type BiddingState, placeBid, simultaneousOrder } from "./bidding";
+import { lockAndRead, type Read, readForBidding } from "./bidding-read.server";
+import { acceptedOnly, knownStatesOf, perDatabase, remember, stateAfter } from "./known-states.server";
+import { writeRound } from "./round-write.server";
+
+// Bids and auto-bids on one auction (issue 9, decision 005), as this process takes them: each
+// auction's changes wait in an in-process queue, in the order they came. The manual bids waiting on
+// one auction form a round: decided together, each on the state the one before left, in the order the
+// rules give simultaneous bids (bidding.ts), and written by one guarded statement
+// (round-write.server.ts), on the auction's state as this process last knew it
+// (known-states.server.ts). A busy auction costs one write per round, not a read and a write per bid.
+// The guard fails only when another machine (or a status change) came in between; then the round is
+// read and decided again, and after a few such misses it takes the row lock first (the locking path,
+// as every auto-bid change does: auto-bids.server.ts).
+
+/** A manual bid waiting in this process for its auction's next round. */
+type Waiting<T> = { request: T; settle: (outcome: BidOutcome) => void; fail: (error: unknown) => void };
+type QueuedBid = { kind: "manual" } & Waiting<ManualRequest>;
+type Queued = QueuedBid | ({ kind: "minimum" } & Waiting<MinimumRequest>);
+
+/** Per database handle: each auction's changes waiting in this process, in the order they came. */
+const queues = new WeakMap<Database, Map<number, Queued[]>>();
+
+/**
+ * Queues a change on the auction and, if none is under way, works through the queue: the manual bids
+ * at its head as one round, a minimum's change on its own, until it is empty. Waiting changes hold
+ * no pooled connection (a busy auction would otherwise take them all from the rest of the site).
+ */
+function enqueue(db: Database, auctionId: number, item: Queued) {
+  const auctionQueues = perDatabase(queues, db);
+  const queue = auctionQueues.get(auctionId);
+  if (queue) {
+    queue.push(item);
+    return;
+  }
+  const waiting: Queued[] = [item];
+  auctionQueues.set(auctionId, waiting);
+  void (async () => {
+    while (waiting.length > 0) {
+      const head = waiting[0] as Queued;
+      if (head.kind === "minimum") {
+        waiting.shift();
+        await minimumChange(db, head.request).then(head.settle, head.fail);
+        continue;
+      }
+      const end = waiting.findIndex((queued) => queued.kind !== "manual");
+      const batch = waiting.splice(0, end === -1 ? waiting.length : end) as QueuedBid[];
+      await manualRound(
+        db,
+        auctionId,
+        batch.map((queued) => queued.request),
+      ).then(
+        (outcomes) => {
+          for (const [index, queued] of batch.entries()) queued.settle(outcomes[index] as BidOutcome);
+        },
+        (error) => {
+          for (const queued of batch) queued.fail(error);
+        },
+      );
+    }
+    auctionQueues.delete(auctionId);
+  })();
+}
+
+/** The typo guard: a bid far under the price it would meet, not yet confirmed, is asked about once more. */
+function largeDropQuestion(state: BiddingState, request: ManualRequest): BidOutcome | undefined {
+  const referenceCents = state.lowest?.amount ?? state.reserve;
+  const drop = dropShare(referenceCents, request.amountCents);
+  if (drop <= LARGE_DROP || request.confirmed !== false) return undefined;
+  return { kind: "unconfirmed", referenceCents, dropPercent: Math.round(drop * 100) };
+}
+
+/**
+ * The order a round's bids are decided in: the ones that may bid and need no question, in the order
+ * the rules give simultaneous bids (bidding.ts: the lowest that can be placed is never shut out by
+ * a higher one), then the rest as they came. This only orders them: each is checked again when its
+ * turn comes (the bids before it may have moved the end or the price).
+ */
+function roundOrder(round: Round, requests: ManualRequest[], at: Date): number[] {
+  const ready: number[] = [];
+  const rest: number[] = [];
+  requests.forEach((request, index) => {
+    const problem = checkBidder(round.read, round.auction, request.organizationId, request.now ?? at);
+    (problem || largeDropQuestion(round.state, request) ? rest : ready).push(index);
+  });
+  const bids = ready.map((index) => ({
+    seller: requests[index]?.organizationId as number,
+    amount: requests[index]?.amountCents as number,
+  }));
+  const order = simultaneousOrder(round.state, bids, round.nextRank).map((position) => ready[position] as number);
+  return [...order, ...rest];
+}
+
+/** Times a round of manual bids is decided on a fresh read and written with the guard before it takes the row lock first. */
+const GUARDED_ATTEMPTS = 3;
+
+/**
+ * Manual bids on one auction, decided as one round (see roundOrder) and written together. Each is
+ * refused or accepted exactly as it would have been on its own after the ones decided before it. A
+ * bid's time is taken when the round is decided: a bid that waited its turn past the end is late.
+ */
+async function manualRound(db: Database, auctionId: number, requests: ManualRequest[]): Promise<BidOutcome[]> {
+  const sellers = [...new Set(requests.map((request) => request.organizationId))];
+  const decide = async (executor: Database | Transaction, read: Read | undefined, fromMemory = false) => {
+    if (!read) return requests.map(() => refused(404, NOT_INVITED));
+    const round = new Round(read);
+    const decided: (BidOutcome | Change)[] = [];
+    const at = new Date();
+    for (const index of roundOrder(round, requests, at)) {
+      const request = requests[index] as ManualRequest;
+      const now = request.now ?? at;
+      const problem = checkBidder(read, round.auction, request.organizationId, now);
+      if (problem) {
+        decided[index] = problem;
+        continue;
+      }
+      const unconfirmed = largeDropQuestion(round.state, request);
+      if (unconfirmed) {
+        decided[index] = unconfirmed;
+        continue;
+      }
+      const outcome = placeBid(round.state, request.organizationId, request.amountCents, round.nextRank);
+      if (!outcome.ok) {
+        decided[index] = refused(400, refusalMessage(outcome), "amount");
+        continue;
+      }
+      round.add(outcome.bids, outcome.state, { userId: request.userId }, now);
+      decided[index] = round.changes.at(-1) as Change;
+    }
+    if (round.changes.length === 0) {
+      // Nothing written, so no guard vouched for a state kept in memory: another machine may have
+      // moved the price, the leader or the end meanwhile. Refusals are given on a fresh read only.
+      if (fromMemory) return undefined;
+      remember(db, read, accepted);
+      return decided as BidOutcome[];
+    }
+    const ids = await writeRound(executor, round, at);
+    if (!ids) return undefined; // the auction changed since the read
+    remember(db, stateAfter(round), accepted);
+    return decided.map((entry) =>
+      "kind" in entry ? entry : acceptedOutcome(entry, ids[round.changes.indexOf(entry)] ?? []),
+    );
+  };
+  // The state this process knows, if it covers every seller of the round; else (and after a miss) a read.
+  const knownState = knownStatesOf(db).get(auctionId);
+  const accepted = acceptedOnly(knownState?.termsAccepted);
+  let known = sellers.every((seller) => accepted[seller] === true) ? knownState : undefined;
+  knownStatesOf(db).delete(auctionId);
+  for (let attempt = 0; attempt < GUARDED_ATTEMPTS; attempt += 1) {
+    const outcomes = known
+      ? await decide(db, known, true)
+      : await decide(db, await readForBidding(db, auctionId, sellers, false));
+    if (outcomes) return outcomes;
+    known = undefined;
+  }
+  return db.transaction(async (tx) => {
+    const outcomes = await decide(tx, await lockAndRead(tx, auctionId, sellers, false));
+    if (!outcomes) throw new Error("the auction changed under its row lock");
+    return outcomes;
+  });
+}
+
+/** A seller's manual bid: binding once accepted; the auto-bids it sets off are written with it. */
+export function placeManualBid(db: Database, request: ManualRequest): Promise<BidOutcome> {
+  return new Promise((settle, fail) => enqueue(db, request.auctionId, { kind: "manual", request, settle, fail }));
+}
+
+/**
+ * A seller sets or changes their secret minimum; the system bids for them (and for the others) in
+ * the same transaction, which holds the auction's row lock. The minimum is never shown to anyone but
+ * its seller.
+ */
+export function setAutoBidMinimum(db: Database, request: MinimumRequest): Promise<BidOutcome> {
+  return new Promise((settle, fail) => enqueue(db, request.auctionId, { kind: "minimum", request, settle, fail }));
+}

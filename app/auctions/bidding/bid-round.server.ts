@@ -1,0 +1,123 @@
+import { decrementOf, endAfterBid, statusAt } from "../auction-rules";
+import type { BiddingState, NewBid } from "./bidding";
+import type { Read } from "./bidding-read.server";
+
+// A round (issue 9, decision 005): changes decided in order on one state of the auction, each on the
+// state the one before left, and what each bidder is answered. Deciding only: the auction is read by
+// bidding-read.server.ts, kept between rounds by known-states.server.ts and written by
+// round-write.server.ts.
+
+export type BidderRequest = { auctionId: number; organizationId: number; userId: number; now?: Date };
+
+/** `confirmed: false`: a bid far under the price is only asked about (the typo guard), not placed. */
+export type ManualRequest = BidderRequest & { amountCents: number; confirmed?: boolean };
+export type MinimumRequest = BidderRequest & { minimumCents: number };
+
+export type BidOutcome =
+  | {
+      kind: "accepted";
+      bids: { id: number; amountCents: number; kind: "manual" | "auto" }[];
+      endsAt: Date;
+      /** Who led before and who leads now (for the outbid notice), and whether the end moved. */
+      previousLeaderId: number | null;
+      leaderId: number | null;
+      extended: boolean;
+    }
+  | { kind: "refused"; status: 400 | 403 | 404 | 409; field: "amount" | "minimum" | "form"; message: string }
+  /** A manual bid far under the price, not yet confirmed: nothing written; ask the seller once more. */
+  | { kind: "unconfirmed"; referenceCents: number; dropPercent: number };
+
+type Refused = Extract<BidOutcome, { kind: "refused" }>;
+
+export const refused = (
+  status: 400 | 403 | 404 | 409,
+  message: string,
+  field: "amount" | "minimum" | "form" = "form",
+): Refused => ({ kind: "refused", status, field, message });
+
+const SEALED_ONLY = "This is a sealed-bid auction: send one bid with its documents instead.";
+export const NOT_INVITED = "This auction does not exist or you are not invited to it.";
+
+/**
+ * Whether the seller may bid now on the auction as it stands: invited to a published auction (a draft
+ * is not there for sellers: 404, as for an auction that does not exist), terms accepted, open.
+ */
+export function checkBidder(
+  read: Read,
+  auction: Read["auction"],
+  organizationId: number,
+  now: Date,
+): Refused | undefined {
+  const termsAccepted = read.termsAccepted?.[organizationId];
+  if (termsAccepted === undefined || auction.status === "draft") return refused(404, NOT_INVITED);
+  if (!termsAccepted) return refused(409, "Please accept the auction's terms before bidding.");
+  if (auction.kind === "sealed") return refused(409, SEALED_ONLY);
+  const status = statusAt(auction, now);
+  if (status === "scheduled") return refused(409, "Bidding has not started yet.");
+  if (status !== "open") return refused(409, "Bidding has closed.");
+  return undefined;
+}
+
+/** The rules' view of the auction as read: reserve, decrement, the standing lowest, the auto-bids, own lowest bids. */
+function biddingState(read: Read): BiddingState {
+  const { auction, lowest, autoBids } = read;
+  const ownLowest = new Map<number, number>();
+  for (const [seller, amount] of Object.entries(read.ownLowest ?? {})) ownLowest.set(Number(seller), amount);
+  return {
+    reserve: auction.reserveCents,
+    decrement: decrementOf(auction),
+    lowest,
+    autoBids: autoBids.map(({ seller, minimum, enteredAt }) => ({ seller, minimum, enteredAt })),
+    ownLowest,
+  };
+}
+
+/** One accepted change: a manual bid (or a minimum) and the automatic bids it set off, at one moment. */
+export type Change = {
+  bids: NewBid[];
+  /** A manual bid's user; for a minimum's change, who set it (the bids themselves are all automatic). */
+  userId: number;
+  /** The minimum whose change set the bids off, if that is what did. */
+  autoBidId?: number;
+  before: BiddingState;
+  after: BiddingState;
+  endsBefore: Date;
+  endsAfter: Date;
+};
+
+/** Changes decided in order on the auction as read, each on the state the one before left. */
+export class Round {
+  readonly changes: Change[] = [];
+  state: BiddingState;
+  auction: Read["auction"];
+
+  constructor(readonly read: Read) {
+    this.state = biddingState(read);
+    this.auction = read.auction;
+  }
+
+  /** The rank (and tie-break) of the next change: the auction's sequence number after it. */
+  get nextRank() {
+    return this.read.auction.sequence + this.changes.length + 1;
+  }
+
+  /** Keeps a change; a change with no bids moves nothing (a minimum that set nothing off). */
+  add(bids: NewBid[], after: BiddingState, cause: { userId: number; autoBidId?: number }, now: Date) {
+    const endsBefore = this.auction.endsAt;
+    const endsAfter = bids.length > 0 ? endAfterBid(this.auction, now) : endsBefore;
+    this.changes.push({ bids, ...cause, before: this.state, after, endsBefore, endsAfter });
+    this.state = after;
+    if (endsAfter.getTime() !== endsBefore.getTime()) {
+      this.auction = { ...this.auction, endsAt: endsAfter, extensions: this.auction.extensions + 1 };
+    }
+  }
+}
+
+export const acceptedOutcome = (change: Change, ids: number[]): BidOutcome => ({
+  kind: "accepted",
+  bids: change.bids.map((bid, index) => ({ id: ids[index] as number, amountCents: bid.amount, kind: bid.kind })),
+  endsAt: change.endsAfter,
+  previousLeaderId: change.before.lowest?.seller ?? null,
+  leaderId: change.after.lowest?.seller ?? null,
+  extended: change.endsAfter.getTime() !== change.endsBefore.getTime(),
+});

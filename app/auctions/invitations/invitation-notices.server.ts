@@ -1,0 +1,24 @@
+import { notifyOrganizations } from "~/notifications/notifications.server";
+import { type AuctionServices, auctionLink, kindName } from "../auction-notices.server";
+
+// The e-mail an invited seller gets once the auction is published (at publication, or when invited later).
+
+export async function tellInvited(
+  services: AuctionServices,
+  auctionId: number,
+  organizationIds: number[],
+  auction: { title: string; kind: "reverse" | "sealed" },
+) {
+  const { title } = auction;
+  await notifyOrganizations(services, organizationIds, {
+    kind: "invited",
+    auctionId,
+    subject: `You are invited to bid: ${title}`,
+    lines: [
+      `You are invited to bid in the ${kindName(auction)} "${title}".`,
+      "",
+      "Read its terms and accept them to bid here:",
+      auctionLink(services, auctionId),
+    ],
+  });
+}

@@ -1,0 +1,125 @@
+import { asc, eq } from "drizzle-orm";
+import type { Database, Transaction } from "~db/database.server";
+import { auctionBidRequirements, auctions, serviceAreas, services } from "~db/schema";
+import {
+  type Actor,
+  type AuctionChange,
+  lockOwned,
+  logEvent,
+  NOT_FOUND,
+  refused,
+  TERMS_LOCKED,
+} from "../auction-changes.server";
+import { termsOpenForChange } from "../auction-rules";
+
+// An auction's terms (issue 9): a new auction is a draft of the buyer's organization; its terms (and
+// a sealed auction's required documents) change only while nothing has been bid and it has not opened.
+
+export type AuctionTerms = {
+  kind: "reverse" | "sealed";
+  title: string;
+  description: string;
+  serviceId: number;
+  serviceAreaId: number;
+  reserveCents: number;
+  decrementKind: "amount" | "percent";
+  decrementValue: number;
+  startsAt: Date;
+  endsAt: Date;
+  softCloseWindowMinutes: number;
+  softCloseExtensionMinutes: number;
+  softCloseCapMinutes: number;
+  /** The consultant organization evaluating the bids; null: the auction's own organization. */
+  evaluatorOrganizationId: number | null;
+  priceWeightPercent: number;
+  technicalPassMark: number | null;
+  /** A sealed auction's required documents, in order (empty for a reverse auction). */
+  requirements: string[];
+};
+
+/** Category and area must exist: field errors, or none. */
+export async function checkTermsReferences(db: Database, terms: Pick<AuctionTerms, "serviceId" | "serviceAreaId">) {
+  const errors: Record<string, string> = {};
+  const [service] = await db.select({ id: services.id }).from(services).where(eq(services.id, terms.serviceId));
+  if (!service) errors.service = "Please choose a service category from the list";
+  const [area] = await db
+    .select({ id: serviceAreas.id })
+    .from(serviceAreas)
+    .where(eq(serviceAreas.id, terms.serviceAreaId));
+  if (!area) errors.service_area = "Please choose a service area from the list";
+  return errors;
+}
+
+const termsColumns = (terms: AuctionTerms) => ({
+  kind: terms.kind,
+  title: terms.title,
+  description: terms.description,
+  serviceId: terms.serviceId,
+  serviceAreaId: terms.serviceAreaId,
+  reserveCents: terms.reserveCents,
+  decrementKind: terms.decrementKind,
+  decrementValue: terms.decrementValue,
+  startsAt: terms.startsAt,
+  endsAt: terms.endsAt,
+  scheduledEndsAt: terms.endsAt,
+  softCloseWindowMinutes: terms.softCloseWindowMinutes,
+  softCloseExtensionMinutes: terms.softCloseExtensionMinutes,
+  softCloseCapMinutes: terms.softCloseCapMinutes,
+  evaluatorOrganizationId: terms.evaluatorOrganizationId,
+  priceWeightPercent: terms.priceWeightPercent,
+  technicalPassMark: terms.technicalPassMark,
+});
+
+/** The sealed auction's required documents, replacing any before (only while nothing can have been bid). */
+async function saveRequirements(tx: Transaction, auctionId: number, requirements: string[]) {
+  await tx.delete(auctionBidRequirements).where(eq(auctionBidRequirements.auctionId, auctionId));
+  if (requirements.length === 0) return;
+  await tx
+    .insert(auctionBidRequirements)
+    .values(requirements.map((name, sortOrder) => ({ auctionId, name, sortOrder })));
+}
+
+/** A sealed auction's required documents, in order. */
+export async function bidRequirements(db: Pick<Database, "select">, auctionId: number) {
+  return db
+    .select({ id: auctionBidRequirements.id, name: auctionBidRequirements.name })
+    .from(auctionBidRequirements)
+    .where(eq(auctionBidRequirements.auctionId, auctionId))
+    .orderBy(asc(auctionBidRequirements.sortOrder), asc(auctionBidRequirements.id));
+}
+
+/** A new auction, as a draft of the actor's organization. */
+export async function createAuction(db: Database, actor: Actor, terms: AuctionTerms): Promise<number> {
+  return db.transaction(async (tx) => {
+    const [auction] = await tx
+      .insert(auctions)
+      .values({ organizationId: actor.organizationId, createdByUserId: actor.userId, ...termsColumns(terms) })
+      .returning({ id: auctions.id });
+    if (!auction) throw new Error("no auction row");
+    await saveRequirements(tx, auction.id, terms.requirements);
+    await logEvent(tx, auction.id, "created", actor, { title: terms.title, kind: terms.kind });
+    return auction.id;
+  });
+}
+
+/** New terms, while nothing has been bid and the auction has not opened. */
+export async function updateAuctionTerms(
+  db: Database,
+  auctionId: number,
+  actor: Actor,
+  terms: AuctionTerms,
+  now = new Date(),
+): Promise<AuctionChange> {
+  return db.transaction(async (tx) => {
+    const auction = await lockOwned(tx, auctionId, actor);
+    if (!auction) return refused(404, NOT_FOUND);
+    if (!termsOpenForChange(auction, now)) return refused(409, TERMS_LOCKED);
+    await tx
+      .update(auctions)
+      .set({ ...termsColumns(terms), updatedAt: now })
+      .where(eq(auctions.id, auctionId));
+    await saveRequirements(tx, auctionId, terms.requirements);
+    await logEvent(tx, auctionId, "terms-changed", actor);
+    return { kind: "done", auctionId };
+  });
+}
