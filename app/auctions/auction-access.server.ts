@@ -4,7 +4,8 @@ import type { CurrentUser } from "~/accounts/sessions/current-user";
 import { parseId } from "~/catalogue/catalogue-schemas";
 import { appServicesContext } from "~/platform/app-context";
 import type { Actor } from "./auction-changes.server";
-import { type AuctionRow, findAuction, type Viewer, viewerOf } from "./auction-views.server";
+import type { AuctionRow } from "./auction-rules";
+import { findAuction, type Viewer, viewerOf } from "./auction-views.server";
 
 // Who may reach an auction's pages. Anyone who may not see an auction gets the same 404 as for an
 // auction that does not exist, so its existence is not given away.

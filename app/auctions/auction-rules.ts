@@ -1,9 +1,12 @@
-import type { AuctionStatus } from "~db/schema";
+import type { AuctionStatus, auctions } from "~db/schema";
 import type { Decrement } from "./bidding/bidding";
 
 // An auction's life (issue 9), as pure rules: which status changes are legal, what the status is at
 // a given moment (opening and closing happen on time whether or not the job has run yet), and how a
 // late bid moves the end (soft close).
+
+/** An auction as stored: the row the rules below read. */
+export type AuctionRow = typeof auctions.$inferSelect;
 
 /** The legal moves between statuses; everything else is refused. */
 export const TRANSITIONS: Record<AuctionStatus, readonly AuctionStatus[]> = {

@@ -13,7 +13,7 @@ import {
   serviceAreas,
   services,
 } from "~db/schema";
-import { decrementOf, statusAt } from "./auction-rules";
+import { type AuctionRow, decrementOf, statusAt } from "./auction-rules";
 import { highestAllowedBid } from "./bidding/bidding";
 import { bidRequirements } from "./lifecycle/auction-terms.server";
 import { type OwnSealedBid, ownSealedBids, readableSealedBids, sealedBidCount } from "./sealed/sealed-bids.server";
@@ -32,8 +32,6 @@ export type Viewer =
 
 /** Everyone who reads the full auction: its side, its evaluator, staff. */
 export type FullViewer = Exclude<Viewer["kind"], "seller">;
-
-export type AuctionRow = typeof auctions.$inferSelect;
 
 /** Who the user is to this auction, or null when they may not see it at all (answered as 404). */
 export async function viewerOf(db: Database, auction: AuctionRow, user: CurrentUser): Promise<Viewer | null> {

@@ -1,8 +1,8 @@
 import { and, count, eq, inArray, sql } from "drizzle-orm";
 import { type Actor, notifyAuction } from "~/auctions/auction-changes.server";
 import { type AuctionServices, kindName } from "~/auctions/auction-notices.server";
-import { statusAt, termsEditable } from "~/auctions/auction-rules";
-import type { AuctionRow, Viewer } from "~/auctions/auction-views.server";
+import { type AuctionRow, statusAt, termsEditable } from "~/auctions/auction-rules";
+import type { Viewer } from "~/auctions/auction-views.server";
 import { bestBidPerSeller } from "~/auctions/bidding/best-bids.server";
 import { eligibleSellers } from "~/auctions/invitations/eligibility.server";
 import { readableSealedBids } from "~/auctions/sealed/sealed-bids.server";

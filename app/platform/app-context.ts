@@ -1,7 +1,7 @@
 import { createContext } from "react-router";
 import type { SessionStore } from "~/accounts/sessions/session.server";
 import type { Throttles } from "~/accounts/sign-in/throttle.server";
-import type { AuctionLive } from "~/auctions/live/auction-live.server";
+import type { AuctionLive } from "~/auctions/live/auction-live-hub";
 import type { Messaging } from "~/messaging/messaging.server";
 import type { Payments } from "~/payments/payments";
 import type { Database } from "~db/database.server";

@@ -5,8 +5,7 @@ import type { Database } from "~db/database.server";
 import { auctionDocuments, auctionEvents, auctions } from "~db/schema";
 import { requireAuction } from "../auction-access.server";
 import { notifyAuction } from "../auction-changes.server";
-import { termsOpenForChange } from "../auction-rules";
-import type { AuctionRow } from "../auction-views.server";
+import { type AuctionRow, termsOpenForChange } from "../auction-rules";
 import { inspectDocument } from "./document-content.server";
 import { DOCUMENT_MESSAGES, MAX_DOCUMENTS_PER_AUCTION } from "./document-types";
 

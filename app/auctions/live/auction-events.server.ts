@@ -1,8 +1,10 @@
 import type { CurrentUser } from "~/accounts/sessions/current-user";
 import type { Database } from "~db/database.server";
-import { type AuctionRow, findAuction, type Viewer, viewerOf, viewFor } from "../auction-views.server";
+import type { AuctionRow } from "../auction-rules";
+import { findAuction, type Viewer, viewerOf, viewFor } from "../auction-views.server";
 import { timezoneOf } from "../lifecycle/auction-form.server";
-import { type AuctionLive, liveView } from "./auction-live.server";
+import { liveView } from "./auction-live.server";
+import type { AuctionLive } from "./auction-live-hub";
 
 // GET /auctions/:auctionId/events (issue 9): the auction's view for this user as server-sent events.
 // The current view at once, then a new one after every change (from the live hub), a comment every

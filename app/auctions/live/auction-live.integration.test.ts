@@ -18,7 +18,7 @@ import { notifyAuction } from "../auction-changes.server";
 import { findAuction, type Viewer, viewFor, viewsFor } from "../auction-views.server";
 import { placeManualBid, setAutoBidMinimum } from "../bidding/bid-queue.server";
 import { auctionEventStream, eventStreamAccess } from "./auction-events.server";
-import type { AuctionLive } from "./auction-live.server";
+import type { AuctionLive } from "./auction-live-hub";
 
 // Live updates over HTTP (issue 9): GET /auctions/:id/events on the production build, read chunk by
 // chunk with fetch. A bid reaches the buyer's stream with the bidder's name and a seller's stream

@@ -3,6 +3,7 @@ import { zonedTexts } from "~/platform/zoned-time";
 import type { DatabaseHandle } from "~db/database.server";
 import { AUCTION_CHANNEL } from "../auction-changes.server";
 import { type AuctionView, findAuction, type Viewer, viewsFor } from "../auction-views.server";
+import type { AuctionLive, LiveSubscriber, LiveView } from "./auction-live-hub";
 
 // Live updates (issue 9): one hub per app process. Every change to an auction ends its transaction
 // with `pg_notify('auction_events', '<auctionId>')` (auction-changes.server.ts); PostgreSQL delivers it to every
@@ -20,16 +21,6 @@ import { type AuctionView, findAuction, type Viewer, viewsFor } from "../auction
 // digest of what that viewer sees, not a counter of the auction, and a stream is sent a view only
 // when what its viewer sees changed. Another seller's minimum, a bid elsewhere or a bare notification
 // send nothing; the time an event arrives is that of a change the viewer can see anyway.
-
-/** A view ready to send: made once per run, viewer and time zone, shared by every stream of that viewer in that zone. */
-export type LiveView = {
-  /** A digest of what the viewer sees (`viewId`): the same on every machine, and the same while nothing they see changed. */
-  id: string;
-  view: AuctionView;
-  json: string;
-  /** The server-sent event (`id:`, `event: view`, `data:`), encoded. */
-  event: Uint8Array;
-};
 
 const encoder = new TextEncoder();
 
@@ -53,38 +44,6 @@ export function viewId(view: AuctionView): string {
   const content = JSON.stringify({ ...view, serverTime: undefined, timeLeftMs: undefined });
   return createHash("sha256").update(content).digest("base64url").slice(0, 22);
 }
-
-export type LiveSubscriber = {
-  /** A newer view of the auction for this subscriber's viewer (the first one right after subscribing). */
-  onView(view: LiveView): void;
-  /** The auction is gone or the hub is closing: end the stream (the browser reconnects elsewhere). */
-  onEnd(): void;
-};
-
-export type LiveStats = {
-  /** Notifications received for any auction (watched or not). */
-  notifications: number;
-  /** Runs: rounds of building and sending an auction's views (a burst of notifications makes one or two). */
-  runs: number;
-  /** Views built from the database (one per distinct viewer per run). */
-  viewsBuilt: number;
-  /** Views handed to subscribers (a view the subscriber already has is not handed again). */
-  viewsDelivered: number;
-  subscribers: number;
-  auctions: number;
-};
-
-export type AuctionLive = {
-  /**
-   * Watches an auction as this viewer (who must be allowed to see it: `viewerOf` answered them), with
-   * times formatted in `timezone`. Answers the unsubscribe function.
-   */
-  subscribe(auctionId: number, viewer: Viewer, timezone: string, subscriber: LiveSubscriber): () => void;
-  /** Counters since start; `subscribers` and `auctions` now (of one auction only when given). */
-  stats(auctionId?: number): LiveStats;
-  /** Stops listening and ends every subscriber's stream. */
-  close(): Promise<void>;
-};
 
 export type AuctionLiveOptions = {
   /** How long to wait after an idle auction's first notification before building, to gather a burst (default 0: next turn of the event loop). */
