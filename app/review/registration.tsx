@@ -48,7 +48,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 const ALREADY_DECIDED = (status: string) =>
   `This registration has already been decided (${statusLabelOf(status).toLowerCase()}); nothing was changed.`;
 
-function refusal(outcome: Exclude<DecisionOutcome, { kind: "decided" }>) {
+function refusalMessage(outcome: Exclude<DecisionOutcome, { kind: "decided" }>) {
   switch (outcome.kind) {
     case "not-found":
       throw data(null, { status: 404 });
@@ -96,7 +96,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       : form.intent === "reject"
         ? await rejectRegistration(services, id, staff.id, form.reason)
         : await requestChanges(services, id, staff.id, form.message);
-  if (outcome.kind !== "decided") return refuse(refusal(outcome));
+  if (outcome.kind !== "decided") return refuse(refusalMessage(outcome));
   return redirect(`/staff/registrations/${id}?done=${outcome.decision}`);
 }
 
