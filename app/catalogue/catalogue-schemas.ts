@@ -43,6 +43,15 @@ export const serviceAreaPayload = z.object({
 });
 export type ServiceAreaPayload = z.infer<typeof serviceAreaPayload>;
 
+/** A token's Revoke button on the staff page. */
+export const apiTokenRevocation = z.object({
+  intent: z.literal("revoke"),
+  tokenId: idField("Please choose a token to revoke"),
+});
+
+/** The confirmation of a delete: a button, no field (what goes is in the URL). */
+export const deletionForm = z.object({});
+
 /** Ids in URLs: a positive integer, or nothing matches. */
 export function parseId(raw: string | undefined): number | undefined {
   if (!raw || !/^[1-9]\d{0,9}$/.test(raw)) return undefined;

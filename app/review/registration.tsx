@@ -1,17 +1,19 @@
-import { data, Form, Link, redirect } from "react-router";
-import { z } from "zod";
+import { getFormProps, type SubmissionResult, useForm } from "@conform-to/react";
+import { data, Form, Link, redirect, useLocation } from "react-router";
 import { requireStaff } from "~/accounts/sessions/auth.server";
 import { parseId } from "~/catalogue/catalogue-schemas";
 import { Alert } from "~/forms/alert";
 import { ErrorSummary } from "~/forms/error-summary";
+import { TextAreaField, TextField } from "~/forms/field";
+import { summaryLinks } from "~/forms/form-errors";
+import { parseSubmission } from "~/forms/parse-submission.server";
 import { SubmitButton } from "~/forms/submit-button";
-import { TextAreaInput, TextInput } from "~/forms/text-input";
-import { textField } from "~/forms/text-schema";
 import { pageTitle } from "~/layout/page-title";
 import { SubscriptionSummary } from "~/payments/subscription-summary";
 import { appServicesContext } from "~/platform/app-context";
 import { readFormBody } from "~/platform/request-body.server";
 import type { Route } from "./+types/registration";
+import { CHOOSE_A_DECISION, type Decision, decisionSchema } from "./decision-schema";
 import { RegistrationDetails } from "./registration-details";
 import {
   approveRegistration,
@@ -25,29 +27,9 @@ import {
 import { statusLabelOf, typeLabelOf, utcMinute } from "./review-terms";
 
 // /staff/registrations/{id}: everything the applicant sent, the decision history, and the decisions.
-// Each decision is a plain form with a confirmation step: the first post answers with the question,
-// the second (confirm=yes) decides.
-
-const REASON_REQUIRED = "Please give the reason for rejecting this registration";
-const MESSAGE_REQUIRED = "Please say which changes the applicant should make";
-const decisionForm = z.discriminatedUnion("intent", [
-  z.object({ intent: z.literal("approve"), confirm: z.literal("yes").optional() }),
-  z.object({ intent: z.literal("resend") }),
-  z.object({
-    intent: z.literal("reject"),
-    reason: textField({ error: REASON_REQUIRED, multiline: true })
-      .min(1, REASON_REQUIRED)
-      .max(2000, "Please use at most 2000 characters"),
-    confirm: z.literal("yes").optional(),
-  }),
-  z.object({
-    intent: z.literal("request-changes"),
-    message: textField({ error: MESSAGE_REQUIRED, multiline: true })
-      .min(1, MESSAGE_REQUIRED)
-      .max(2000, "Please use at most 2000 characters"),
-    confirm: z.literal("yes").optional(),
-  }),
-]);
+// Each decision is a form with a confirmation step: the first post answers with the question, the
+// second (confirm=yes) decides. A refused decision answers a Conform reply: `result` for what was
+// sent (at its field), `refusal` for what the registration's state refuses (in the page's summary).
 
 const DONE = ["approved", "rejected", "changes_requested"] as const;
 type Done = (typeof DONE)[number];
@@ -66,19 +48,14 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 const ALREADY_DECIDED = (status: string) =>
   `This registration has already been decided (${statusLabelOf(status).toLowerCase()}); nothing was changed.`;
 
-function refusal(outcome: Exclude<DecisionOutcome, { kind: "decided" }>) {
+function refusalMessage(outcome: Exclude<DecisionOutcome, { kind: "decided" }>) {
   switch (outcome.kind) {
     case "not-found":
       throw data(null, { status: 404 });
     case "already-decided":
-      return data({ error: ALREADY_DECIDED(outcome.status) }, { status: 409 });
+      return ALREADY_DECIDED(outcome.status);
     case "email-in-use":
-      return data(
-        {
-          error: `An account for ${outcome.email} already exists, so this registration cannot be approved. Ask the applicant to use another contact email.`,
-        },
-        { status: 409 },
-      );
+      return `An account for ${outcome.email} already exists, so this registration cannot be approved. Ask the applicant to use another contact email.`;
   }
 }
 
@@ -87,33 +64,29 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const services = context.get(appServicesContext);
   const id = parseId(params.id);
   if (!id) throw data(null, { status: 404 });
-  const submitted = Object.fromEntries(await readFormBody(request));
-  const parsed = decisionForm.safeParse(submitted);
-  if (!parsed.success) {
-    const issue = parsed.error.issues.find((entry) => entry.path[0] === "reason" || entry.path[0] === "message");
-    const typed = (name: string) => (typeof submitted[name] === "string" ? String(submitted[name]) : "");
+  const submission = parseSubmission(await readFormBody(request), { schema: decisionSchema });
+  if (submission.status !== "success") {
+    // Only the reason or the message is shown; anything else wrong is a post none of the forms sends.
+    const atAField = Boolean(submission.error?.reason || submission.error?.message);
     return data(
       {
-        reasonError: issue?.path[0] === "reason" ? issue.message : issue ? undefined : "Please choose a decision",
-        messageError: issue?.path[0] === "message" ? issue.message : undefined,
-        typedReason: typed("reason"),
-        typedMessage: typed("message"),
+        result: submission.reply({
+          formErrors: [],
+          fieldErrors: atAField ? {} : { reason: [CHOOSE_A_DECISION] },
+        }),
       },
       { status: 400 },
     );
   }
-  const form = parsed.data;
+  const refuse = (message: string) => data({ refusal: submission.reply({ formErrors: [message] }) }, { status: 409 });
+  const form = submission.value;
   if (form.intent === "resend") {
     const resent = await resendSetupLink(services, id);
     if (resent.kind === "sent") return { resent: resent.email };
-    return data(
-      {
-        error:
-          resent.kind === "already-set-up"
-            ? "The account is already set up: its user can reset the password from the sign-in page."
-            : "Only an approved registration has a setup link to send.",
-      },
-      { status: 409 },
+    return refuse(
+      resent.kind === "already-set-up"
+        ? "The account is already set up: its user can reset the password from the sign-in page."
+        : "Only an approved registration has a setup link to send.",
     );
   }
   if (form.confirm !== "yes") return { confirm: form };
@@ -123,7 +96,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       : form.intent === "reject"
         ? await rejectRegistration(services, id, staff.id, form.reason)
         : await requestChanges(services, id, staff.id, form.message);
-  if (outcome.kind !== "decided") return refusal(outcome);
+  if (outcome.kind !== "decided") return refuse(refusalMessage(outcome));
   return redirect(`/staff/registrations/${id}?done=${outcome.decision}`);
 }
 
@@ -131,12 +104,22 @@ export function meta({ loaderData }: Route.MetaArgs) {
   return [{ title: pageTitle(loaderData ? `Registration: ${loaderData.registration.name}` : "Registration") }];
 }
 
-export default function Registration({ loaderData, actionData }: Route.ComponentProps) {
+export default function Registration(props: Route.ComponentProps) {
+  // Each answer starts the forms afresh, as a page load does without JavaScript: a refusal does not
+  // linger on a form the next answer is not about.
+  return <RegistrationPage key={useLocation().key} {...props} />;
+}
+
+function RegistrationPage({ loaderData, actionData }: Route.ComponentProps) {
   const { registration, today: day, done } = loaderData;
   const confirm = actionData && "confirm" in actionData ? actionData.confirm : undefined;
-  const error = actionData && "error" in actionData ? actionData.error : undefined;
-  const refused = actionData && "typedReason" in actionData ? actionData : undefined;
+  const result = actionData && "result" in actionData ? actionData.result : undefined;
   const resent = actionData && "resent" in actionData ? actionData.resent : undefined;
+  // The registration's state refused the decision: said in the summary, no field to point at.
+  const [refusal] = useForm({
+    id: "decision",
+    lastResult: actionData && "refusal" in actionData ? actionData.refusal : undefined,
+  });
   return (
     <div className="review">
       <p>
@@ -150,7 +133,7 @@ export default function Registration({ loaderData, actionData }: Route.Component
         </time>
         . Status: <strong>{statusLabelOf(registration.status)}</strong>.
       </p>
-      <ErrorSummary formErrors={error ? [error] : []} submissionKey={error} />
+      <ErrorSummary formErrors={refusal.errors} submissionKey={actionData} />
       {done ? (
         <Alert title={DONE_TEXTS[done].title} tone="success">
           <p>{DONE_TEXTS[done].text}</p>
@@ -176,7 +159,7 @@ export default function Registration({ loaderData, actionData }: Route.Component
         </Form>
       ) : null}
       {registration.status === "submitted" ? (
-        <Decisions confirm={confirm} refused={refused} name={registration.name} />
+        <Decisions confirm={confirm} lastResult={result} name={registration.name} />
       ) : null}
       <RegistrationDetails registration={registration} today={day} />
     </div>
@@ -265,10 +248,7 @@ function OrganizationChangeLog({ changes }: { changes: RegistrationDetail["organ
   );
 }
 
-type Confirmation =
-  | { intent: "approve" }
-  | { intent: "reject"; reason: string }
-  | { intent: "request-changes"; message: string };
+type Confirmation = Exclude<Decision, { intent: "resend" }>;
 
 const CONFIRMATIONS = {
   approve: { question: "Approve this registration?", yes: "Yes, approve" },
@@ -289,14 +269,17 @@ function confirmationText(confirm: Confirmation, name: string) {
 
 function Decisions({
   confirm,
-  refused,
+  lastResult,
   name,
 }: {
   confirm?: Confirmation;
-  /** A refused decision: its field's message and what was typed, kept. */
-  refused?: { reasonError?: string; messageError?: string; typedReason: string; typedMessage: string };
+  /** A refused decision: its field's message, and what was typed, kept. */
+  lastResult?: SubmissionResult<string[]>;
   name: string;
 }) {
+  // Checked on the server only: each decision goes there, then to its confirmation.
+  const [changesForm, changesFields] = useForm<{ message: string }>({ id: "changes", lastResult });
+  const [rejectForm, rejectFields] = useForm<{ reason: string }>({ id: "reject", lastResult });
   if (confirm) {
     return (
       <section aria-labelledby="confirm-decision" className="card">
@@ -313,40 +296,29 @@ function Decisions({
       </section>
     );
   }
-  const fieldErrors = [
-    ...(refused?.reasonError ? [{ fieldId: "reject-reason", message: refused.reasonError }] : []),
-    ...(refused?.messageError ? [{ fieldId: "changes-message", message: refused.messageError }] : []),
-  ];
   return (
     <section aria-labelledby="decide" className="card">
       <h2 id="decide">Decide</h2>
-      <ErrorSummary fieldErrors={fieldErrors} submissionKey={refused} />
+      <ErrorSummary
+        fieldErrors={summaryLinks([rejectFields.reason, changesFields.message])}
+        submissionKey={lastResult}
+      />
       <Form method="post">
         <input type="hidden" name="intent" value="approve" />
         <SubmitButton>Approve</SubmitButton>
       </Form>
-      <Form method="post" className="stack">
+      <Form method="post" {...getFormProps(changesForm)} className="stack">
         <input type="hidden" name="intent" value="request-changes" />
-        <TextAreaInput
-          id="changes-message"
-          name="message"
+        <TextAreaField
+          field={changesFields.message}
           label="Changes the applicant should make"
           hint="The applicant is e-mailed this with a link to their form, filled in with what they sent."
-          errors={refused?.messageError ? [refused.messageError] : undefined}
-          defaultValue={refused?.typedMessage}
         />
         <SubmitButton secondary>Ask for changes</SubmitButton>
       </Form>
-      <Form method="post" className="stack">
+      <Form method="post" {...getFormProps(rejectForm)} className="stack">
         <input type="hidden" name="intent" value="reject" />
-        <TextInput
-          id="reject-reason"
-          name="reason"
-          label="Reason for rejecting"
-          hint="The applicant is e-mailed this."
-          errors={refused?.reasonError ? [refused.reasonError] : undefined}
-          inputProps={{ defaultValue: refused?.typedReason }}
-        />
+        <TextField field={rejectFields.reason} label="Reason for rejecting" hint="The applicant is e-mailed this." />
         <SubmitButton secondary>Reject</SubmitButton>
       </Form>
     </section>

@@ -1,7 +1,7 @@
 import { data, Form, Link, redirect } from "react-router";
-import { z } from "zod";
 import { CARD_PATH } from "~/billing/card-form";
 import { Alert } from "~/forms/alert";
+import { parseSubmission } from "~/forms/parse-submission.server";
 import { SubmitButton } from "~/forms/submit-button";
 import { pageTitle } from "~/layout/page-title";
 import { NOTIFICATION_LABELS, OPTIONAL_NOTIFICATION_KINDS } from "~/notifications/notification-kinds";
@@ -10,11 +10,12 @@ import { SubscriptionSummary, toSubscriptionView } from "~/payments/subscription
 import { appServicesContext } from "~/platform/app-context";
 import { readFormBody } from "~/platform/request-body.server";
 import { sellerSubscriptionOf } from "~/review/seller-subscription.server";
-import { NOTIFICATION_KINDS, type NotificationKind } from "~db/notification-kinds";
+import { NOTIFICATION_KINDS } from "~db/notification-kinds";
 import { organizationSummary } from "../organization/organization-profile.server";
 import { requireUser } from "../sessions/auth.server";
 import { ROLE_NAMES } from "../sessions/current-user";
 import type { Route } from "./+types/account";
+import { CHOOSE_FROM_THE_LIST, notificationChoicesSchema } from "./notification-choices-schema";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(request, context);
@@ -56,18 +57,17 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-const choicesSchema = z.object({
-  intent: z.literal("notifications"),
-  email: z.array(z.enum(OPTIONAL_NOTIFICATION_KINDS as [NotificationKind, ...NotificationKind[]])).max(20),
-});
-
-/** The optional notifications' e-mail choices (a plain form: unticked boxes are simply not sent). */
+/**
+ * The optional notifications' e-mail choices. The boxes are ticked from what is saved, so a refusal
+ * (only a hand-made post can choose outside the list) has nothing typed to keep and no field to mark.
+ */
 export async function action({ request, context }: Route.ActionArgs) {
   const user = requireUser(request, context);
-  const form = await readFormBody(request);
-  const parsed = choicesSchema.safeParse({ intent: form.get("intent"), email: form.getAll("email") });
-  if (!parsed.success) return data({ error: "Please choose from the list." }, { status: 400 });
-  await saveNotificationChoices(context.get(appServicesContext).db, user.id, parsed.data.email);
+  const submission = parseSubmission(await readFormBody(request), { schema: notificationChoicesSchema });
+  if (submission.status !== "success") {
+    return data({ result: submission.reply({ formErrors: [CHOOSE_FROM_THE_LIST] }) }, { status: 400 });
+  }
+  await saveNotificationChoices(context.get(appServicesContext).db, user.id, submission.value.email);
   return redirect("/account?notifications=saved");
 }
 

@@ -1,15 +1,15 @@
-import { data, Form, Link, redirect } from "react-router";
-import { z } from "zod";
+import { getFormProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { data, Form, Link, redirect, useLocation } from "react-router";
 import { Alert } from "~/forms/alert";
-import { ErrorSummary, type FieldErrorLink } from "~/forms/error-summary";
-import { idField } from "~/forms/id-schema";
+import { ErrorSummary } from "~/forms/error-summary";
+import { TextField } from "~/forms/field";
+import { summaryLinks } from "~/forms/form-errors";
+import { parseSubmission } from "~/forms/parse-submission.server";
 import { SubmitButton } from "~/forms/submit-button";
-import { TextInput } from "~/forms/text-input";
-import { textField } from "~/forms/text-schema";
 import { pageTitle } from "~/layout/page-title";
 import { appServicesContext } from "~/platform/app-context";
 import { readFormBody } from "~/platform/request-body.server";
-import { emailField } from "../schemas";
 import { requireUser } from "../sessions/auth.server";
 import type { CurrentUser } from "../sessions/current-user";
 import type { Route } from "./+types/organization-users";
@@ -20,30 +20,16 @@ import {
   type Removal,
   removeUser,
 } from "./organization-users.server";
+import {
+  CANNOT_REMOVE_SELF,
+  invitationSchema,
+  NOT_IN_ORGANIZATION,
+  REMOVAL_REFUSED,
+  removalSchema,
+} from "./organization-users-schemas";
 
 // /account/users: the organization's users. Its administrator invites people by e-mail and removes
 // them (after a confirmation); everyone else sees the list.
-
-const invitationSchema = z.object({
-  intent: z.literal("invite"),
-  email: emailField(),
-  firstName: textField({ error: "Please enter a first name" }).min(1, "Please enter a first name").max(100),
-  lastName: textField({ error: "Please enter a last name" }).min(1, "Please enter a last name").max(100),
-});
-// The page names what to remove by its address (a user or a pending invitation alike); a user id,
-// as before issue 17, still works for the users the list shows.
-const removalSchema = z.union([
-  z.object({
-    intent: z.literal("remove"),
-    email: textField().min(1).max(254),
-    confirm: z.literal("yes").optional(),
-  }),
-  z.object({
-    intent: z.literal("remove"),
-    userId: idField("Please choose a user"),
-    confirm: z.literal("yes").optional(),
-  }),
-]);
 
 type Member = CurrentUser & { organizationId: number };
 
@@ -68,37 +54,32 @@ export async function action({ request, context }: Route.ActionArgs) {
   const user = requireMember(request, context);
   if (!user.isOrganizationAdmin) throw data(null, { status: 403 });
   const services = context.get(appServicesContext);
-  const form = Object.fromEntries(await readFormBody(request));
+  const formData = await readFormBody(request);
 
-  if (form.intent === "remove") {
-    const removal = removalSchema.safeParse(form);
-    if (!removal.success) return data({ error: "Please choose a user to remove." }, { status: 400 });
-    const target: Removal = "email" in removal.data ? { email: removal.data.email } : { userId: removal.data.userId };
-    if (removal.data.confirm !== "yes") {
+  if (formData.get("intent") === "remove") {
+    const removal = parseSubmission(formData, { schema: removalSchema });
+    if (removal.status !== "success") {
+      return data({ removal: removal.reply({ formErrors: [REMOVAL_REFUSED] }) }, { status: 400 });
+    }
+    const refuse = (message: string, status: number) =>
+      data({ removal: removal.reply({ formErrors: [message] }) }, { status });
+    const target: Removal =
+      "email" in removal.value ? { email: removal.value.email } : { userId: removal.value.userId };
+    if (removal.value.confirm !== "yes") {
       const email = await findRemovable(services.db, user, target);
-      if (!email) return data({ error: "That user is not in your organization." }, { status: 404 });
+      if (!email) return refuse(NOT_IN_ORGANIZATION, 404);
       return { confirmRemoval: email };
     }
     const outcome = await removeUser(services.db, user, target);
-    if (outcome === "self") return data({ error: "You cannot remove yourself." }, { status: 409 });
-    if (outcome === "not-found") return data({ error: "That user is not in your organization." }, { status: 404 });
+    if (outcome === "self") return refuse(CANNOT_REMOVE_SELF, 409);
+    if (outcome === "not-found") return refuse(NOT_IN_ORGANIZATION, 404);
     return redirect("/account/users?done=removed");
   }
 
-  const invitation = invitationSchema.safeParse(form);
-  const typed = {
-    email: String(form.email ?? ""),
-    firstName: String(form.firstName ?? ""),
-    lastName: String(form.lastName ?? ""),
-  };
-  if (!invitation.success) {
-    const fieldErrors = Object.fromEntries(
-      invitation.error.issues.map((issue) => [String(issue.path[0] ?? "intent"), issue.message]),
-    );
-    return data({ fieldErrors, typed }, { status: 400 });
-  }
+  const invitation = parseSubmission(formData, { schema: invitationSchema });
+  if (invitation.status !== "success") return data({ invitation: invitation.reply() }, { status: 400 });
   // The same answer whether or not the address already has an account (issue 17): its owner is told.
-  await inviteUser(services, user, invitation.data);
+  await inviteUser(services, user, invitation.value);
   return redirect("/account/users?done=invited");
 }
 
@@ -106,29 +87,39 @@ export function meta() {
   return [{ title: pageTitle("Your organization's users") }];
 }
 
-const FIELDS = [
-  { name: "email", label: "Email", type: "email" },
-  { name: "firstName", label: "First Name", type: "text" },
-  { name: "lastName", label: "Last Name", type: "text" },
-] as const;
+export default function OrganizationUsers(props: Route.ComponentProps) {
+  // Each answer starts the forms afresh, as a page load does without JavaScript: a refusal does not
+  // linger on a form the next answer is not about.
+  return <UsersPage key={useLocation().key} {...props} />;
+}
 
-export default function OrganizationUsers({ loaderData, actionData }: Route.ComponentProps) {
+function UsersPage({ loaderData, actionData }: Route.ComponentProps) {
   const { members, isAdmin, done } = loaderData;
-  const fieldErrors: Record<string, string> = actionData && "fieldErrors" in actionData ? actionData.fieldErrors : {};
-  const typed = actionData && "typed" in actionData ? actionData.typed : undefined;
-  const error = actionData && "error" in actionData ? actionData.error : undefined;
   const confirmRemoval = actionData && "confirmRemoval" in actionData ? actionData.confirmRemoval : undefined;
-  const links: FieldErrorLink[] = FIELDS.filter((field) => fieldErrors[field.name]).map((field) => ({
-    fieldId: `invite-${field.name}`,
-    message: fieldErrors[field.name] ?? "",
-  }));
+  // The removal forms have no input: their form only reports the server's refusal.
+  const [removal] = useForm({
+    id: "remove",
+    lastResult: actionData && "removal" in actionData ? actionData.removal : undefined,
+  });
+  const [invite, inviteFields] = useForm({
+    id: "invite",
+    lastResult: actionData && "invitation" in actionData ? actionData.invitation : undefined,
+    constraint: getZodConstraint(invitationSchema),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: invitationSchema }),
+  });
   return (
     <div className="narrow">
       <p>
         <Link to="/account">Your account</Link>
       </p>
       <h1>Your organization's users</h1>
-      <ErrorSummary formErrors={error ? [error] : []} fieldErrors={links} submissionKey={actionData} />
+      <ErrorSummary
+        formErrors={[...(removal.errors ?? []), ...(invite.errors ?? [])]}
+        fieldErrors={summaryLinks([inviteFields.email, inviteFields.firstName, inviteFields.lastName])}
+        submissionKey={actionData}
+      />
       {done ? (
         <Alert title={done === "invited" ? "Invitation sent" : "User removed"} tone="success">
           <p>
@@ -187,21 +178,13 @@ export default function OrganizationUsers({ loaderData, actionData }: Route.Comp
         </tbody>
       </table>
       {isAdmin ? (
-        <section aria-labelledby="invite">
-          <h2 id="invite">Invite a user</h2>
-          <Form method="post" className="stack" noValidate>
+        <section aria-labelledby="invite-heading">
+          <h2 id="invite-heading">Invite a user</h2>
+          <Form method="post" {...getFormProps(invite)} className="stack">
             <input type="hidden" name="intent" value="invite" />
-            {FIELDS.map((field) => (
-              <TextInput
-                key={field.name}
-                id={`invite-${field.name}`}
-                name={field.name}
-                label={field.label}
-                type={field.type}
-                errors={fieldErrors[field.name] ? [fieldErrors[field.name] ?? ""] : undefined}
-                inputProps={{ defaultValue: typed?.[field.name] ?? "", required: true }}
-              />
-            ))}
+            <TextField field={inviteFields.email} label="Email" type="email" />
+            <TextField field={inviteFields.firstName} label="First Name" />
+            <TextField field={inviteFields.lastName} label="Last Name" />
             <SubmitButton>Send invitation</SubmitButton>
           </Form>
         </section>

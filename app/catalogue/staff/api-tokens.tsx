@@ -13,7 +13,7 @@ import { TableRegion } from "~/layout/table-region";
 import { appServicesContext } from "~/platform/app-context";
 import { readFormBody } from "~/platform/request-body.server";
 import { createApiToken, listApiTokens, revokeApiToken } from "../api-tokens.server";
-import { API_TOKEN_LIFETIMES, apiTokenForm, parseId } from "../catalogue-schemas";
+import { API_TOKEN_LIFETIMES, apiTokenForm, apiTokenRevocation } from "../catalogue-schemas";
 import type { Route } from "./+types/api-tokens";
 
 const day = (iso: string | null) => (iso ? iso.slice(0, 10) : "Never");
@@ -32,8 +32,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { db } = context.get(appServicesContext);
   const formData = await readFormBody(request);
   if (formData.get("intent") === "revoke") {
-    const id = parseId(String(formData.get("tokenId") ?? ""));
-    if (id) await revokeApiToken(db, id);
+    // An unknown or malformed token revokes nothing; the list says which are revoked either way.
+    const revocation = parseSubmission(formData, { schema: apiTokenRevocation });
+    if (revocation.status === "success") await revokeApiToken(db, revocation.value.tokenId);
     return redirect("/staff/api-tokens?done=revoked");
   }
   const submission = parseSubmission(formData, { schema: apiTokenForm });

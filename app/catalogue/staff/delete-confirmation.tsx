@@ -1,3 +1,4 @@
+import { getFormProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { Form, Link } from "react-router";
 import { ErrorSummary } from "~/forms/error-summary";
 import { SubmitButton } from "~/forms/submit-button";
@@ -10,21 +11,22 @@ export function DeleteConfirmation({
   heading,
   what,
   backTo,
-  error,
+  lastResult,
 }: {
   heading: string;
   what: string;
   backTo: string;
-  error?: string;
+  lastResult?: SubmissionResult<string[]>;
 }) {
+  const [form] = useForm({ id: "delete", lastResult });
   return (
     <div className="narrow">
       <h1>{heading}</h1>
-      <ErrorSummary formErrors={error ? [error] : []} submissionKey={error} />
+      <ErrorSummary formErrors={form.errors} submissionKey={lastResult} />
       <p>
         Delete <strong>{what}</strong>? This cannot be undone.
       </p>
-      <Form method="post" className="button-row">
+      <Form method="post" {...getFormProps(form)} className="button-row">
         <SubmitButton>Yes, delete</SubmitButton>
         <Link to={backTo}>No, go back</Link>
       </Form>

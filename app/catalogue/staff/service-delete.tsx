@@ -1,8 +1,9 @@
 import { data, redirect } from "react-router";
+import { parseSubmission } from "~/forms/parse-submission.server";
 import { pageTitle } from "~/layout/page-title";
 import { appServicesContext } from "~/platform/app-context";
 import { readFormBody } from "~/platform/request-body.server";
-import { parseId } from "../catalogue-schemas";
+import { deletionForm, parseId } from "../catalogue-schemas";
 import { deleteService, getService } from "../services.server";
 import type { Route } from "./+types/service-delete";
 import { DeleteConfirmation } from "./delete-confirmation";
@@ -15,13 +16,17 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  await readFormBody(request); // no fields, but a malformed body is refused like anywhere else
+  // No fields, but a malformed body is refused like anywhere else, and a refusal is a Conform reply.
+  const submission = parseSubmission(await readFormBody(request), { schema: deletionForm });
   const id = parseId(params.id);
   if (!id) throw data(null, { status: 404 });
   const result = await deleteService(context.get(appServicesContext).db, id);
   if (result.ok) return redirect("/staff/services?done=deleted");
   if (result.status === 404) throw data(null, { status: 404 });
-  return data({ error: Object.values(result.errors).join(" ") }, { status: result.status });
+  return data(
+    { result: submission.reply({ formErrors: [Object.values(result.errors).join(" ")] }) },
+    { status: result.status },
+  );
 }
 
 export function meta({ loaderData }: Route.MetaArgs) {
@@ -34,7 +39,7 @@ export default function ServiceDelete({ loaderData, actionData }: Route.Componen
       heading="Delete service"
       what={loaderData.service.name}
       backTo="/staff/services"
-      error={actionData?.error}
+      lastResult={actionData?.result}
     />
   );
 }
