@@ -1,5 +1,6 @@
 import type { RefObject } from "react";
-import { CardDetailsFields, type CardFieldsMetadata } from "~/payments/card-details-fields";
+import { CardDetailsFields, type CardFieldsMetadata } from "~/payments/card-capture/card-details-fields";
+import type { StripeCardHandle } from "~/payments/card-capture/stripe-card-fields";
 import {
   ACCEPTED_CARD_BRANDS,
   formatCents,
@@ -7,7 +8,6 @@ import {
   SELLER_FEES_TOTAL,
   SELLER_TRIAL_DAYS,
 } from "~/payments/fees";
-import type { StripeCardHandle } from "~/payments/stripe-card-fields";
 import type { SellerPaymentSetup } from "./seller-registration.server";
 
 // Section 10.0 Payment: the fee table and the card. No charge is taken at registration.

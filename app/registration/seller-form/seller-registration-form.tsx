@@ -23,7 +23,7 @@ import {
 } from "~/forms/field";
 import { summaryLinks } from "~/forms/form-errors";
 import { SubmitButton } from "~/forms/submit-button";
-import { useCardToken } from "~/payments/use-card-token";
+import { useCardToken } from "~/payments/card-capture/use-card-token";
 import type { FormValues } from "../changes/stored-registration.server";
 import {
   type CommonRegistrationValues,

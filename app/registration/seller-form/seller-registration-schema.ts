@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { textField } from "~/forms/text-schema";
-import { cardFieldsSchema } from "~/payments/card-fields";
+import { cardFieldsSchema } from "~/payments/card-capture/card-fields";
 import { certificationOptions } from "~db/reference-data/index";
 import {
   checkPostalCode,

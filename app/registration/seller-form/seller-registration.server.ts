@@ -8,7 +8,12 @@ import {
 } from "~/catalogue/pickers/picker-data.server";
 import { SERVICE_AREA_FIELDS, SERVICE_FIELDS } from "~/catalogue/pickers/picker-selection";
 import { parseSubmission } from "~/forms/parse-submission.server";
-import { CARD_FIELD_NAMES, type CardPaymentSetup, cardPaymentSetup, STRIPE_TOKEN_FIELD } from "~/payments/card-fields";
+import {
+  CARD_FIELD_NAMES,
+  type CardPaymentSetup,
+  cardPaymentSetup,
+  STRIPE_TOKEN_FIELD,
+} from "~/payments/card-capture/card-fields";
 import { CardError } from "~/payments/payments";
 import type { AppServices } from "~/platform/app-context";
 import { readFormBody } from "~/platform/request-body.server";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { textField } from "~/forms/text-schema";
-import type { Payments } from "./payments";
+import type { Payments } from "../payments";
 
 // The card part of a form, shared by the seller registration form and the page that replaces a
 // seller's card: what the page needs to know of the provider, and the test provider's own fields.

@@ -3,7 +3,7 @@ import { requireUser } from "~/accounts/sessions/auth.server";
 import type { CurrentUser } from "~/accounts/sessions/current-user";
 import { parseSubmission } from "~/forms/parse-submission.server";
 import { hasDisallowedCharacters } from "~/forms/text-schema";
-import { CARD_FIELD_NAMES, cardPaymentSetup, STRIPE_TOKEN_FIELD } from "~/payments/card-fields";
+import { CARD_FIELD_NAMES, cardPaymentSetup, STRIPE_TOKEN_FIELD } from "~/payments/card-capture/card-fields";
 import { cardLabel } from "~/payments/card-label";
 import { CARD_NOT_SAVED, CardError } from "~/payments/payments";
 import type { AppServices } from "~/platform/app-context";

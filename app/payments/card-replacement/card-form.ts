@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { textField } from "~/forms/text-schema";
-import { cardFieldsSchema, STRIPE_TOKEN_FIELD } from "~/payments/card-fields";
+import { cardFieldsSchema, STRIPE_TOKEN_FIELD } from "~/payments/card-capture/card-fields";
 
 // The form of /account/card, one schema for the browser's checks and the server's.
 
