@@ -8,7 +8,7 @@ import { registrations, sellerRegistrations, sellerSubscriptions } from "~db/sch
 // The seller's yearly subscription, started when staff approve (spec section 9's fees, issue 8): on
 // the card saved at registration, after the free trial. It runs after the approval's transaction:
 // a refused card or an outage is recorded as a failed subscription, and the approval stands. A
-// failed subscription is tried again when the seller replaces the card (app/billing/).
+// failed subscription is tried again when the seller replaces the card (app/payments/card-replacement/).
 
 const NO_CARD = "No card was saved with the registration.";
 const OTHER_PROVIDER = "The card was saved with another card provider than the one now configured.";

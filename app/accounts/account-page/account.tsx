@@ -1,11 +1,11 @@
 import { data, Form, Link, redirect } from "react-router";
-import { CARD_PATH } from "~/billing/card-form";
 import { Alert } from "~/forms/alert";
 import { parseSubmission } from "~/forms/parse-submission.server";
 import { SubmitButton } from "~/forms/submit-button";
 import { pageTitle } from "~/layout/page-title";
 import { NOTIFICATION_LABELS, OPTIONAL_NOTIFICATION_KINDS } from "~/notifications/notification-kinds";
 import { listNotifications, optOutsOf, saveNotificationChoices } from "~/notifications/notifications.server";
+import { CARD_PATH } from "~/payments/card-replacement/card-form";
 import { SubscriptionSummary, toSubscriptionView } from "~/payments/subscription-summary";
 import { appServicesContext } from "~/platform/app-context";
 import { readFormBody } from "~/platform/request-body.server";

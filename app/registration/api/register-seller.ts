@@ -1,11 +1,8 @@
 import { apiErrors, readApiBody, zodErrors } from "~/api/api-responses.server";
+import { CARD_REQUIRED } from "~/payments/card-capture/card-capture";
 import { appServicesContext } from "~/platform/app-context";
 import { INCOMPLETE_FORM } from "../form/registration-data";
-import {
-  CARD_REQUIRED,
-  createSellerRegistrationSchema,
-  NO_SERVICE_CHOSEN,
-} from "../seller-form/seller-registration-schema";
+import { createSellerRegistrationSchema, NO_SERVICE_CHOSEN } from "../seller-form/seller-registration-schema";
 import { registerSeller } from "../seller-form/seller-registration-store.server";
 import type { Route } from "./+types/register-seller";
 

@@ -1,5 +1,4 @@
-import type { RefObject } from "react";
-import { CardDetailsFields, type CardFieldsMetadata } from "~/payments/card-details-fields";
+import { CardCaptureFields, type CardCaptureFieldsProps } from "~/payments/card-capture/card-capture-fields";
 import {
   ACCEPTED_CARD_BRANDS,
   formatCents,
@@ -7,28 +6,11 @@ import {
   SELLER_FEES_TOTAL,
   SELLER_TRIAL_DAYS,
 } from "~/payments/fees";
-import type { StripeCardHandle } from "~/payments/stripe-card-fields";
-import type { SellerPaymentSetup } from "./seller-registration.server";
 
 // Section 10.0 Payment: the fee table and the card. No charge is taken at registration.
 
-export function SellerPaymentSection({
-  id,
-  payment,
-  cardFields,
-  cardError,
-  cardErrorKey,
-  stripeCard,
-}: {
-  id: string;
-  payment: SellerPaymentSetup;
-  cardFields: CardFieldsMetadata;
-  /** The provider's message about the card (spec section 8), shown here with focus on the card number. */
-  cardError?: string;
-  /** Changes with each refusal, so focus moves to the card number again. */
-  cardErrorKey?: unknown;
-  stripeCard: RefObject<StripeCardHandle | null>;
-}) {
+export function SellerPaymentSection(card: Omit<CardCaptureFieldsProps, "stripeFallback">) {
+  const { id } = card;
   return (
     <section className="form-section" aria-labelledby={`${id}-payment`}>
       <h2 id={`${id}-payment`}>10.0 Payment</h2>
@@ -63,13 +45,8 @@ export function SellerPaymentSection({
       </table>
       <p>We accept {ACCEPTED_CARD_BRANDS.join(", ").replace(/, ([^,]*)$/, " and $1")}.</p>
 
-      <CardDetailsFields
-        id={id}
-        payment={payment}
-        cardFields={cardFields}
-        cardError={cardError}
-        cardErrorKey={cardErrorKey}
-        stripeCard={stripeCard}
+      <CardCaptureFields
+        {...card}
         stripeFallback={
           <p>
             After you submit the form you will enter your card on Stripe's secure payment page, then come back here.

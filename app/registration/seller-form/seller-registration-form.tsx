@@ -1,6 +1,6 @@
 import { type FieldMetadata, getFormProps, type Submission, type SubmissionResult, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { type FormEvent, useMemo, useState } from "react";
+import { type FormEvent, useMemo } from "react";
 import { Form } from "react-router";
 import { firstCheckboxId } from "~/catalogue/pickers/checkbox-tree";
 import {
@@ -23,7 +23,13 @@ import {
 } from "~/forms/field";
 import { summaryLinks } from "~/forms/form-errors";
 import { SubmitButton } from "~/forms/submit-button";
-import { useCardToken } from "~/payments/use-card-token";
+import {
+  type CardCaptureValues,
+  type CardPaymentSetup,
+  STRIPE_TOKEN_FIELD,
+} from "~/payments/card-capture/card-capture";
+import { cardSummaryLinks } from "~/payments/card-capture/card-capture-fields";
+import { useCardCapture } from "~/payments/card-capture/use-card-capture";
 import type { FormValues } from "../changes/stored-registration.server";
 import {
   type CommonRegistrationValues,
@@ -41,7 +47,6 @@ import {
   RepeatableGroup,
 } from "./key-person-fieldset";
 import { SellerPaymentSection } from "./seller-payment-section";
-import type { SellerPaymentSetup } from "./seller-registration.server";
 import {
   COVERAGE_TIERS,
   createSellerRegistrationFormSchema,
@@ -59,6 +64,7 @@ type WcbValues = { state: string; number: string; expire_at: string };
 
 /** The form's fields as the browser sends them (the schema turns them into the API's data object). */
 type SellerFormValues = CommonRegistrationValues &
+  CardCaptureValues &
   Record<
     | "sa_written_safety_program"
     | "sa_conduct_hazard_assessments"
@@ -86,12 +92,7 @@ type SellerFormValues = CommonRegistrationValues &
     | "in_wcb_coverage_number"
     | "in_wcb_expiry"
     | "feedback"
-    | "operations_contact_added"
-    | "stripe_payment_token"
-    | "card_number"
-    | "card_exp_month"
-    | "card_exp_year"
-    | "card_cvc",
+    | "operations_contact_added",
     string
   > & {
     services: string[];
@@ -126,7 +127,7 @@ export type SellerFormProps = {
   serviceAreas: ServiceAreaCheckboxData;
   serviceCategories: ServiceCheckboxData;
   /** The card section of a new registration; absent when a card is already on file. */
-  payment?: SellerPaymentSetup;
+  payment?: CardPaymentSetup;
   /** The card on file ("Visa ending 4242"), said in place of the card section when resubmitting. */
   savedCard?: string | null;
   /** The stored registration, when the form is shown again pre-filled. */
@@ -206,9 +207,7 @@ export function SellerRegistrationForm({
     onValidate: ({ formData }) =>
       parseWithZod(formData, { schema }) as Submission<SellerFormValues, string[], SellerRegistrationData>,
   });
-  const [attempts, setAttempts] = useState(0);
-  const { stripeCard, requestingToken, cardRefusal, submitWithToken } = useCardToken(payment?.provider ?? "test");
-  const cardError = cardRefusal?.message ?? serverCardError;
+  const capture = useCardCapture(payment, { serverAnswer: lastResult, serverCardError });
 
   const operationsAdded = fields.operations_contact_added.value === "yes";
   const serviceFieldId = firstCheckboxId("services", serviceTreeNodes(serviceCategories));
@@ -233,13 +232,8 @@ export function SellerRegistrationForm({
     ...(fields.services.errors ?? []).map((message) => ({ fieldId: serviceFieldId, message })),
     ...keyPersonSummaryLinks(fields.salesContact),
     ...(operationsAdded ? keyPersonSummaryLinks(fields.operationsContact) : []),
-    ...summaryLinks([
-      fields.feedback,
-      fields.card_number,
-      fields.card_exp_month,
-      fields.card_exp_year,
-      fields.card_cvc,
-    ]),
+    ...summaryLinks([fields.feedback]),
+    ...cardSummaryLinks(fields),
   ];
   const onlyServiceMissing =
     fieldLinks.length > 0 &&
@@ -252,18 +246,16 @@ export function SellerRegistrationForm({
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     const submitter = (event.nativeEvent as SubmitEvent).submitter;
     const isIntent = submitter?.getAttribute("name") === "__intent__";
-    if (!isIntent) setAttempts((count) => count + 1);
-    formProps.onSubmit(event);
     // Spec section 4's order with Stripe.js: the form (a service included) is checked first, then the card token.
-    if (!isIntent) submitWithToken(event, attempts + 1);
+    capture.onSubmit(event, formProps.onSubmit, { attempt: !isIntent });
   }
 
   return (
     <Form method="post" {...formProps} onSubmit={onSubmit} className="stack registration-form">
-      <ErrorSummary formErrors={formErrors} fieldErrors={fieldLinks} submissionKey={[lastResult, attempts]} />
+      <ErrorSummary formErrors={formErrors} fieldErrors={fieldLinks} submissionKey={[lastResult, capture.attempts]} />
       <p>All fields are required unless marked optional.</p>
       <input type="hidden" name="reg_access_token" value={accessToken} />
-      <input type="hidden" name="stripe_payment_token" defaultValue="" />
+      <input type="hidden" name={STRIPE_TOKEN_FIELD} defaultValue="" />
 
       <GeneralInformationSection id={id} fields={fields} options={options} />
 
@@ -405,14 +397,7 @@ export function SellerRegistrationForm({
       ) : null}
 
       {payment ? (
-        <SellerPaymentSection
-          id={id}
-          payment={payment}
-          cardFields={fields}
-          cardError={cardError}
-          cardErrorKey={[lastResult, cardRefusal?.attempt]}
-          stripeCard={stripeCard}
-        />
+        <SellerPaymentSection id={id} payment={payment} cardFields={fields} {...capture.card} />
       ) : savedCard ? (
         <section className="form-section" aria-labelledby={`${id}-payment`}>
           <h2 id={`${id}-payment`}>10.0 Payment</h2>
@@ -420,7 +405,7 @@ export function SellerRegistrationForm({
         </section>
       ) : null}
 
-      <SubmitButton busy={requestingToken}>{submitLabel}</SubmitButton>
+      <SubmitButton busy={capture.requestingToken}>{submitLabel}</SubmitButton>
     </Form>
   );
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { textField } from "~/forms/text-schema";
-import { cardFieldsSchema } from "~/payments/card-fields";
+import { cardCaptureSchema } from "~/payments/card-capture/card-capture";
 import { certificationOptions } from "~db/reference-data/index";
 import {
   checkPostalCode,
@@ -16,7 +16,6 @@ import {
 
 export const NO_SERVICE_CHOSEN = "Please select at least one service category.";
 export const EMAILS_DONT_MATCH = "Emails don't match.";
-export const CARD_REQUIRED = "Please enter your card details.";
 
 /** Spec section 5, in the order the selects list them. */
 export const COVERAGE_TIERS = [
@@ -307,9 +306,8 @@ export function createSellerRegistrationSchema(options: SchemaOptions = {}) {
       salesContact,
       operationsContact,
       feedback: optionalText(5000, { multiline: true }),
-      /** What the provider's browser library made of the card; never the card number. */
-      stripe_payment_token: optionalText(255),
-      ...(options.cardFields ? cardFieldsSchema : {}),
+      // What the provider's browser library made of the card (never the card number); the test provider's fields.
+      ...cardCaptureSchema({ cardFields: options.cardFields ?? false }),
     })
     .superRefine((data, context) => {
       if (typeof data !== "object" || data === null) return;

@@ -1,5 +1,12 @@
 import { and, eq, inArray } from "drizzle-orm";
-import { askProvider, type ProviderRefusal } from "~/payments/ask-provider.server";
+import type { ProviderRefusal } from "~/payments/ask-provider.server";
+import {
+  askToSaveCard,
+  askToStartCheckout,
+  type CheckoutUrls,
+  cardHolder,
+  savedCardColumns,
+} from "~/payments/card-capture/card-capture.server";
 import type { CardHolder } from "~/payments/payments";
 import type { AppServices } from "~/platform/app-context";
 import type { Database, Transaction } from "~db/database.server";
@@ -143,56 +150,59 @@ async function discardUnusedCustomer(services: AppServices, outcome: RegisterOut
 
 /**
  * Step 5 for sellers (spec sections 3 to 5): every check first (data, references, the token usable
- * for this data), then the card is saved to a new customer at the provider (no charge, idempotent
- * per attempt), then one transaction spends the token and writes the registration, the seller's
- * details, key people and their items, WCB entries, services and service areas. A refused card
- * writes nothing; a refused request makes no customer.
+ * for this data), then the provider is asked about the card (`card.ask`: no charge, idempotent per
+ * attempt), then one transaction spends the token and writes the registration, the seller's details
+ * with the payment columns `card.columns` makes of the provider's answer, key people and their items,
+ * WCB entries, services and service areas. A refused card writes nothing; a refused request makes no
+ * customer. Answers the outcome, and the provider's answer when it was asked.
  */
-export async function registerSeller(
+async function registerSellerWithCard<Answer extends { customerId: string }>(
   services: AppServices,
   data: SellerRegistrationData,
-  paymentToken: string,
-): Promise<SellerRegisterOutcome> {
-  const { db, payments } = services;
+  card: {
+    ask: (holder: CardHolder) => Promise<{ kind: "answer"; answer: Answer } | ProviderRefusal>;
+    columns: (answer: Answer) => PaymentColumns;
+  },
+): Promise<{ outcome: SellerRegisterOutcome; answer?: Answer }> {
+  const { db } = services;
   const { errors, certificationIds } = await checkSellerReferences(db, data);
-  if (Object.keys(errors).length > 0) return { kind: "invalid-fields", errors };
+  if (Object.keys(errors).length > 0) return { outcome: { kind: "invalid-fields", errors } };
 
   const hash = sellerSubmissionHash(data);
   const token = await checkAccessTokenUsable(db, data.reg_access_token, SELLER, hash);
-  if ("kind" in token) return token;
+  if ("kind" in token) return { outcome: token };
 
-  const holder: CardHolder = {
-    name: data.name,
-    email: data.email.toLowerCase(),
-    reference: `registration-token-${token.tokenId}`,
-  };
-  const saved = await askProvider("saving a seller's card", () =>
-    payments.saveCard({
-      token: paymentToken,
-      holder,
-      idempotencyKey: registrationAttemptKey(data.reg_access_token, "card", { paymentToken, holder }),
-    }),
-  );
-  if (saved.kind !== "answer") return saved;
-  const card = saved.answer;
+  const asked = await card.ask(cardHolder(data, `registration-token-${token.tokenId}`));
+  if (asked.kind !== "answer") return { outcome: asked };
+  const answer = asked.answer;
 
   const outcome = await writeRegistration(services, {
     organizationType: SELLER,
     data,
     submissionHash: hash,
     writeDetails: (tx, registrationId) =>
-      writeSellerDetails(tx, registrationId, data, certificationIds, {
-        paymentStatus: "card_saved",
-        paymentProvider: payments.provider,
-        paymentCustomerId: card.customerId,
-        paymentMethodId: card.paymentMethodId,
-        cardBrand: card.brand,
-        cardLast4: card.last4,
-        cardSavedAt: new Date(),
-      }),
+      writeSellerDetails(tx, registrationId, data, certificationIds, card.columns(answer)),
   });
+  await discardUnusedCustomer(services, outcome, answer.customerId);
+  return { outcome, answer };
+}
 
-  await discardUnusedCustomer(services, outcome, card.customerId);
+/** With a token (the test provider's, or Stripe.js's): the card is saved to a new customer, and staff are told. */
+export async function registerSeller(
+  services: AppServices,
+  data: SellerRegistrationData,
+  paymentToken: string,
+): Promise<SellerRegisterOutcome> {
+  const { payments } = services;
+  const { outcome } = await registerSellerWithCard(services, data, {
+    ask: (holder) =>
+      askToSaveCard(payments, "saving a seller's card", {
+        token: paymentToken,
+        customer: { holder },
+        idempotencyKey: registrationAttemptKey(data.reg_access_token, "card", { paymentToken, holder }),
+      }),
+    columns: (card) => savedCardColumns(card, payments.provider),
+  });
   if (outcome.kind === "created") await notifyStaff(services, outcome.registrationId, SELLER, data.name);
   return outcome;
 }
@@ -205,44 +215,25 @@ export async function registerSeller(
 export async function registerSellerAwaitingPayment(
   services: AppServices,
   data: SellerRegistrationData,
-  urls: { successUrl: string; cancelUrl: string },
+  urls: CheckoutUrls,
 ): Promise<SellerRegisterOutcome | { kind: "checkout"; registrationId: number; checkoutUrl: string }> {
-  const { db, payments } = services;
+  const { payments } = services;
   if (payments.provider !== "stripe") throw new Error("Stripe Checkout needs Stripe to be configured");
-  const { errors, certificationIds } = await checkSellerReferences(db, data);
-  if (Object.keys(errors).length > 0) return { kind: "invalid-fields", errors };
-  const hash = sellerSubmissionHash(data);
-  const token = await checkAccessTokenUsable(db, data.reg_access_token, SELLER, hash);
-  if ("kind" in token) return token;
-
-  const holder: CardHolder = {
-    name: data.name,
-    email: data.email.toLowerCase(),
-    reference: `registration-token-${token.tokenId}`,
-  };
-  const started = await askProvider("starting Stripe Checkout", () =>
-    payments.createSetupCheckout({
-      holder,
-      ...urls,
-      idempotencyKey: registrationAttemptKey(data.reg_access_token, "checkout", { holder, ...urls }),
-    }),
-  );
-  if (started.kind !== "answer") return started;
-  const checkout = started.answer;
-  const outcome = await writeRegistration(services, {
-    organizationType: SELLER,
-    data,
-    submissionHash: hash,
-    writeDetails: (tx, registrationId) =>
-      writeSellerDetails(tx, registrationId, data, certificationIds, {
-        paymentStatus: "awaiting_payment",
-        paymentProvider: "stripe",
-        paymentCustomerId: checkout.customerId,
-        checkoutSessionId: checkout.sessionId,
+  const { outcome, answer: checkout } = await registerSellerWithCard(services, data, {
+    ask: (holder) =>
+      askToStartCheckout(payments, "starting Stripe Checkout", {
+        customer: { holder },
+        urls,
+        idempotencyKey: registrationAttemptKey(data.reg_access_token, "checkout", { holder, ...urls }),
       }),
+    columns: (started) => ({
+      paymentStatus: "awaiting_payment",
+      paymentProvider: "stripe",
+      paymentCustomerId: started.customerId,
+      checkoutSessionId: started.sessionId,
+    }),
   });
-  await discardUnusedCustomer(services, outcome, checkout.customerId);
-  if (outcome.kind !== "created") return outcome;
+  if (outcome.kind !== "created" || !checkout) return outcome;
   return { kind: "checkout", registrationId: outcome.registrationId, checkoutUrl: checkout.url };
 }
 
@@ -269,14 +260,7 @@ export async function completeSellerCheckout(services: AppServices, sessionId: s
   if (result.status !== "complete") return { kind: result.status, registrationId: seller.registrationId };
   const [updated] = await db
     .update(sellerRegistrations)
-    .set({
-      paymentStatus: "card_saved",
-      paymentCustomerId: result.card.customerId,
-      paymentMethodId: result.card.paymentMethodId,
-      cardBrand: result.card.brand,
-      cardLast4: result.card.last4,
-      cardSavedAt: new Date(),
-    })
+    .set(savedCardColumns(result.card, payments.provider))
     .where(
       and(
         eq(sellerRegistrations.checkoutSessionId, sessionId),

@@ -8,19 +8,14 @@ import {
 } from "~/catalogue/pickers/picker-data.server";
 import { SERVICE_AREA_FIELDS, SERVICE_FIELDS } from "~/catalogue/pickers/picker-selection";
 import { parseSubmission } from "~/forms/parse-submission.server";
-import { CARD_FIELD_NAMES, type CardPaymentSetup, cardPaymentSetup, STRIPE_TOKEN_FIELD } from "~/payments/card-fields";
-import { CardError } from "~/payments/payments";
+import { CARD_CAPTURE_FIELD_NAMES, cardPaymentSetup } from "~/payments/card-capture/card-capture";
+import { answerRefusal, readPostedCard } from "~/payments/card-capture/card-capture.server";
 import type { AppServices } from "~/platform/app-context";
 import { readFormBody } from "~/platform/request-body.server";
 import { INCOMPLETE_FORM, REGISTRATION_FAILED } from "../form/registration-data";
 import { checkFormAccessToken, invalidToken, loadRegistrationFormOptions } from "../form/registration-form.server";
 import { INVALID_ACCESS_TOKEN } from "../registration-texts";
-import {
-  createSellerRegistrationFormSchema,
-  earliestToday,
-  NO_SERVICE_CHOSEN,
-  type SellerRegistrationData,
-} from "./seller-registration-schema";
+import { createSellerRegistrationFormSchema, earliestToday, NO_SERVICE_CHOSEN } from "./seller-registration-schema";
 import {
   registerSeller,
   registerSellerAwaitingPayment,
@@ -33,9 +28,6 @@ import {
 const SELLER = 3;
 export const SELLER_COMPLETE_PATH = "/signup/seller-registration-complete";
 export const SELLER_CHECKOUT_RETURN_PATH = "/signup/seller-registration-checkout";
-
-/** What the page needs to know of the card provider (never a secret). */
-export type SellerPaymentSetup = CardPaymentSetup;
 
 /** The day the date fields start from and the year lists end at, the same for the page and the action. */
 export const calendar = () => ({ today: earliestToday(), currentYear: new Date().getUTCFullYear() });
@@ -50,12 +42,12 @@ export async function loadSellerRegistrationForm(services: AppServices, token: s
     loadServiceAreaPickerData(db),
     loadServicePickerData(db),
   ]);
-  const payment: SellerPaymentSetup = cardPaymentSetup(payments);
+  const payment = cardPaymentSetup(payments);
   return { tokenValid: true as const, options, serviceAreas, serviceCategories, payment, ...calendar() };
 }
 
 /** Card fields are never sent back to the page: the applicant types them again. */
-const REPLY = { hideFields: ["reg_access_token", STRIPE_TOKEN_FIELD, ...CARD_FIELD_NAMES] };
+const REPLY = { hideFields: ["reg_access_token", ...CARD_CAPTURE_FIELD_NAMES] };
 
 /** The form-level message: the service one when that is the only problem (spec section 8). */
 export function formMessageFor(fieldNames: string[]): string {
@@ -116,30 +108,13 @@ export async function submitSellerRegistrationForm(request: Request, services: A
   const value = submission.value;
   let outcome: SellerRegisterOutcome | { kind: "checkout"; checkoutUrl: string };
   try {
-    if (payments.provider === "test") {
-      let cardToken: string;
-      try {
-        cardToken = payments.tokenizeCard({
-          number: String(formData.get("card_number") ?? ""),
-          expMonth: String(formData.get("card_exp_month") ?? ""),
-          expYear: String(formData.get("card_exp_year") ?? ""),
-          cvc: String(formData.get("card_cvc") ?? ""),
-        });
-      } catch (error) {
-        if (!(error instanceof CardError)) throw error;
-        return answer(400, { result: submission.reply(REPLY), cardError: error.message });
-      }
-      outcome = await registerSeller(services, value, cardToken);
-    } else if (value.stripe_payment_token) {
-      outcome = await registerSeller(services, value, value.stripe_payment_token);
-    } else {
-      // Stripe configured, no JavaScript: the card is entered on Stripe Checkout (setup mode).
-      const appUrl = services.env.APP_URL;
-      outcome = await registerSellerAwaitingPayment(services, value as SellerRegistrationData, {
-        successUrl: `${appUrl}${SELLER_CHECKOUT_RETURN_PATH}?session_id={CHECKOUT_SESSION_ID}`,
-        cancelUrl: `${appUrl}${SELLER_CHECKOUT_RETURN_PATH}?cancelled=1`,
-      });
-    }
+    const posted = readPostedCard(payments, formData, value.stripe_payment_token, {
+      appUrl: services.env.APP_URL,
+      returnPath: SELLER_CHECKOUT_RETURN_PATH,
+    });
+    if (posted.kind === "card-refused") outcome = posted;
+    else if (posted.kind === "token") outcome = await registerSeller(services, value, posted.token);
+    else outcome = await registerSellerAwaitingPayment(services, value, posted.urls);
   } catch (error) {
     console.error("seller registration form could not be saved", error);
     return answer(503, { result: submission.reply({ ...REPLY, formErrors: [REGISTRATION_FAILED] }) });
@@ -152,9 +127,10 @@ export async function submitSellerRegistrationForm(request: Request, services: A
     case "checkout":
       return redirect(outcome.checkoutUrl);
     case "card-refused":
-      return answer(400, { result: submission.reply(REPLY), cardError: outcome.message });
-    case "payment-unavailable":
-      return answer(503, { result: submission.reply({ ...REPLY, formErrors: [outcome.message] }) });
+    case "payment-unavailable": {
+      const refused = answerRefusal(outcome, (options) => submission.reply({ ...REPLY, ...options }));
+      return answer(refused.status, refused);
+    }
     case "invalid-fields": {
       const fieldErrors = Object.fromEntries(
         Object.entries(outcome.errors).map(([name, message]) => [name, [message]]),

@@ -1,6 +1,6 @@
 import { Link } from "react-router";
-import { Alert } from "~/forms/alert";
 import { pageTitle } from "~/layout/page-title";
+import { type CheckoutReturnMessages, CheckoutReturnPage } from "~/payments/card-capture/checkout-return-page";
 import { appServicesContext } from "~/platform/app-context";
 import type { Route } from "./+types/card-checkout-return";
 import { CARD_PATH } from "./card-form";
@@ -19,24 +19,17 @@ export function meta() {
   return [{ title: pageTitle("Card Not Replaced") }];
 }
 
-const MESSAGES: Record<string, string> = {
+const MESSAGES: CheckoutReturnMessages = {
   cancelled: "You left the payment page before your new card was saved. Your card has not changed.",
   open: "Your new card has not been saved yet. Your card has not changed.",
   expired: "The payment page expired before your new card was saved. Your card has not changed.",
   unknown: "We could not find this card change.",
-  unavailable: "Card payments are unavailable at the moment. Please reload this page in a few minutes.",
 };
 
 export default function CardCheckoutReturn({ loaderData }: Route.ComponentProps) {
   return (
-    <div className="narrow">
-      <h1>Card Not Replaced</h1>
-      <Alert title="Error!">
-        <p>{MESSAGES[loaderData.state] ?? MESSAGES.unknown}</p>
-      </Alert>
-      <p>
-        <Link to={CARD_PATH}>Replace the card</Link> or go back to <Link to="/account">your account</Link>.
-      </p>
-    </div>
+    <CheckoutReturnPage title="Card Not Replaced" state={loaderData.state} messages={MESSAGES}>
+      <Link to={CARD_PATH}>Replace the card</Link> or go back to <Link to="/account">your account</Link>.
+    </CheckoutReturnPage>
   );
 }

@@ -2,10 +2,15 @@ import { data, type RouterContextProvider, redirect } from "react-router";
 import { requireUser } from "~/accounts/sessions/auth.server";
 import type { CurrentUser } from "~/accounts/sessions/current-user";
 import { parseSubmission } from "~/forms/parse-submission.server";
-import { hasDisallowedCharacters } from "~/forms/text-schema";
-import { CARD_FIELD_NAMES, cardPaymentSetup, STRIPE_TOKEN_FIELD } from "~/payments/card-fields";
+import {
+  CARD_CAPTURE_FIELD_NAMES,
+  CARD_FIELD_NAMES,
+  cardPaymentSetup,
+  STRIPE_TOKEN_FIELD,
+} from "~/payments/card-capture/card-capture";
+import { answerCheckoutReturn, answerRefusal, readPostedCard } from "~/payments/card-capture/card-capture.server";
 import { cardLabel } from "~/payments/card-label";
-import { CARD_NOT_SAVED, CardError } from "~/payments/payments";
+import { CARD_NOT_SAVED } from "~/payments/payments";
 import type { AppServices } from "~/platform/app-context";
 import { readFormBody } from "~/platform/request-body.server";
 import { sellerSubscriptionOf } from "~/review/seller-subscription.server";
@@ -44,7 +49,7 @@ export async function loadCardPage(services: AppServices, user: SellerAdmin) {
 }
 
 /** The card is never sent back to the page: after any answer it is typed again. */
-const REPLY = { hideFields: [STRIPE_TOKEN_FIELD, ...CARD_FIELD_NAMES] };
+const REPLY = { hideFields: CARD_CAPTURE_FIELD_NAMES };
 
 export async function submitCardPage(request: Request, services: AppServices, user: SellerAdmin) {
   const { payments } = services;
@@ -65,30 +70,13 @@ export async function submitCardPage(request: Request, services: AppServices, us
 
   let outcome: CardReplacementOutcome | { kind: "checkout"; url: string };
   try {
-    if (payments.provider === "test") {
-      let token: string;
-      try {
-        token = payments.tokenizeCard({
-          number: String(formData.get("card_number") ?? ""),
-          expMonth: String(formData.get("card_exp_month") ?? ""),
-          expYear: String(formData.get("card_exp_year") ?? ""),
-          cvc: String(formData.get("card_cvc") ?? ""),
-        });
-      } catch (error) {
-        if (!(error instanceof CardError)) throw error;
-        return answer(400, submission.reply(REPLY), error.message);
-      }
-      outcome = await replaceOrganizationCard(services, user, token);
-    } else if (submission.value[STRIPE_TOKEN_FIELD]) {
-      outcome = await replaceOrganizationCard(services, user, submission.value[STRIPE_TOKEN_FIELD]);
-    } else {
-      // Stripe configured, no JavaScript (or Stripe.js blocked): the card is typed on Stripe Checkout.
-      const appUrl = services.env.APP_URL;
-      outcome = await startCardCheckout(services, user, {
-        successUrl: `${appUrl}${CARD_CHECKOUT_RETURN_PATH}?session_id={CHECKOUT_SESSION_ID}`,
-        cancelUrl: `${appUrl}${CARD_CHECKOUT_RETURN_PATH}?cancelled=1`,
-      });
-    }
+    const posted = readPostedCard(payments, formData, submission.value[STRIPE_TOKEN_FIELD], {
+      appUrl: services.env.APP_URL,
+      returnPath: CARD_CHECKOUT_RETURN_PATH,
+    });
+    if (posted.kind === "card-refused") outcome = posted;
+    else if (posted.kind === "token") outcome = await replaceOrganizationCard(services, user, posted.token);
+    else outcome = await startCardCheckout(services, user, posted.urls);
   } catch (error) {
     console.error("a seller's card could not be replaced", error);
     return answer(503, submission.reply({ ...REPLY, formErrors: [CARD_NOT_REPLACED] }));
@@ -100,29 +88,23 @@ export async function submitCardPage(request: Request, services: AppServices, us
     case "checkout":
       return redirect(outcome.url);
     case "card-refused":
-      return answer(400, submission.reply(REPLY), outcome.message);
-    case "payment-unavailable":
-      return answer(503, submission.reply({ ...REPLY, formErrors: [outcome.message] }));
+    case "payment-unavailable": {
+      const refused = answerRefusal(outcome, (options) => submission.reply({ ...REPLY, ...options }));
+      return answer(refused.status, refused.result, refused.cardError);
+    }
     case "not-found":
       throw data(null, { status: 404 });
   }
 }
 
-export type CheckoutReturnState = "cancelled" | "open" | "expired" | "unknown" | "unavailable";
-
 /** Back from Stripe Checkout: the new card in place (then to /account), or why not. */
-export async function loadCardCheckoutReturn(request: Request, services: AppServices, user: SellerAdmin) {
-  const url = new URL(request.url);
-  const sessionId = url.searchParams.get("session_id");
-  const answer = (state: CheckoutReturnState, status = 200) => data({ state }, { status });
-  if (!sessionId) return url.searchParams.has("cancelled") ? answer("cancelled") : answer("unknown", 404);
-  if (sessionId.length > 255 || hasDisallowedCharacters(sessionId)) return answer("unknown", 404);
-  try {
-    const result = await completeCardCheckout(services, user, sessionId);
-    if (result.kind === "replaced") return redirect(CARD_REPLACED_PATH);
-    return result.kind === "unknown" ? answer("unknown", 404) : answer(result.kind);
-  } catch (error) {
-    console.error("reading a Stripe Checkout session for a new card failed", error);
-    return answer("unavailable", 503);
-  }
-}
+export const loadCardCheckoutReturn = (request: Request, services: AppServices, user: SellerAdmin) =>
+  answerCheckoutReturn(request, {
+    complete: async (sessionId) => {
+      const result = await completeCardCheckout(services, user, sessionId);
+      return result.kind === "replaced" ? "complete" : result.kind;
+    },
+    completedPath: CARD_REPLACED_PATH,
+    statuses: { unknown: 404, unavailable: 503 },
+    what: "reading a Stripe Checkout session for a new card",
+  });

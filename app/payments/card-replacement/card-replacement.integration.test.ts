@@ -13,13 +13,13 @@ import {
   sellerSubscriptions,
   users,
 } from "~db/schema";
-import type { CapturedRequest } from "../../tests/mocks/providers";
-import { stripeHandlers } from "../../tests/mocks/stripe";
-import { expectIn, expectNotIn } from "../../tests/support/html";
-import { startSellerFormApp } from "../../tests/support/seller-form-app";
-import { NEXT_YEAR } from "../../tests/support/seller-registration-body";
-import { createClient } from "../../tests/support/test-app";
-import { databaseKinds } from "../../tests/support/test-database";
+import type { CapturedRequest } from "../../../tests/mocks/providers";
+import { stripeHandlers } from "../../../tests/mocks/stripe";
+import { expectIn, expectNotIn } from "../../../tests/support/html";
+import { startSellerFormApp } from "../../../tests/support/seller-form-app";
+import { NEXT_YEAR } from "../../../tests/support/seller-registration-body";
+import { createClient } from "../../../tests/support/test-app";
+import { databaseKinds } from "../../../tests/support/test-database";
 
 // /account/card (issue 8): a seller's administrator replaces the card its yearly subscription is
 // charged to: with the offline test provider, and with Stripe (faked with MSW at the edge) through a

@@ -1,8 +1,15 @@
 import { createHash, randomUUID } from "node:crypto";
 import { and, eq, isNull } from "drizzle-orm";
-import { askProvider, type ProviderRefusal } from "~/payments/ask-provider.server";
+import type { ProviderRefusal } from "~/payments/ask-provider.server";
+import {
+  askToSaveCard,
+  askToStartCheckout,
+  type CardCustomer,
+  cardHolder,
+  savedCardColumns,
+} from "~/payments/card-capture/card-capture.server";
 import { cardLabel } from "~/payments/card-label";
-import type { CardHolder, Payments, SavedCard } from "~/payments/payments";
+import type { Payments, SavedCard } from "~/payments/payments";
 import type { AppServices } from "~/platform/app-context";
 import { retrySellerSubscription, sellerSubscriptionOf } from "~/review/seller-subscription.server";
 import type { Database } from "~db/database.server";
@@ -50,12 +57,17 @@ type OrganizationCard = NonNullable<Awaited<ReturnType<typeof organizationCardOf
 const customerOf = (card: OrganizationCard, payments: Payments) =>
   card.paymentProvider === payments.provider ? card.paymentCustomerId : null;
 
-/** For a new customer (none at this provider yet): the organization as its registration names it. */
-const holderOf = (card: OrganizationCard, organizationId: number): CardHolder => ({
-  name: card.name,
-  email: card.email.toLowerCase(),
-  reference: `organization-${organizationId}`,
-});
+/**
+ * The organization's customer at the provider now configured, or a new one (none at this provider
+ * yet) for the organization as its registration names it.
+ */
+function customerFor(card: OrganizationCard, payments: Payments, organizationId: number, subscriptionId?: string) {
+  const reference = `organization-${organizationId}`;
+  const customerId = customerOf(card, payments);
+  return (
+    customerId ? { customerId, subscriptionId, reference } : { holder: cardHolder(card, reference) }
+  ) satisfies CardCustomer;
+}
 
 /** The provider's subscription charged to the card, when one is running at the provider now configured. */
 async function chargedSubscriptionOf(services: AppServices, organizationId: number) {
@@ -120,15 +132,7 @@ async function applyNewCard(
     if (current.paymentCustomerId === card.customerId && current.paymentMethodId === card.paymentMethodId) return false;
     await tx
       .update(sellerRegistrations)
-      .set({
-        paymentStatus: "card_saved",
-        paymentProvider: payments.provider,
-        paymentCustomerId: card.customerId,
-        paymentMethodId: card.paymentMethodId,
-        cardBrand: card.brand,
-        cardLast4: card.last4,
-        cardSavedAt: new Date(),
-      })
+      .set(savedCardColumns(card, payments.provider))
       .where(eq(sellerRegistrations.registrationId, current.registrationId));
     await tx
       .update(sellerSubscriptions)
@@ -162,14 +166,12 @@ export async function replaceOrganizationCard(
   const { db, payments } = services;
   const card = await organizationCardOf(db, replacer.organizationId);
   if (!card) return { kind: "not-found" };
-  const customerId = customerOf(card, payments);
-  const idempotencyKey = idempotencyKeyFor(replacer.organizationId, card, token);
   const subscriptionId = await chargedSubscriptionOf(services, replacer.organizationId);
-  const asked = await askProvider("replacing a seller's card", () =>
-    customerId
-      ? payments.replaceCard({ customerId, token, subscriptionId, idempotencyKey })
-      : payments.saveCard({ token, holder: holderOf(card, replacer.organizationId), idempotencyKey }),
-  );
+  const asked = await askToSaveCard(payments, "replacing a seller's card", {
+    token,
+    customer: customerFor(card, payments, replacer.organizationId, subscriptionId),
+    idempotencyKey: idempotencyKeyFor(replacer.organizationId, card, token),
+  });
   if (asked.kind !== "answer") return asked;
   await applyNewCard(services, replacer, asked.answer);
   return { kind: "replaced" };
@@ -189,19 +191,12 @@ export async function startCardCheckout(
   if (payments.provider !== "stripe") throw new Error("Stripe Checkout needs Stripe to be configured");
   const card = await organizationCardOf(db, replacer.organizationId);
   if (!card) return { kind: "not-found" };
-  const customerId = customerOf(card, payments);
-  // Each press of the button is a session of its own; an abandoned one simply expires at Stripe.
-  const idempotencyKey = randomUUID();
-  const started = await askProvider("starting Stripe Checkout for a new card", () =>
-    customerId
-      ? payments.createCardUpdateCheckout({
-          customerId,
-          reference: `organization-${replacer.organizationId}`,
-          ...urls,
-          idempotencyKey,
-        })
-      : payments.createSetupCheckout({ holder: holderOf(card, replacer.organizationId), ...urls, idempotencyKey }),
-  );
+  const started = await askToStartCheckout(payments, "starting Stripe Checkout for a new card", {
+    customer: customerFor(card, payments, replacer.organizationId),
+    urls,
+    // Each press of the button is a session of its own; an abandoned one simply expires at Stripe.
+    idempotencyKey: randomUUID(),
+  });
   if (started.kind !== "answer") return started;
   await db
     .insert(cardUpdateCheckouts)

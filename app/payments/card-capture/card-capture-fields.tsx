@@ -1,12 +1,14 @@
 import type { FieldMetadata } from "@conform-to/react";
 import { type ReactNode, type RefObject, useEffect } from "react";
 import { TextField } from "~/forms/field";
-import type { CardPaymentSetup } from "./card-fields";
+import { summaryLinks } from "~/forms/form-errors";
+import type { CardPaymentSetup } from "./card-capture";
 import { StripeCardFields, type StripeCardHandle } from "./stripe-card-fields";
 
-// The card of a form (the seller registration form, the page that replaces a seller's card): the
-// provider's refusal in an alert with focus on the card number, then the test provider's own fields
-// or Stripe.js's. The card number is never sent back by the server: after a refusal it is typed again.
+// The card of a form (the seller registration form, /account/card): the provider's refusal in an
+// alert with focus on the card number, then the test provider's own fields or Stripe.js's. The card
+// number is never sent back by the server: after a refusal it is typed again. useCardCapture gives
+// the error, its key and the Stripe.js handle.
 
 export const CARD_ERROR_ID = "card-error";
 
@@ -15,15 +17,11 @@ export type CardFieldsMetadata = Record<
   FieldMetadata<string>
 >;
 
-export function CardDetailsFields({
-  id,
-  payment,
-  cardFields,
-  cardError,
-  cardErrorKey,
-  stripeCard,
-  stripeFallback,
-}: {
+/** The card fields' errors for the form's error summary, in the order they appear. */
+export const cardSummaryLinks = (fields: CardFieldsMetadata) =>
+  summaryLinks([fields.card_number, fields.card_exp_month, fields.card_exp_year, fields.card_cvc]);
+
+export type CardCaptureFieldsProps = {
   id: string;
   payment: CardPaymentSetup;
   cardFields: CardFieldsMetadata;
@@ -34,7 +32,17 @@ export function CardDetailsFields({
   stripeCard: RefObject<StripeCardHandle | null>;
   /** With Stripe, shown until its fields are ready, and without JavaScript (the card is then typed on Checkout). */
   stripeFallback: ReactNode;
-}) {
+};
+
+export function CardCaptureFields({
+  id,
+  payment,
+  cardFields,
+  cardError,
+  cardErrorKey,
+  stripeCard,
+  stripeFallback,
+}: CardCaptureFieldsProps) {
   // biome-ignore lint/correctness/useExhaustiveDependencies: focus again on every refusal
   useEffect(() => {
     if (!cardError) return;

@@ -1,14 +1,13 @@
 import { getFormProps, type Submission, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { type FormEvent, useMemo, useState } from "react";
+import { useMemo } from "react";
 import { Form, Link } from "react-router";
 import { ErrorSummary } from "~/forms/error-summary";
-import { summaryLinks } from "~/forms/form-errors";
 import { SubmitButton } from "~/forms/submit-button";
 import { pageTitle } from "~/layout/page-title";
-import { CardDetailsFields } from "~/payments/card-details-fields";
-import { STRIPE_TOKEN_FIELD } from "~/payments/card-fields";
-import { useCardToken } from "~/payments/use-card-token";
+import { type CardCaptureValues, STRIPE_TOKEN_FIELD } from "~/payments/card-capture/card-capture";
+import { CardCaptureFields, cardSummaryLinks } from "~/payments/card-capture/card-capture-fields";
+import { useCardCapture } from "~/payments/card-capture/use-card-capture";
 import { appServicesContext } from "~/platform/app-context";
 import type { Route } from "./+types/card";
 import { createCardReplacementSchema } from "./card-form";
@@ -31,35 +30,21 @@ export function meta() {
   return [{ title: pageTitle("Replace the card") }];
 }
 
-type CardFormValues = Record<
-  "stripe_payment_token" | "card_number" | "card_exp_month" | "card_exp_year" | "card_cvc",
-  string
->;
-
 const FORM_ID = "card-replacement";
 
 export default function CardReplacement({ loaderData, actionData }: Route.ComponentProps) {
   const { card, payment, subscriptionFailed } = loaderData;
   const schema = useMemo(() => createCardReplacementSchema({ cardFields: payment.provider === "test" }), [payment]);
-  const [form, fields] = useForm<CardFormValues>({
+  const [form, fields] = useForm<CardCaptureValues>({
     id: FORM_ID,
     lastResult: actionData?.result,
     constraint: getZodConstraint(schema),
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }) as Submission<CardFormValues>,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }) as Submission<CardCaptureValues>,
   });
-  const [attempts, setAttempts] = useState(0);
-  const { stripeCard, requestingToken, cardRefusal, submitWithToken } = useCardToken(payment.provider);
-  const cardError = cardRefusal?.message ?? actionData?.cardError;
-  const fieldLinks = summaryLinks([fields.card_number, fields.card_exp_month, fields.card_exp_year, fields.card_cvc]);
+  const capture = useCardCapture(payment, { serverAnswer: actionData, serverCardError: actionData?.cardError });
   const formProps = getFormProps(form);
-
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
-    setAttempts((count) => count + 1);
-    formProps.onSubmit(event);
-    submitWithToken(event, attempts + 1);
-  }
 
   return (
     <div className="narrow">
@@ -67,7 +52,11 @@ export default function CardReplacement({ loaderData, actionData }: Route.Compon
         <Link to="/account">Your account</Link>
       </p>
       <h1>Replace the card</h1>
-      <ErrorSummary formErrors={form.errors} fieldErrors={fieldLinks} submissionKey={[actionData, attempts]} />
+      <ErrorSummary
+        formErrors={form.errors}
+        fieldErrors={cardSummaryLinks(fields)}
+        submissionKey={[actionData, capture.attempts]}
+      />
       <dl className="summary-list">
         <div>
           <dt>Current card</dt>
@@ -81,15 +70,18 @@ export default function CardReplacement({ loaderData, actionData }: Route.Compon
       </p>
       <section aria-labelledby={`${FORM_ID}-heading`}>
         <h2 id={`${FORM_ID}-heading`}>New card</h2>
-        <Form method="post" {...formProps} onSubmit={onSubmit} className="stack">
+        <Form
+          method="post"
+          {...formProps}
+          onSubmit={(event) => capture.onSubmit(event, formProps.onSubmit)}
+          className="stack"
+        >
           <input type="hidden" name={STRIPE_TOKEN_FIELD} defaultValue="" />
-          <CardDetailsFields
+          <CardCaptureFields
             id={FORM_ID}
             payment={payment}
             cardFields={fields}
-            cardError={cardError}
-            cardErrorKey={[actionData, cardRefusal?.attempt]}
-            stripeCard={stripeCard}
+            {...capture.card}
             stripeFallback={
               <p>
                 After you press the button you will enter the new card on Stripe's secure payment page, then come back
@@ -97,7 +89,7 @@ export default function CardReplacement({ loaderData, actionData }: Route.Compon
               </p>
             }
           />
-          <SubmitButton busy={requestingToken}>Replace the card</SubmitButton>
+          <SubmitButton busy={capture.requestingToken}>Replace the card</SubmitButton>
         </Form>
       </section>
     </div>

@@ -1,4 +1,5 @@
 import { type ReactNode, type RefObject, useEffect, useRef, useState } from "react";
+import { CARD_CHECK_FAILED } from "./card-capture";
 
 // Stripe.js card fields (Stripe configured, JavaScript on). The card number, expiry and CVC live in
 // Stripe's frames: they never reach our server, which gets only the token. When Stripe.js cannot load
@@ -94,7 +95,7 @@ export function StripeCardFields({
           async createToken() {
             const result = await stripe.createToken(created.cardNumber);
             if (result.token) return { token: result.token.id };
-            return { error: result.error?.message ?? "Your card could not be checked. Please try again." };
+            return { error: result.error?.message ?? CARD_CHECK_FAILED };
           },
           focusCardNumber: () => created.cardNumber.focus(),
         };
