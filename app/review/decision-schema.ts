@@ -10,21 +10,21 @@ export const MESSAGE_REQUIRED = "Please say which changes the applicant should m
 /** A post that is none of the decisions (only a hand-made one is): its message goes at the reason field. */
 export const CHOOSE_A_DECISION = "Please choose a decision";
 
+/** The reason for a refusal or the changes asked for: the applicant reads it in an e-mail. */
+const explanation = (required: string) =>
+  textField({ error: required, multiline: true }).min(1, required).max(2000, "Please use at most 2000 characters");
+
 export const decisionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("approve"), confirm: z.literal("yes").optional() }),
   z.object({ intent: z.literal("resend") }),
   z.object({
     intent: z.literal("reject"),
-    reason: textField({ error: REASON_REQUIRED, multiline: true })
-      .min(1, REASON_REQUIRED)
-      .max(2000, "Please use at most 2000 characters"),
+    reason: explanation(REASON_REQUIRED),
     confirm: z.literal("yes").optional(),
   }),
   z.object({
     intent: z.literal("request-changes"),
-    message: textField({ error: MESSAGE_REQUIRED, multiline: true })
-      .min(1, MESSAGE_REQUIRED)
-      .max(2000, "Please use at most 2000 characters"),
+    message: explanation(MESSAGE_REQUIRED),
     confirm: z.literal("yes").optional(),
   }),
 ]);

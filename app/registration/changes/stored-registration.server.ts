@@ -1,4 +1,5 @@
 import { asc, eq, inArray } from "drizzle-orm";
+import { cardLabel } from "~/payments/card-label";
 import type { Database, Transaction } from "~db/database.server";
 import {
   certificationOptions,
@@ -35,9 +36,6 @@ export type StoredRegistration = {
 const text = (value: string | number | null | undefined) =>
   value === null || value === undefined ? "" : String(value);
 const yesNo = (value: boolean | null) => (value === true ? "Yes" : value === false ? "No" : "");
-
-export const cardInWords = (brand: string | null, last4: string | null) =>
-  `${brand ? `${brand[0]?.toUpperCase()}${brand.slice(1).replace("_", " ")}` : "Card"} ending ${last4 ?? "…"}`;
 
 export async function readStoredRegistration(
   db: Database | Transaction,
@@ -187,7 +185,8 @@ export async function readStoredRegistration(
     ...base,
     values,
     serviceIds: chosenServices.map((service) => service.id),
-    card: seller.paymentStatus === "card_saved" ? cardInWords(seller.cardBrand, seller.cardLast4) : null,
+    card:
+      seller.paymentStatus === "card_saved" ? (cardLabel(seller.cardBrand, seller.cardLast4) ?? "Card ending …") : null,
   };
 }
 
