@@ -1,6 +1,6 @@
 import { getFormProps, type SubmissionResult, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { Form } from "react-router";
+import { validatedBy } from "~/forms/browser-validation";
 import { ErrorSummary } from "~/forms/error-summary";
 import { SelectField, type SelectOption, TextField } from "~/forms/field";
 import { summaryLinks } from "~/forms/form-errors";
@@ -28,10 +28,7 @@ export function NewPasswordForm({
   const [form, fields] = useForm<{ newPassword: string; confirmPassword: string; timezone?: string }>({
     id,
     lastResult,
-    constraint: getZodConstraint(schema),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+    ...validatedBy(schema),
   });
   const orderedFields = timezoneOptions
     ? [fields.newPassword, fields.confirmPassword, fields.timezone]

@@ -1,7 +1,7 @@
 import { getFormProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, redirect, useLocation } from "react-router";
 import { Alert } from "~/forms/alert";
+import { validatedBy } from "~/forms/browser-validation";
 import { ErrorSummary } from "~/forms/error-summary";
 import { TextField } from "~/forms/field";
 import { summaryLinks } from "~/forms/form-errors";
@@ -104,10 +104,7 @@ function UsersPage({ loaderData, actionData }: Route.ComponentProps) {
   const [invite, inviteFields] = useForm({
     id: "invite",
     lastResult: actionData && "invitation" in actionData ? actionData.invitation : undefined,
-    constraint: getZodConstraint(invitationSchema),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: invitationSchema }),
+    ...validatedBy(invitationSchema),
   });
   return (
     <div className="narrow">

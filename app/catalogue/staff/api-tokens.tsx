@@ -1,8 +1,8 @@
 import { getFormProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, redirect } from "react-router";
 import { requireStaff } from "~/accounts/sessions/auth.server";
 import { Alert } from "~/forms/alert";
+import { validatedBy } from "~/forms/browser-validation";
 import { ErrorSummary } from "~/forms/error-summary";
 import { SelectField, TextField } from "~/forms/field";
 import { summaryLinks } from "~/forms/form-errors";
@@ -59,10 +59,7 @@ export default function ApiTokens({ loaderData, actionData }: Route.ComponentPro
     id: "api-token",
     lastResult: actionData?.result,
     defaultValue: { name: "", lifetimeDays: "90" },
-    constraint: getZodConstraint(apiTokenForm),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: apiTokenForm }),
+    ...validatedBy(apiTokenForm),
   });
   return (
     <div>

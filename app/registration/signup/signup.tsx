@@ -1,6 +1,6 @@
 import { getFormProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, redirect } from "react-router";
+import { validatedBy } from "~/forms/browser-validation";
 import { ErrorSummary } from "~/forms/error-summary";
 import { SelectField, TextField } from "~/forms/field";
 import { summaryLinks } from "~/forms/form-errors";
@@ -57,10 +57,7 @@ export default function Signup({ loaderData, actionData }: Route.ComponentProps)
     id: "signup",
     lastResult: actionData?.result,
     defaultValue: { organizationType: loaderData.organizationType },
-    constraint: getZodConstraint(signupFormSchema),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: signupFormSchema }),
+    ...validatedBy(signupFormSchema),
   });
   return (
     <div className="narrow">

@@ -1,7 +1,7 @@
 import { getFormProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, redirect } from "react-router";
 import { Alert } from "~/forms/alert";
+import { validatedBy } from "~/forms/browser-validation";
 import { ErrorSummary } from "~/forms/error-summary";
 import { TextField } from "~/forms/field";
 import { summaryLinks } from "~/forms/form-errors";
@@ -67,10 +67,7 @@ export default function VerifyAccessCode({ loaderData, actionData }: Route.Compo
   const [form, fields] = useForm({
     id: "verify-access-code",
     lastResult: actionData?.result,
-    constraint: getZodConstraint(verifyCodeFormSchema),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: verifyCodeFormSchema }),
+    ...validatedBy(verifyCodeFormSchema),
   });
   if (!loaderData.mobileNumber) {
     return (
