@@ -12,7 +12,7 @@ import { describeDecrement, STATUS_LABELS, termsEditable } from "../auction-rule
 import type { OwnerView, SellerView } from "../auction-views.server";
 import { OwnBidsTable } from "../bidding/own-bids-table";
 import { useAuctionLiveView, useTimeLeft } from "../live/use-auction-live-view";
-import { OwnSealedBid, SealedBidForm, SealedBidsSide } from "../sealed/sealed-bid-panels";
+import { OwnSealedBid, SealedBidForm, SealedBidsSide, useSealedBidForm } from "../sealed/sealed-bid-panels";
 import type { Route } from "./+types/auction-page";
 import { type AuctionActionData, loadAuctionPage, type Notice, submitAuctionPage } from "./auction-page.server";
 
@@ -227,7 +227,7 @@ function SellerPanel({ view, answer, times }: { view: SellerView; answer?: Aucti
       </section>
     );
   }
-  if (view.terms.kind === "sealed") return <SealedSellerPanel view={view} answer={answer} times={times} />;
+  if (view.terms.kind === "sealed") return <SealedSellerPanel view={view} times={times} />;
   return (
     <>
       <section aria-labelledby="standing" className="card">
@@ -498,16 +498,9 @@ function OwnerPanel({
 }
 
 /** A sealed auction for an invited seller who accepted the terms: their bid, and the form while bids are taken. */
-function SealedSellerPanel({
-  view,
-  answer,
-  times,
-}: {
-  view: SellerView;
-  answer?: AuctionActionData;
-  times: TimeTexts;
-}) {
-  const refusal = answer && "error" in answer ? answer : undefined;
+function SealedSellerPanel({ view, times }: { view: SellerView; times: TimeTexts }) {
+  // The form posts to the sealed-bid page, which answers any refusal.
+  const [form, fields] = useSealedBidForm({ checkInBrowser: false });
   const own = view.ownSealedBid;
   return (
     <>
@@ -522,7 +515,8 @@ function SealedSellerPanel({
           requirements={view.terms.requirements}
           reserveCents={view.terms.reserveCents}
           replacing={Boolean(own)}
-          answer={refusal}
+          form={form}
+          fields={fields}
         />
       ) : null}
       {view.status === "closed" ? (
