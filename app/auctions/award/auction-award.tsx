@@ -1,6 +1,6 @@
 import { getFormProps, type Submission, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { useState } from "react";
+import { useMemo, useState } from "react";
 import { data, Form, Link, redirect } from "react-router";
 import { rankedCandidates } from "~/evaluation/evaluation.server";
 import { QUALIFICATION_TEXTS } from "~/evaluation/ranking";
@@ -109,6 +109,8 @@ export default function AwardAuction({ loaderData, actionData }: Route.Component
     },
   });
   const [attempts, setAttempts] = useState(0);
+  // A new key for each answer and each attempt, and only then: the summary takes focus when it changes.
+  const submissionKey = useMemo(() => [actionData, attempts], [actionData, attempts]);
   const awardable = bids.filter((bid) => bid.qualified);
   const chosen = actionData && "chosen" in actionData ? actionData.chosen : awardable[0]?.bidId;
   const firstBidId = awardable[0] ? `award-bid-${awardable[0].bidId}` : "award-bid";
@@ -126,7 +128,7 @@ export default function AwardAuction({ loaderData, actionData }: Route.Component
           ...(fields.bid.errors ?? []).map((message) => ({ fieldId: firstBidId, message })),
           ...(fields.reason.errors ?? []).map((message) => ({ fieldId: fields.reason.id, message })),
         ]}
-        submissionKey={[actionData, attempts]}
+        submissionKey={submissionKey}
       />
       {status !== "closed" ? (
         <p>{status === "awarded" ? "This auction has been awarded." : "An auction is awarded after bidding closes."}</p>
