@@ -1,8 +1,8 @@
+import type { Submission, SubmissionResult } from "@conform-to/react";
 import { data, type RouterContextProvider, redirect } from "react-router";
-import { z } from "zod";
 import { requireUser } from "~/accounts/sessions/auth.server";
 import { parseId } from "~/catalogue/catalogue-schemas";
-import { DISALLOWED_CHARACTERS, textField } from "~/forms/text-schema";
+import { parseSubmission } from "~/forms/parse-submission.server";
 import { appServicesContext } from "~/platform/app-context";
 import { readFormBody } from "~/platform/request-body.server";
 import { zonedTexts } from "~/platform/zoned-time";
@@ -13,9 +13,16 @@ import { tellBidEffectsSoon } from "../bidding/bid-notices.server";
 import { placeManualBid, setAutoBidMinimum } from "../bidding/bid-queue.server";
 import type { BidderRequest } from "../bidding/bid-round.server";
 import { acceptAuctionTerms } from "../invitations/invitations.server";
-import { parseDollars } from "../lifecycle/auction-form";
 import { timezoneOf } from "../lifecycle/auction-form.server";
 import { cancelAuction, publishAuction, withdrawAuction } from "../lifecycle/publish-and-cancel.server";
+import {
+  type AuctionPageForm,
+  type AuctionPageIntent,
+  auctionPageSchema,
+  intentOf,
+  oneAuctionPageError,
+  TYPED_FIELDS,
+} from "./auction-page-form";
 
 // Loader and action of /auctions/{id}: the buyer's console, a seller's bidding page, or staff's
 // read-only console, all built from the party's view. Every change is a plain form post answered
@@ -50,49 +57,55 @@ export async function loadAuctionPage(request: Request, context: Context, rawId:
   };
 }
 
-const CANCEL_REASON_REQUIRED = "Please say why the auction is cancelled";
-const actionSchema = z.discriminatedUnion("intent", [
-  z.object({ intent: z.literal("publish") }),
-  z.object({ intent: z.literal("withdraw") }),
-  z.object({
-    intent: z.literal("cancel"),
-    reason: textField({ error: CANCEL_REASON_REQUIRED, multiline: true }).min(1, CANCEL_REASON_REQUIRED).max(2000),
-    confirm: z.literal("yes").optional(),
-  }),
-  z.object({ intent: z.literal("accept-terms") }),
-  z.object({ intent: z.literal("bid"), amount: z.string().max(40).default(""), confirm: z.literal("yes").optional() }),
-  z.object({ intent: z.literal("auto-bid"), minimum: z.string().max(40).default("") }),
-]);
-
 export type AuctionActionData =
-  | { error: string; field?: "amount" | "minimum" | "reason"; typed?: string }
+  /** A refusal, for the form of that intent (none when the intent could not be read). */
+  | { intent?: AuctionPageIntent; result: SubmissionResult<string[]> }
   | { confirmBid: { amount: string; amountCents: number; referenceCents: number; dropPercent: number } }
   | { confirmCancel: { reason: string } };
 
-const refuse = (status: number, body: AuctionActionData) => data(body, { status });
+type PageSubmission = Submission<Record<string, unknown>, string[], AuctionPageForm>;
+
+/** A refusal at a field (what was typed shown back) or for the whole form (nothing typed shown back). */
+function refuse(
+  submission: PageSubmission,
+  status: number,
+  refusal: { field?: string; message: string },
+  intent?: AuctionPageIntent,
+) {
+  const result = refusal.field
+    ? submission.reply({ fieldErrors: { [refusal.field]: [refusal.message] } })
+    : submission.reply({ formErrors: [refusal.message], hideFields: TYPED_FIELDS });
+  return data<AuctionActionData>({ intent, result }, { status });
+}
 
 export async function submitAuctionPage(request: Request, context: Context, rawId: string | undefined) {
   const user = requireUser(request, context);
   const services = context.get(appServicesContext);
-  const submitted = Object.fromEntries(await readFormBody(request));
-  const parsed = actionSchema.safeParse(submitted);
-  if (!parsed.success) {
+  const submission = parseSubmission(await readFormBody(request), { schema: auctionPageSchema });
+  if (submission.status !== "success") {
     await requireAuction(request, context, rawId); // an auction this user may not see is a 404 first
-    const issue = parsed.error.issues[0];
-    if (issue?.path[0] === "reason") {
-      const error = issue.message === DISALLOWED_CHARACTERS ? issue.message : CANCEL_REASON_REQUIRED;
-      return refuse(400, { error, field: "reason", typed: String(submitted.reason ?? "") });
-    }
-    return refuse(400, { error: "Please choose what to do." });
+    const formWide = oneAuctionPageError(submission.error);
+    return data<AuctionActionData>(
+      {
+        intent: intentOf(submission.payload.intent),
+        result: submission.reply(formWide ? { hideFields: TYPED_FIELDS } : {}),
+      },
+      { status: 400 },
+    );
   }
-  const form = parsed.data;
+  const form = submission.value;
   // A seller's bid or minimum goes straight to the auction's next round of bids, which checks the
   // invitation, the terms and the time on the state it decides on (one read for every bid waiting):
   // busy auctions are not held up by a read of their own per bid.
   if ((form.intent === "bid" || form.intent === "auto-bid") && user.role === 3 && user.organizationId) {
     const auctionId = parseId(rawId);
     if (!auctionId) throw data(null, { status: 404 });
-    return submitBidding(services, { auctionId, organizationId: user.organizationId, userId: user.id }, form);
+    return submitBidding(
+      services,
+      { auctionId, organizationId: user.organizationId, userId: user.id },
+      submission,
+      form,
+    );
   }
 
   const { auction, viewer } = await requireAuction(request, context, rawId);
@@ -107,7 +120,8 @@ export async function submitAuctionPage(request: Request, context: Context, rawI
         : form.intent === "withdraw"
           ? await withdrawAuction(services.db, auction.id, actor)
           : await cancelAuction(services, auction.id, actor, form.reason);
-    if (changed.kind === "refused") return refuse(changed.status, { error: changed.message });
+    if (changed.kind === "refused")
+      return refuse(submission, changed.status, { message: changed.message }, form.intent);
     return back(form.intent === "publish" ? "published" : form.intent === "withdraw" ? "withdrawn" : "cancelled");
   }
 
@@ -116,27 +130,25 @@ export async function submitAuctionPage(request: Request, context: Context, rawI
   const bidder = { auctionId: auction.id, organizationId: viewer.organizationId, userId: user.id };
   if (form.intent === "accept-terms") {
     const accepted = await acceptAuctionTerms(services.db, auction.id, bidder);
-    if (accepted.kind === "refused") return refuse(accepted.status, { error: accepted.message });
+    if (accepted.kind === "refused") {
+      return refuse(submission, accepted.status, { message: accepted.message }, form.intent);
+    }
     return back("accepted");
   }
-  return submitBidding(services, bidder, form);
+  return submitBidding(services, bidder, submission, form);
 }
 
-type BiddingForm = Extract<z.infer<typeof actionSchema>, { intent: "bid" | "auto-bid" }>;
+type BiddingForm = Extract<AuctionPageForm, { intent: "bid" | "auto-bid" }>;
 
 /** A bid (binding once placed) or a secret minimum: redirect with the notice, or the page with the message at the field. */
-async function submitBidding(services: AuctionServices, bidder: BidderRequest, form: BiddingForm) {
+async function submitBidding(
+  services: AuctionServices,
+  bidder: BidderRequest,
+  submission: PageSubmission,
+  form: BiddingForm,
+) {
   const field = form.intent === "bid" ? "amount" : "minimum";
-  const typed = form.intent === "bid" ? form.amount : form.minimum;
-  const cents = parseDollars(typed);
-  if (cents === null || cents < 1) {
-    const message = typed.trim()
-      ? "Please enter an amount in dollars and cents, like 12500.00"
-      : form.intent === "bid"
-        ? "Please enter your bid"
-        : "Please enter your minimum";
-    return refuse(400, { error: message, field, typed });
-  }
+  const cents = form.intent === "bid" ? form.amount : form.minimum;
   const outcome =
     form.intent === "bid"
       ? await placeManualBid(services.db, { ...bidder, amountCents: cents, confirmed: form.confirm === "yes" })
@@ -145,12 +157,14 @@ async function submitBidding(services: AuctionServices, bidder: BidderRequest, f
     case "unconfirmed": {
       // The typo guard: a bid far under the price is asked about once more before it binds the seller.
       const { referenceCents, dropPercent } = outcome;
-      return { confirmBid: { amount: typed, amountCents: cents, referenceCents, dropPercent } };
+      // What was typed, as typed: the confirmation sends it again.
+      const amount = String(submission.payload.amount ?? "");
+      return { confirmBid: { amount, amountCents: cents, referenceCents, dropPercent } };
     }
     case "refused":
       // Not invited, a draft, or no such auction: the same 404 as the page.
       if (outcome.status === 404) throw data(null, { status: 404 });
-      return refuse(outcome.status, { error: outcome.message, field, typed });
+      return refuse(submission, outcome.status, { field, message: outcome.message }, form.intent);
     case "accepted": {
       // The outbid and extension notices go out after the answer: the bid stands whatever happens to them.
       tellBidEffectsSoon(services, bidder.auctionId, outcome);

@@ -1,5 +1,14 @@
-import type { ReactNode } from "react";
-import { Form, Link } from "react-router";
+import {
+  type FieldMetadata,
+  type FormMetadata,
+  getFormProps,
+  type Submission,
+  type SubmissionResult,
+  useForm,
+} from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { type FormEvent, type ReactNode, useMemo, useState } from "react";
+import { Form, Link, useLocation } from "react-router";
 import { Alert } from "~/forms/alert";
 import { ErrorSummary } from "~/forms/error-summary";
 import { SubmitButton } from "~/forms/submit-button";
@@ -12,9 +21,10 @@ import { describeDecrement, STATUS_LABELS, termsEditable } from "../auction-rule
 import type { OwnerView, SellerView } from "../auction-views.server";
 import { OwnBidsTable } from "../bidding/own-bids-table";
 import { useAuctionLiveView, useTimeLeft } from "../live/use-auction-live-view";
-import { OwnSealedBid, SealedBidForm, SealedBidsSide } from "../sealed/sealed-bid-panels";
+import { OwnSealedBid, SealedBidForm, SealedBidsSide, useSealedBidForm } from "../sealed/sealed-bid-panels";
 import type { Route } from "./+types/auction-page";
 import { type AuctionActionData, loadAuctionPage, type Notice, submitAuctionPage } from "./auction-page.server";
+import { type AuctionPageIntent, auctionPageSchema, oneAuctionPageError } from "./auction-page-form";
 
 // /auctions/{id}: the buyer's live console, an invited seller's bidding page, or staff's read-only
 // console. Everything works as plain forms and links; the time left is the server's.
@@ -41,6 +51,51 @@ const NOTICE_TEXTS: Record<Notice, string> = {
   sealed: "Your sealed bid has been received. Until the deadline you may replace it; nobody can read it before then.",
 };
 
+/** The fields of the page's forms as the browser sends them (each form sends its own). */
+type PageFields = { intent: string; amount: string; minimum: string; reason: string; confirm: string };
+type PageForm = FormMetadata<PageFields, string[]>;
+type PageField = FieldMetadata<string, PageFields, string[]>;
+/** A page form's Conform state and its submit handler (which counts the attempt, for the summary's focus). */
+type BoundForm = {
+  form: PageForm;
+  fields: Record<keyof PageFields, PageField>;
+  onSubmit: (event: FormEvent<HTMLFormElement>) => void;
+  lastResult: SubmissionResult<string[]>;
+};
+
+/** A refusal goes back to the form of its intent; any other answer or a new page clears a form's errors. */
+function usePageForm(
+  id: string,
+  intent: AuctionPageIntent,
+  answer: AuctionActionData | undefined,
+  onAttempt: () => void,
+) {
+  const { key } = useLocation();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new page (the redirect after a success) clears errors
+  const lastResult = useMemo<SubmissionResult<string[]>>(
+    () => (answer && "result" in answer && answer.intent === intent ? answer.result : { error: {} }),
+    [answer, intent, key],
+  );
+  const [form, fields] = useForm<PageFields>({
+    id,
+    lastResult,
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => {
+      // The server's answer to the same form, without a round trip.
+      const submission = parseWithZod(formData, { schema: auctionPageSchema });
+      if (submission.status === "error") oneAuctionPageError(submission.error);
+      return submission as unknown as Submission<PageFields, string[]>;
+    },
+  });
+  const formProps = getFormProps(form);
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    onAttempt();
+    formProps.onSubmit(event);
+  };
+  return { form, fields, onSubmit, lastResult } as BoundForm;
+}
+
 export default function AuctionPage({ loaderData, actionData }: Route.ComponentProps) {
   const { notice, auctionId } = loaderData;
   // With JavaScript the view follows the server's event stream and the time left ticks down.
@@ -49,8 +104,20 @@ export default function AuctionPage({ loaderData, actionData }: Route.ComponentP
   const times = view.times;
   const timeLeftMs = useTimeLeft(view);
   const answer = actionData as AuctionActionData | undefined;
-  const error = answer && "error" in answer ? answer : undefined;
-  const fieldId = error?.field ? `auction-${error.field}` : undefined;
+  const [attempts, setAttempts] = useState(0);
+  const attempt = () => setAttempts((count) => count + 1);
+  const bid = usePageForm("auction-bid", "bid", answer, attempt);
+  const minimum = usePageForm("auction-minimum-form", "auto-bid", answer, attempt);
+  const cancel = usePageForm("auction-cancel", "cancel", answer, attempt);
+  // The buttons without fields (publish, back to draft, accept the terms) have only the form's message.
+  const otherErrors =
+    answer && "result" in answer && !["bid", "auto-bid", "cancel"].includes(answer.intent ?? "")
+      ? (answer.result.error?.[""] ?? [])
+      : [];
+  // A new key for each answer and each attempt, and only then: the summary takes focus when it changes.
+  const submissionKey = useMemo(() => [answer, attempts], [answer, attempts]);
+  const fieldLink = (field: PageField, fieldId: string) =>
+    (field.errors ?? []).map((message) => ({ fieldId, message }));
   return (
     <div className="auction">
       <p>
@@ -68,9 +135,18 @@ export default function AuctionPage({ loaderData, actionData }: Route.ComponentP
         </Alert>
       ) : null}
       <ErrorSummary
-        formErrors={error && !fieldId ? [error.error] : []}
-        fieldErrors={error && fieldId ? [{ fieldId, message: error.error }] : []}
-        submissionKey={answer}
+        formErrors={[
+          ...otherErrors,
+          ...(bid.form.errors ?? []),
+          ...(minimum.form.errors ?? []),
+          ...(cancel.form.errors ?? []),
+        ]}
+        fieldErrors={[
+          ...fieldLink(bid.fields.amount, "auction-amount"),
+          ...fieldLink(minimum.fields.minimum, "auction-minimum"),
+          ...fieldLink(cancel.fields.reason, "auction-reason"),
+        ]}
+        submissionKey={submissionKey}
       />
       <TimeLine view={view} times={times} />
       <p>
@@ -86,9 +162,9 @@ export default function AuctionPage({ loaderData, actionData }: Route.ComponentP
         )}
       </p>
       {view.kind === "seller" ? (
-        <SellerPanel view={view} answer={answer} times={times} />
+        <SellerPanel view={view} answer={answer} times={times} bid={bid} minimum={minimum} />
       ) : (
-        <OwnerPanel view={view} answer={answer} times={times} auctionId={auctionId} />
+        <OwnerPanel view={view} answer={answer} times={times} auctionId={auctionId} cancel={cancel} />
       )}
       <Terms view={view} auctionId={auctionId} />
     </div>
@@ -184,8 +260,19 @@ function Terms({ view, auctionId }: { view: OwnerView | SellerView; auctionId: n
   );
 }
 
-function SellerPanel({ view, answer, times }: { view: SellerView; answer?: AuctionActionData; times: TimeTexts }) {
-  const error = answer && "error" in answer ? answer : undefined;
+function SellerPanel({
+  view,
+  answer,
+  times,
+  bid,
+  minimum,
+}: {
+  view: SellerView;
+  answer?: AuctionActionData;
+  times: TimeTexts;
+  bid: BoundForm;
+  minimum: BoundForm;
+}) {
   const confirmBid = answer && "confirmBid" in answer ? answer.confirmBid : undefined;
   const biddingOpen = view.status === "open";
   if (view.outcome?.awarded) {
@@ -227,7 +314,7 @@ function SellerPanel({ view, answer, times }: { view: SellerView; answer?: Aucti
       </section>
     );
   }
-  if (view.terms.kind === "sealed") return <SealedSellerPanel view={view} answer={answer} times={times} />;
+  if (view.terms.kind === "sealed") return <SealedSellerPanel view={view} times={times} lastResult={bid.lastResult} />;
   return (
     <>
       <section aria-labelledby="standing" className="card">
@@ -276,35 +363,37 @@ function SellerPanel({ view, answer, times }: { view: SellerView; answer?: Aucti
           {view.leading ? (
             <p>You have the lowest bid. You can still lower your secret minimum below.</p>
           ) : (
-            <Form method="post" className="stack">
+            <Form method="post" {...getFormProps(bid.form)} onSubmit={bid.onSubmit} className="stack">
               <input type="hidden" name="intent" value="bid" />
               <TextInput
+                key={bid.fields.amount.key}
                 id="auction-amount"
-                name="amount"
+                name={bid.fields.amount.name}
                 label="Your bid (CAD)"
                 hint={`Allowed: up to ${formatCents(view.highestAllowedCents)}. Dollars and cents, e.g. ${(view.highestAllowedCents / 100).toFixed(2)}.`}
-                errors={error?.field === "amount" ? [error.error] : undefined}
+                errors={bid.fields.amount.errors}
                 inputProps={{
                   inputMode: "decimal",
                   autoComplete: "off",
-                  defaultValue: error?.field === "amount" ? error.typed : undefined,
+                  defaultValue: bid.fields.amount.initialValue,
                 }}
               />
               <SubmitButton>Place binding bid</SubmitButton>
             </Form>
           )}
-          <Form method="post" className="stack">
+          <Form method="post" {...getFormProps(minimum.form)} onSubmit={minimum.onSubmit} className="stack">
             <input type="hidden" name="intent" value="auto-bid" />
             <TextInput
+              key={minimum.fields.minimum.key}
               id="auction-minimum"
-              name="minimum"
+              name={minimum.fields.minimum.name}
               label="Auto-bid: your secret minimum (CAD)"
               hint="We bid for you one decrement under the lowest bid, never below this amount. Nobody else sees it. If another seller enters the same minimum later, yours wins."
-              errors={error?.field === "minimum" ? [error.error] : undefined}
+              errors={minimum.fields.minimum.errors}
               inputProps={{
                 inputMode: "decimal",
                 autoComplete: "off",
-                defaultValue: error?.field === "minimum" ? error.typed : undefined,
+                defaultValue: minimum.fields.minimum.initialValue,
               }}
             />
             <SubmitButton secondary>Save my minimum</SubmitButton>
@@ -336,14 +425,15 @@ function OwnerPanel({
   answer,
   times,
   auctionId,
+  cancel,
 }: {
   view: OwnerView;
   answer?: AuctionActionData;
   times: TimeTexts;
   auctionId: number;
+  cancel: BoundForm;
 }) {
   const isOwner = view.viewer === "owner";
-  const error = answer && "error" in answer ? answer : undefined;
   const confirmCancel = answer && "confirmCancel" in answer ? answer.confirmCancel : undefined;
   const editable = termsEditable(view.status) && view.bidCount === 0;
   const awardedBid = view.award
@@ -415,16 +505,17 @@ function OwnerPanel({
                 </Form>
               </div>
             ) : (
-              <Form method="post" className="stack">
+              <Form method="post" {...getFormProps(cancel.form)} onSubmit={cancel.onSubmit} className="stack">
                 <input type="hidden" name="intent" value="cancel" />
                 <TextAreaInput
+                  key={cancel.fields.reason.key}
                   id="auction-reason"
-                  name="reason"
+                  name={cancel.fields.reason.name}
                   label="Reason for cancelling"
                   hint="Invited sellers are e-mailed this."
                   rows={2}
-                  errors={error?.field === "reason" ? [error.error] : undefined}
-                  defaultValue={error?.field === "reason" ? error.typed : undefined}
+                  errors={cancel.fields.reason.errors}
+                  defaultValue={cancel.fields.reason.initialValue}
                 />
                 <SubmitButton secondary>Cancel the auction</SubmitButton>
               </Form>
@@ -500,14 +591,16 @@ function OwnerPanel({
 /** A sealed auction for an invited seller who accepted the terms: their bid, and the form while bids are taken. */
 function SealedSellerPanel({
   view,
-  answer,
   times,
+  lastResult,
 }: {
   view: SellerView;
-  answer?: AuctionActionData;
   times: TimeTexts;
+  /** A reverse bid's refusal (a sealed auction takes none) shows at the sealed form's amount, as it always has. */
+  lastResult: SubmissionResult<string[]>;
 }) {
-  const refusal = answer && "error" in answer ? answer : undefined;
+  // The form posts to the sealed-bid page, which answers any refusal.
+  const [form, fields] = useSealedBidForm({ lastResult, checkInBrowser: false });
   const own = view.ownSealedBid;
   return (
     <>
@@ -522,7 +615,8 @@ function SealedSellerPanel({
           requirements={view.terms.requirements}
           reserveCents={view.terms.reserveCents}
           replacing={Boolean(own)}
-          answer={refusal}
+          form={form}
+          fields={fields}
         />
       ) : null}
       {view.status === "closed" ? (

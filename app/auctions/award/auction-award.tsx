@@ -1,12 +1,13 @@
+import { getFormProps, type Submission, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { useMemo, useState } from "react";
 import { data, Form, Link, redirect } from "react-router";
-import { z } from "zod";
 import { rankedCandidates } from "~/evaluation/evaluation.server";
 import { QUALIFICATION_TEXTS } from "~/evaluation/ranking";
 import { ErrorSummary } from "~/forms/error-summary";
-import { idField } from "~/forms/id-schema";
+import { TextAreaField } from "~/forms/field";
+import { parseSubmission } from "~/forms/parse-submission.server";
 import { SubmitButton } from "~/forms/submit-button";
-import { TextAreaInput } from "~/forms/text-input";
-import { textField } from "~/forms/text-schema";
 import { pageTitle } from "~/layout/page-title";
 import { TableRegion } from "~/layout/table-region";
 import { BUYER_AUCTION_FEE_CENTS, formatCents } from "~/payments/fees";
@@ -16,6 +17,7 @@ import { requireAuctionOwner } from "../auction-access.server";
 import { statusAt } from "../auction-rules";
 import type { Route } from "./+types/auction-award";
 import { awardAuction, NOT_QUALIFIED, passOverMessage } from "./award.server";
+import { type AwardFormFields, awardFormSchema, CHOOSE_A_BID, oneAwardError } from "./award-form";
 
 // /auctions/{id}/award: after bidding closes the buyer awards the auction: the lowest bid, or another
 // bidder's best bid with the reason recorded. A confirmation comes first; it happens once.
@@ -47,36 +49,30 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   };
 }
 
-const awardForm = z.object({
-  bid: idField("Please choose one of the bids"),
-  reason: textField({ multiline: true }).max(2000).optional(),
-  confirm: z.literal("yes").optional(),
-});
-
 export async function action({ request, params, context }: Route.ActionArgs) {
   const { auction, actor } = await requireAuctionOwner(request, context, params.auctionId);
   const services = context.get(appServicesContext);
-  const submitted = Object.fromEntries(await readFormBody(request));
-  const parsed = awardForm.safeParse(submitted);
-  const typedReason = typeof submitted.reason === "string" ? submitted.reason : "";
-  const chooseOne = () =>
-    data({ field: "bid" as const, error: "Please choose one of the bids", typedReason }, { status: 400 });
-  if (!parsed.success) {
-    const reasonIssue = parsed.error.issues.find((issue) => issue.path[0] === "reason");
-    if (reasonIssue)
-      return data({ field: "reason" as const, error: reasonIssue.message, typedReason }, { status: 400 });
-    return chooseOne();
+  const submission = parseSubmission(await readFormBody(request), { schema: awardFormSchema });
+  const refuse = (status: number, fieldErrors: Record<string, string[]>, formErrors: string[] = []) =>
+    data({ result: submission.reply({ fieldErrors, formErrors }) }, { status });
+  if (submission.status !== "success") {
+    oneAwardError(submission.error);
+    return data({ result: submission.reply() }, { status: 400 });
   }
-  const { bid, reason, confirm } = parsed.data;
+  const { bid, reason, confirm } = submission.value;
   if (confirm !== "yes") {
     // The question comes first; the award itself checks everything again under the lock.
     const candidates = await rankedCandidates(services.db, auction);
     const chosen = candidates?.ranked.find((row) => row.id === bid);
-    if (!candidates || !chosen) return chooseOne();
-    if (!chosen.qualified) return data({ field: "bid" as const, error: NOT_QUALIFIED, typedReason }, { status: 400 });
+    if (!candidates || !chosen) return refuse(400, { bid: [CHOOSE_A_BID] });
+    if (!chosen.qualified) return refuse(400, { bid: [NOT_QUALIFIED] });
     if (chosen.id !== candidates.ranked[0]?.id && !reason) {
+      // The only refusal that keeps the chosen bid ticked: the choice stands, the reason is missing.
       return data(
-        { field: "reason" as const, error: passOverMessage(candidates.hasCriteria), typedReason, chosen: bid },
+        {
+          result: submission.reply({ fieldErrors: { reason: [passOverMessage(candidates.hasCriteria)] } }),
+          chosen: bid,
+        },
         { status: 400 },
       );
     }
@@ -85,7 +81,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const awarded = await awardAuction(services, auction.id, actor, { bidId: bid, reason });
   if (awarded.kind === "refused") {
     const field = awarded.field === "reason" || awarded.field === "bid" ? awarded.field : undefined;
-    return data({ field, error: awarded.message, typedReason }, { status: awarded.status });
+    return field
+      ? refuse(awarded.status, { [field]: [awarded.message] })
+      : refuse(awarded.status, {}, [awarded.message]);
   }
   return redirect(`/auctions/${auction.id}?awarded=1`);
 }
@@ -97,10 +95,27 @@ export function meta({ loaderData }: Route.MetaArgs) {
 export default function AwardAuction({ loaderData, actionData }: Route.ComponentProps) {
   const { auctionId, title, status, bids, feeCents, hasCriteria, evaluationPending } = loaderData;
   const confirm = actionData && "confirm" in actionData ? actionData.confirm : undefined;
-  const error = actionData && "error" in actionData ? actionData : undefined;
+  const lastResult = actionData && "result" in actionData ? actionData.result : undefined;
+  const [form, fields] = useForm<AwardFormFields>({
+    id: "award",
+    lastResult,
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => {
+      // The server's answer to the same form, without a round trip.
+      const submission = parseWithZod(formData, { schema: awardFormSchema });
+      if (submission.status === "error") oneAwardError(submission.error);
+      return submission as unknown as Submission<AwardFormFields, string[]>;
+    },
+  });
+  const [attempts, setAttempts] = useState(0);
+  // A new key for each answer and each attempt, and only then: the summary takes focus when it changes.
+  const submissionKey = useMemo(() => [actionData, attempts], [actionData, attempts]);
   const awardable = bids.filter((bid) => bid.qualified);
-  const chosen = error && "chosen" in error ? error.chosen : awardable[0]?.bidId;
+  const chosen = actionData && "chosen" in actionData ? actionData.chosen : awardable[0]?.bidId;
   const firstBidId = awardable[0] ? `award-bid-${awardable[0].bidId}` : "award-bid";
+  const bidInvalid = Boolean(fields.bid.errors?.length);
+  const formProps = getFormProps(form);
   return (
     <div className="narrow">
       <p>
@@ -108,13 +123,12 @@ export default function AwardAuction({ loaderData, actionData }: Route.Component
       </p>
       <h1>{`Award: ${title}`}</h1>
       <ErrorSummary
-        formErrors={error && !error.field ? [error.error] : []}
-        fieldErrors={
-          error?.field
-            ? [{ fieldId: error.field === "reason" ? "award-reason" : firstBidId, message: error.error }]
-            : []
-        }
-        submissionKey={actionData}
+        formErrors={form.errors}
+        fieldErrors={[
+          ...(fields.bid.errors ?? []).map((message) => ({ fieldId: firstBidId, message })),
+          ...(fields.reason.errors ?? []).map((message) => ({ fieldId: fields.reason.id, message })),
+        ]}
+        submissionKey={submissionKey}
       />
       {status !== "closed" ? (
         <p>{status === "awarded" ? "This auction has been awarded." : "An auction is awarded after bidding closes."}</p>
@@ -147,9 +161,17 @@ export default function AwardAuction({ loaderData, actionData }: Route.Component
           </Form>
         </section>
       ) : (
-        <Form method="post" className="stack">
+        <Form
+          method="post"
+          {...formProps}
+          onSubmit={(event) => {
+            setAttempts((count) => count + 1);
+            formProps.onSubmit(event);
+          }}
+          className="stack"
+        >
           {hasCriteria ? <RankingTable bids={bids} /> : null}
-          <fieldset className={error?.field === "bid" ? "fieldset field--error" : "fieldset"}>
+          <fieldset className={bidInvalid ? "fieldset field--error" : "fieldset"}>
             <legend className="fieldset__legend">
               {hasCriteria ? "The qualified bids, best-ranked first" : "Each bidder's best bid, lowest first"}
             </legend>
@@ -169,15 +191,12 @@ export default function AwardAuction({ loaderData, actionData }: Route.Component
               </div>
             ))}
           </fieldset>
-          <TextAreaInput
-            id="award-reason"
-            name="reason"
+          <TextAreaField
+            field={fields.reason}
             label={
               hasCriteria ? "Reason for passing over the best-ranked bid" : "Reason for passing over the lowest bid"
             }
             hint={`Required only when you award another bid than the ${hasCriteria ? "best-ranked" : "lowest"}. Recorded with the award.`}
-            errors={error?.field === "reason" ? [error.error] : undefined}
-            defaultValue={error?.typedReason}
           />
           <SubmitButton>Award</SubmitButton>
         </Form>

@@ -1,8 +1,11 @@
-import { type FormEvent, useState } from "react";
-import { data, Form, Link, redirect } from "react-router";
+import { getFormProps, type Submission, type SubmissionResult, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { useMemo, useState } from "react";
+import { data, Form, Link, redirect, useLocation } from "react-router";
 import { parseId } from "~/catalogue/catalogue-schemas";
 import { Alert } from "~/forms/alert";
 import { ErrorSummary } from "~/forms/error-summary";
+import { parseSubmission } from "~/forms/parse-submission.server";
 import { SubmitButton } from "~/forms/submit-button";
 import { describedBy, FieldFrame } from "~/forms/text-input";
 import { pageTitle } from "~/layout/page-title";
@@ -16,6 +19,7 @@ import {
   removeDocument,
   requireAuctionViewer,
 } from "./auction-documents.server";
+import { deleteDocumentSchema, uploadDocumentBrowserSchema, uploadDocumentSchema } from "./document-forms";
 import {
   ACCEPT_ATTRIBUTE,
   DOCUMENT_HINT,
@@ -34,12 +38,24 @@ import { discardBody, readLimitedForm } from "./upload-body.server";
 /** The body of one upload: the file and the form's few fields. */
 const MAX_UPLOAD_BODY_BYTES = MAX_DOCUMENT_BYTES + 64 * 1024;
 
-const FILE_FIELD_ID = "document-file";
+/** The upload form's id: its file field is `document-file`. */
+const FORM_ID = "document";
 
-type ActionData = { fieldError?: string; formError?: string; confirmDelete?: { id: number; fileName: string } };
+type ActionData = { result?: SubmissionResult<string[]>; confirmDelete?: { id: number; fileName: string } };
 
+/** A refusal before the body was read (or for a body that could not be): the message alone. */
 const refusal = (status: number, message: { fieldError?: string; formError?: string }) =>
-  data<ActionData>(message, { status });
+  data<ActionData>(
+    {
+      result: {
+        status: "error",
+        error: message.fieldError ? { file: [message.fieldError] } : { "": [message.formError ?? ""] },
+      },
+    },
+    { status },
+  );
+
+const reply = (status: number, result: SubmissionResult<string[]>) => data<ActionData>({ result }, { status });
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { auction, viewer, db } = await requireAuctionViewer(request, context, params.auctionId);
@@ -79,27 +95,32 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const documentsPage = `/auctions/${auction.id}/documents`;
 
   if (form.get("intent") === "delete") {
-    const documentId = parseId(String(form.get("documentId") ?? ""));
+    const submission = parseSubmission(form, { schema: deleteDocumentSchema });
+    const documentId = submission.status === "success" ? parseId(submission.value.documentId) : null;
     const document = documentId ? await findDocument(db, auction.id, documentId) : undefined;
-    if (!document) return refusal(404, { formError: DOCUMENT_MESSAGES.gone });
-    if (form.get("confirm") !== "yes") return { confirmDelete: document } satisfies ActionData;
+    if (!document) return reply(404, submission.reply({ formErrors: [DOCUMENT_MESSAGES.gone] }));
+    if (submission.status === "success" && submission.value.confirm !== "yes") {
+      return { confirmDelete: document } satisfies ActionData;
+    }
     const outcome = await removeDocument(db, auction.id, actor, document.id);
-    if (outcome.kind === "refused") return refusal(outcome.status, { formError: outcome.message });
+    if (outcome.kind === "refused") return reply(outcome.status, submission.reply({ formErrors: [outcome.message] }));
     return redirect(`${documentsPage}?done=removed`);
   }
 
-  const files = form.getAll("file");
-  if (files.length > 1) return refusal(400, { fieldError: DOCUMENT_MESSAGES.several });
-  const [file] = files;
-  if (file === undefined || typeof file === "string" || (file.name === "" && file.size === 0)) {
-    return refusal(400, { fieldError: DOCUMENT_MESSAGES.none });
-  }
+  const submission = parseSubmission(form, { schema: uploadDocumentSchema });
+  if (submission.status !== "success") return reply(400, submission.reply());
+  const file = submission.value.file;
   const outcome = await addDocument(db, auction.id, actor, {
     name: file.name,
     bytes: Buffer.from(await file.arrayBuffer()),
   });
   if (outcome.kind === "refused") {
-    return refusal(outcome.status, outcome.field ? { fieldError: outcome.message } : { formError: outcome.message });
+    return reply(
+      outcome.status,
+      outcome.field
+        ? submission.reply({ fieldErrors: { file: [outcome.message] } })
+        : submission.reply({ formErrors: [outcome.message] }),
+    );
   }
   return redirect(`${documentsPage}?done=added`);
 }
@@ -108,35 +129,34 @@ export function meta({ loaderData }: Route.MetaArgs) {
   return [{ title: pageTitle(loaderData ? `Documents: ${loaderData.auction.title}` : "Documents") }];
 }
 
-/** With JavaScript: no file, an empty one or one over the limit is answered before anything is sent. */
-function browserCheck(form: HTMLFormElement): string | undefined {
-  const input = form.elements.namedItem("file");
-  const file = input instanceof HTMLInputElement ? input.files?.[0] : undefined;
-  if (!file) return DOCUMENT_MESSAGES.none;
-  if (file.size === 0) return DOCUMENT_MESSAGES.empty;
-  if (file.size > MAX_DOCUMENT_BYTES) return DOCUMENT_MESSAGES.tooBig;
-  return undefined;
-}
-
 export default function AuctionDocuments({ loaderData, actionData }: Route.ComponentProps) {
   const { auction, documents, owner, editable, done } = loaderData;
   const answer: ActionData | undefined = actionData;
-  const [browserCheckResult, setBrowserCheckResult] = useState<{ message: string; after?: ActionData }>();
-  // What the browser said holds until the server answers again.
-  const browserError = browserCheckResult?.after === answer ? browserCheckResult : undefined;
-  const fieldError = browserError?.message ?? answer?.fieldError;
-  const formError = browserError ? undefined : answer?.formError;
+  const { key } = useLocation();
+  // The last answer; a new page (the redirect after a success) clears what the browser said.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new page clears the errors
+  const lastResult = useMemo<SubmissionResult<string[]>>(() => answer?.result ?? { error: {} }, [answer, key]);
+  const [form, fields] = useForm<{ intent: string; file: File }>({
+    id: FORM_ID,
+    lastResult,
+    shouldValidate: "onSubmit",
+    // What the browser said holds until the server answers again.
+    shouldRevalidate: "onSubmit",
+    onValidate: ({ formData }) =>
+      parseWithZod(formData, { schema: uploadDocumentBrowserSchema }) as unknown as Submission<
+        { intent: string; file: File },
+        string[]
+      >,
+  });
+  const [attempts, setAttempts] = useState(0);
+  // A new key for each answer and each attempt, and only then: the summary takes focus when it changes.
+  const submissionKey = useMemo(() => [answer, attempts], [answer, attempts]);
+  const fieldErrors = fields.file.errors;
+  const fieldError = fieldErrors?.length ? fieldErrors.join(" ") : undefined;
+  const formProps = getFormProps(form);
   const confirm = answer?.confirmDelete;
   const page = `/auctions/${auction.id}/documents`;
   const changeable = owner && editable;
-
-  function onUpload(event: FormEvent<HTMLFormElement>) {
-    const message = browserCheck(event.currentTarget);
-    if (!message) return;
-    event.preventDefault();
-    // A new object each time, so the summary takes focus again.
-    setBrowserCheckResult({ message, after: answer });
-  }
 
   return (
     <div className="narrow">
@@ -146,9 +166,9 @@ export default function AuctionDocuments({ loaderData, actionData }: Route.Compo
       <h1>Documents</h1>
       <p className="lead">{auction.title}</p>
       <ErrorSummary
-        formErrors={formError ? [formError] : []}
-        fieldErrors={fieldError ? [{ fieldId: FILE_FIELD_ID, message: fieldError }] : []}
-        submissionKey={browserError ?? answer}
+        formErrors={form.errors}
+        fieldErrors={(fieldErrors ?? []).map((message) => ({ fieldId: fields.file.id, message }))}
+        submissionKey={submissionKey}
       />
       {done ? (
         <Alert title={done === "added" ? "Document uploaded" : "Document deleted"} tone="success">
@@ -221,30 +241,33 @@ export default function AuctionDocuments({ loaderData, actionData }: Route.Compo
             method="post"
             action={page}
             encType="multipart/form-data"
+            {...formProps}
+            onSubmit={(event) => {
+              setAttempts((count) => count + 1);
+              formProps.onSubmit(event);
+            }}
             className="stack"
-            noValidate
-            onSubmit={onUpload}
             key={documents.map((document) => document.id).join(",")}
           >
             <input type="hidden" name="intent" value="upload" />
             <FieldFrame
-              id={FILE_FIELD_ID}
-              errorId={`${FILE_FIELD_ID}-error`}
+              id={fields.file.id}
+              errorId={fields.file.errorId}
               label="Document"
               hint={DOCUMENT_HINT}
               errors={fieldError ? [fieldError] : undefined}
             >
               <input
-                id={FILE_FIELD_ID}
-                name="file"
+                id={fields.file.id}
+                name={fields.file.name}
                 type="file"
                 required
                 accept={ACCEPT_ATTRIBUTE}
                 className={fieldError ? "input input--error" : "input"}
                 aria-invalid={fieldError ? true : undefined}
                 aria-describedby={describedBy(
-                  FILE_FIELD_ID,
-                  `${FILE_FIELD_ID}-error`,
+                  fields.file.id,
+                  fields.file.errorId,
                   DOCUMENT_HINT,
                   fieldError ? [fieldError] : undefined,
                 )}

@@ -1,9 +1,13 @@
+import { getFormProps, type Submission, type SubmissionResult, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { asc, eq } from "drizzle-orm";
-import { data, Form, Link, redirect } from "react-router";
+import { useMemo, useState } from "react";
+import { data, Form, Link, redirect, useLocation } from "react-router";
 import { prequalification } from "~/evaluation/assessments.server";
 import { QUALIFICATION_TEXTS } from "~/evaluation/ranking";
 import { Alert } from "~/forms/alert";
 import { ErrorSummary } from "~/forms/error-summary";
+import { parseSubmission } from "~/forms/parse-submission.server";
 import { SubmitButton } from "~/forms/submit-button";
 import { pageTitle } from "~/layout/page-title";
 import { appServicesContext } from "~/platform/app-context";
@@ -13,6 +17,7 @@ import { requireAuctionOwner } from "../auction-access.server";
 import { statusAt, termsEditable } from "../auction-rules";
 import type { Route } from "./+types/auction-sellers";
 import { eligibleSellers, latestEndDate } from "./eligibility.server";
+import { inviteSellersSchema, removeInvitationSchema } from "./invitation-forms";
 import { inviteSellers, removeInvitation } from "./invitations.server";
 
 // /auctions/{id}/sellers: the buyer chooses which pre-qualified sellers are invited: approved
@@ -63,26 +68,23 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const services = context.get(appServicesContext);
   const form = await readFormBody(request);
   if (form.get("intent") === "remove") {
-    const organizationId = Number(form.get("organizationId"));
-    const removed = await removeInvitation(
-      services.db,
-      auction.id,
-      actor,
-      Number.isSafeInteger(organizationId) ? organizationId : 0,
-    );
-    if (removed.kind === "refused") return data({ error: removed.message }, { status: removed.status });
+    const submission = parseSubmission(form, { schema: removeInvitationSchema });
+    const organizationId = submission.status === "success" ? submission.value.organizationId : 0;
+    const removed = await removeInvitation(services.db, auction.id, actor, organizationId);
+    if (removed.kind === "refused") {
+      return data({ removal: submission.reply({ formErrors: [removed.message] }) }, { status: removed.status });
+    }
     return redirect(`/auctions/${auction.id}/sellers`);
   }
-  const ids = form
-    .getAll("sellers")
-    .map((value) => Number(value))
-    .filter((value) => Number.isSafeInteger(value) && value > 0);
-  if (ids.length === 0) return data({ sellersError: "Please choose at least one seller to invite" }, { status: 400 });
-  const invited = await inviteSellers(services, auction.id, actor, ids);
+  const submission = parseSubmission(form, { schema: inviteSellersSchema });
+  if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
+  const invited = await inviteSellers(services, auction.id, actor, submission.value.sellers);
   if (invited.kind === "refused") {
-    return data(invited.field === "sellers" ? { sellersError: invited.message } : { error: invited.message }, {
-      status: invited.status,
-    });
+    const reply =
+      invited.field === "sellers"
+        ? submission.reply({ fieldErrors: { sellers: [invited.message] } })
+        : submission.reply({ formErrors: [invited.message] });
+    return data({ result: reply }, { status: invited.status });
   }
   return redirect(`/auctions/${auction.id}/sellers?invited=${invited.invited ?? 0}`);
 }
@@ -93,8 +95,27 @@ export function meta({ loaderData }: Route.MetaArgs) {
 
 export default function AuctionSellers({ loaderData, actionData }: Route.ComponentProps) {
   const { auctionId, title, editable, candidates, invited, through, created, status } = loaderData;
-  const error = actionData && "error" in actionData ? actionData.error : undefined;
-  const sellersError = actionData && "sellersError" in actionData ? actionData.sellersError : undefined;
+  const { key } = useLocation();
+  // The invitation form's answer; another answer or a new page (the redirect after a success) clears its errors.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new page clears the errors
+  const lastResult = useMemo<SubmissionResult<string[]>>(
+    () => (actionData && "result" in actionData ? actionData.result : { error: {} }),
+    [actionData, key],
+  );
+  const [form, fields] = useForm<{ sellers: string[] }>({
+    id: "invite",
+    lastResult,
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) =>
+      parseWithZod(formData, { schema: inviteSellersSchema }) as unknown as Submission<{ sellers: string[] }, string[]>,
+  });
+  const [attempts, setAttempts] = useState(0);
+  // A new key for each answer and each attempt, and only then: the summary takes focus when it changes.
+  const submissionKey = useMemo(() => [actionData, attempts], [actionData, attempts]);
+  const removalErrors = actionData && "removal" in actionData ? (actionData.removal.error?.[""] ?? []) : [];
+  const sellersError = fields.sellers.errors?.join(" ");
+  const formProps = getFormProps(form);
   const firstCandidateId = candidates[0] ? `seller-${candidates[0].organizationId}` : "sellers";
   return (
     <div className="narrow">
@@ -108,9 +129,9 @@ export default function AuctionSellers({ loaderData, actionData }: Route.Compone
         </Alert>
       ) : null}
       <ErrorSummary
-        formErrors={error ? [error] : []}
-        fieldErrors={sellersError ? [{ fieldId: firstCandidateId, message: sellersError }] : []}
-        submissionKey={actionData}
+        formErrors={[...removalErrors, ...(form.errors ?? [])]}
+        fieldErrors={(fields.sellers.errors ?? []).map((message) => ({ fieldId: firstCandidateId, message }))}
+        submissionKey={submissionKey}
       />
       <section aria-labelledby="invited">
         <h2 id="invited">Invited</h2>
@@ -165,7 +186,15 @@ export default function AuctionSellers({ loaderData, actionData }: Route.Compone
           {candidates.length === 0 ? (
             <p>No other seller qualifies.</p>
           ) : (
-            <Form method="post" className="stack">
+            <Form
+              method="post"
+              {...formProps}
+              onSubmit={(event) => {
+                setAttempts((count) => count + 1);
+                formProps.onSubmit(event);
+              }}
+              className="stack"
+            >
               <fieldset
                 className={sellersError ? "fieldset field--error" : "fieldset"}
                 aria-describedby={sellersError ? "sellers-error" : undefined}
@@ -182,7 +211,7 @@ export default function AuctionSellers({ loaderData, actionData }: Route.Compone
                       className="checkbox__input"
                       type="checkbox"
                       id={`seller-${seller.organizationId}`}
-                      name="sellers"
+                      name={fields.sellers.name}
                       value={seller.organizationId}
                     />
                     <label className="checkbox__label" htmlFor={`seller-${seller.organizationId}`}>

@@ -1,5 +1,8 @@
+import type { SubmissionResult } from "@conform-to/react";
 import { data, Link, redirect } from "react-router";
 import { ErrorSummary } from "~/forms/error-summary";
+import { summaryLinks } from "~/forms/form-errors";
+import { parseSubmission } from "~/forms/parse-submission.server";
 import { pageTitle } from "~/layout/page-title";
 import { appServicesContext } from "~/platform/app-context";
 import { zonedTexts } from "~/platform/zoned-time";
@@ -7,12 +10,12 @@ import { readsOnly, requireAuction } from "../auction-access.server";
 import { statusAt } from "../auction-rules";
 import { MAX_SEALED_BID_BODY_BYTES, SEALED_BID_TOO_BIG } from "../documents/document-types";
 import { discardBody, readLimitedForm } from "../documents/upload-body.server";
-import { parseDollars } from "../lifecycle/auction-form";
 import { timezoneOf } from "../lifecycle/auction-form.server";
 import { bidRequirements } from "../lifecycle/auction-terms.server";
 import type { Route } from "./+types/auction-sealed-bid";
+import { capTypedAmount, sealedBidSchema } from "./sealed-bid-form";
 import { requirementField, SEALED_MESSAGES } from "./sealed-bid-messages";
-import { OwnSealedBid, type SealedBidAnswer, SealedBidForm, sealedFieldId } from "./sealed-bid-panels";
+import { OwnSealedBid, requirementFieldId, SealedBidForm, sealedFieldId, useSealedBidForm } from "./sealed-bid-panels";
 import { ownSealedBids, type SealedBidFile, submitSealedBid } from "./sealed-bids.server";
 
 // /auctions/{id}/sealed-bid: an invited seller sends or replaces their sealed bid (a multipart form:
@@ -52,22 +55,19 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   };
 }
 
-const answer = (status: number, body: SealedBidAnswer) => data(body, { status });
+/** A body that could not be read: the message alone, nothing typed to keep. */
+const unreadable = (status: number, message: string) =>
+  data({ result: { status: "error", error: { "": [message] } } satisfies SubmissionResult<string[]> }, { status });
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const { auction, user, organizationId } = await requireSealedBidder(request, context, params.auctionId);
   const { db } = context.get(appServicesContext);
   const body = await readLimitedForm(request, MAX_SEALED_BID_BODY_BYTES);
-  if (body.kind === "too-large") return answer(413, { error: SEALED_BID_TOO_BIG });
-  if (body.kind === "malformed") return answer(body.status, { error: "Your bid could not be read. Please try again." });
-  const form = body.form;
-  const typedValue = form.get("amount");
-  const typed = typeof typedValue === "string" ? typedValue.slice(0, 40) : "";
-  const amountCents = parseDollars(typed);
-  if (amountCents === null || amountCents < 1) {
-    const error = typed.trim() ? SEALED_MESSAGES.amountFormat : SEALED_MESSAGES.amountMissing;
-    return answer(400, { error, field: "amount", typed });
-  }
+  if (body.kind === "too-large") return unreadable(413, SEALED_BID_TOO_BIG);
+  if (body.kind === "malformed") return unreadable(body.status, "Your bid could not be read. Please try again.");
+  const form = capTypedAmount(body.form);
+  const submission = parseSubmission(form, { schema: sealedBidSchema });
+  if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
   const files: SealedBidFile[] = [];
   for (const requirement of await bidRequirements(db, auction.id)) {
     const file = form.get(requirementField(requirement.id));
@@ -79,11 +79,15 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     auctionId: auction.id,
     organizationId,
     userId: user.id,
-    amountCents,
+    amountCents: submission.value.amount,
     files,
   });
-  if (outcome.kind === "refused")
-    return answer(outcome.status, { error: outcome.message, field: outcome.field, typed });
+  if (outcome.kind === "refused") {
+    const reply = sealedFieldId(outcome.field)
+      ? submission.reply({ fieldErrors: { [outcome.field ?? ""]: [outcome.message] } })
+      : submission.reply({ formErrors: [outcome.message] });
+    return data({ result: reply }, { status: outcome.status });
+  }
   return redirect(`/auctions/${auction.id}?sealed=${outcome.revision}`);
 }
 
@@ -93,8 +97,7 @@ export function meta({ loaderData }: Route.MetaArgs) {
 
 export default function SealedBidPage({ loaderData, actionData }: Route.ComponentProps) {
   const { auctionId, title, reserveCents, requirements, ownBid, times, open } = loaderData;
-  const refusal = actionData as SealedBidAnswer | undefined;
-  const fieldId = sealedFieldId(refusal?.field);
+  const [form, fields] = useSealedBidForm({ lastResult: actionData?.result, checkInBrowser: true });
   return (
     <div className="narrow">
       <p>
@@ -102,9 +105,17 @@ export default function SealedBidPage({ loaderData, actionData }: Route.Componen
       </p>
       <h1>{`Sealed bid: ${title}`}</h1>
       <ErrorSummary
-        formErrors={refusal && !fieldId ? [refusal.error] : []}
-        fieldErrors={refusal && fieldId ? [{ fieldId, message: refusal.error }] : []}
-        submissionKey={refusal}
+        formErrors={form.errors}
+        fieldErrors={[
+          ...summaryLinks([fields.amount]),
+          ...requirements.flatMap((requirement) =>
+            (form.allErrors[requirementField(requirement.id)] ?? []).map((message) => ({
+              fieldId: requirementFieldId(requirement.id),
+              message,
+            })),
+          ),
+        ]}
+        submissionKey={actionData}
       />
       {ownBid ? <OwnSealedBid auctionId={auctionId} bid={ownBid} requirements={requirements} times={times} /> : null}
       {open ? (
@@ -113,7 +124,8 @@ export default function SealedBidPage({ loaderData, actionData }: Route.Componen
           requirements={requirements}
           reserveCents={reserveCents}
           replacing={Boolean(ownBid)}
-          answer={refusal}
+          form={form}
+          fields={fields}
         />
       ) : (
         <p>{SEALED_MESSAGES.notOpen}</p>

@@ -1,17 +1,57 @@
+import {
+  type FieldMetadata,
+  type FormMetadata,
+  getFormProps,
+  type Submission,
+  type SubmissionResult,
+  useForm,
+} from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { Form } from "react-router";
+import { TextField } from "~/forms/field";
 import { SubmitButton } from "~/forms/submit-button";
-import { describedBy, FieldFrame, TextInput } from "~/forms/text-input";
+import { describedBy, FieldFrame } from "~/forms/text-input";
 import { TableRegion } from "~/layout/table-region";
 import { formatCents } from "~/payments/fees";
 import { type TimeTexts, timeText } from "~/platform/zoned-time";
 import type { OwnerView, SellerView } from "../auction-views.server";
 import { ACCEPT_ATTRIBUTE, DOCUMENT_HINT, formatBytes } from "../documents/document-types";
+import { capTypedAmount, sealedBidSchema } from "./sealed-bid-form";
 import { requirementField } from "./sealed-bid-messages";
 
 // The sealed-bid parts of the auction pages (issue 10): a seller's own bid and the form that sends or
 // replaces it; the auction side's list of bids, which before the deadline is only a count.
 
-export type SealedBidAnswer = { error: string; field?: string; typed?: string };
+/** The form's fields as the browser sends them (the documents are files, by requirement). */
+type SealedBidFields = { amount: string };
+type SealedBidForm = FormMetadata<SealedBidFields, string[]>;
+type SealedBidFieldset = { amount: FieldMetadata<string, SealedBidFields, string[]> };
+
+/**
+ * The sealed-bid form's state. Its own page checks the amount before sending; the auction page's copy
+ * sends as it is, and the sealed-bid page answers with any refusal.
+ */
+export function useSealedBidForm({
+  lastResult,
+  checkInBrowser,
+}: {
+  lastResult?: SubmissionResult<string[]>;
+  checkInBrowser: boolean;
+}) {
+  return useForm<SealedBidFields>({
+    id: "sealed",
+    lastResult,
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: checkInBrowser
+      ? ({ formData }) =>
+          parseWithZod(capTypedAmount(formData), { schema: sealedBidSchema }) as unknown as Submission<
+            SealedBidFields,
+            string[]
+          >
+      : undefined,
+  });
+}
 
 type Requirement = { id: number; name: string };
 type OwnBid = NonNullable<SellerView["ownSealedBid"]>;
@@ -86,15 +126,17 @@ export function SealedBidForm({
   requirements,
   reserveCents,
   replacing,
-  answer,
+  form,
+  fields,
 }: {
   auctionId: number;
   requirements: Requirement[];
   reserveCents: number;
   replacing: boolean;
-  answer?: SealedBidAnswer;
+  form: SealedBidForm;
+  fields: SealedBidFieldset;
 }) {
-  const fieldError = (field: string) => (answer?.field === field ? [answer.error] : undefined);
+  const fieldError = (field: string) => (form.allErrors[field]?.length ? form.allErrors[field] : undefined);
   return (
     <section aria-labelledby="sealed-bid-form" className="card">
       <h2 id="sealed-bid-form">{replacing ? "Replace your sealed bid" : "Send your sealed bid"}</h2>
@@ -103,18 +145,18 @@ export function SealedBidForm({
           ? "Until the deadline you may replace your bid. Attach only the documents you want to replace; the others stay as sent."
           : "One bid per seller, with every document listed. Until the deadline you may replace it; nobody, the buyer and staff included, can read it before then."}
       </p>
-      <Form method="post" action={sealedBidPath(auctionId)} encType="multipart/form-data" className="stack" noValidate>
-        <TextInput
-          id="sealed-amount"
-          name="amount"
+      <Form
+        method="post"
+        action={sealedBidPath(auctionId)}
+        encType="multipart/form-data"
+        {...getFormProps(form)}
+        className="stack"
+      >
+        <TextField
+          field={fields.amount}
           label="Your bid (CAD)"
           hint={`At most the reserve price of ${formatCents(reserveCents)}. Dollars and cents, e.g. 12500.00.`}
-          errors={fieldError("amount")}
-          inputProps={{
-            inputMode: "decimal",
-            autoComplete: "off",
-            defaultValue: answer?.typed,
-          }}
+          inputProps={{ inputMode: "decimal", autoComplete: "off" }}
         />
         <fieldset className="fieldset">
           <legend className="fieldset__legend">{replacing ? "Documents to replace" : "Documents"}</legend>
