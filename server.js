@@ -20,7 +20,7 @@ async function loadApplication() {
     module.createServer({ server: { middlewareMode: true }, appType: "custom" }),
   );
   const runner = vite.environments.ssr.runner;
-  const { createApplication } = await runner.import("./app/platform/server-app.ts");
+  const { createApplication } = await runner.import("./app/server/server-app.ts");
   const application = await createApplication({
     loadBuild: () => runner.import("virtual:react-router/server-build"),
   });

@@ -6,7 +6,7 @@ export default defineConfig({
   environments: {
     // The server bundle's entry is our own server module, which wraps the React Router build
     // with the database, security headers and the static page cache.
-    ssr: { build: { rollupOptions: { input: "./app/platform/server-app.ts" } } },
+    ssr: { build: { rollupOptions: { input: "./app/server/server-app.ts" } } },
   },
   plugins: [reactRouter()],
 });

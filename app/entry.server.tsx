@@ -3,7 +3,7 @@ import { createReadableStreamFromReadable } from "@react-router/node";
 import { renderToPipeableStream } from "react-dom/server";
 import { type EntryContext, type RouterContextProvider, ServerRouter } from "react-router";
 import { NonceProvider } from "~/layout/nonce";
-import { cspNonceContext } from "~/platform/app-context";
+import { cspNonceContext } from "~/server/app-context";
 
 export const streamTimeout = 5_000;
 

@@ -18,8 +18,8 @@ import { ProgressBar } from "./layout/progress-bar";
 import { SiteFooter } from "./layout/site-footer";
 import { SiteHeader } from "./layout/site-header";
 import { StagingBanner } from "./layout/staging-banner";
-import { appServicesContext } from "./platform/app-context";
 import { isStagingCopy } from "./platform/env.server";
+import { appServicesContext } from "./server/app-context";
 import stylesheet from "./styles/app.css?url";
 
 export const links: Route.LinksFunction = () => [

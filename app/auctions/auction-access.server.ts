@@ -2,7 +2,7 @@ import { data, type RouterContextProvider } from "react-router";
 import { requireUser } from "~/accounts/sessions/auth.server";
 import type { CurrentUser } from "~/accounts/sessions/current-user";
 import { parseId } from "~/catalogue/catalogue-schemas";
-import { appServicesContext } from "~/platform/app-context";
+import { appServicesContext } from "~/server/app-context";
 import type { Actor } from "./auction-changes.server";
 import type { AuctionRow } from "./auction-rules";
 import { findAuction, type Viewer, viewerOf } from "./auction-views.server";

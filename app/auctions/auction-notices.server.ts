@@ -1,4 +1,4 @@
-import type { AppServices } from "~/platform/app-context";
+import type { AppServices } from "~/server/app-context";
 
 // What every auction e-mail shares: the services sending it needs, how it names the auction's kind,
 // the link to the auction and how it writes a time.

@@ -3,8 +3,8 @@ import { z } from "zod";
 import { requireAuction } from "~/auctions/auction-access.server";
 import { statusAt } from "~/auctions/auction-rules";
 import { DISALLOWED_CHARACTERS, hasDisallowedCharacters, textField } from "~/forms/text-schema";
-import { appServicesContext } from "~/platform/app-context";
 import { readFormBody } from "~/platform/request-body.server";
+import { appServicesContext } from "~/server/app-context";
 import { assessmentsOf, criteriaOf } from "./assessments.server";
 import {
   addCriterion,

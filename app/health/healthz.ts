@@ -1,4 +1,4 @@
-import { appServicesContext } from "~/platform/app-context";
+import { appServicesContext } from "~/server/app-context";
 import type { Route } from "./+types/healthz";
 
 const noStore = { "Cache-Control": "no-store" };

@@ -1,6 +1,6 @@
 import { data } from "react-router";
 import { pageTitle } from "~/layout/page-title";
-import { appServicesContext } from "~/platform/app-context";
+import { appServicesContext } from "~/server/app-context";
 import type { Route } from "./+types/dev-outbox";
 import { outboxOpen } from "./messaging.server";
 

@@ -1,6 +1,6 @@
 import { and, desc, eq, gt, inArray, isNotNull, sql } from "drizzle-orm";
 import { sendNotice } from "~/messaging/messaging.server";
-import type { AppServices } from "~/platform/app-context";
+import type { AppServices } from "~/server/app-context";
 import type { Database } from "~db/database.server";
 import { type NotificationKind, notificationOptOuts, notifications, users } from "~db/schema";
 import { OPTIONAL_NOTIFICATION_KINDS } from "./notification-kinds";

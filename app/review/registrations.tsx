@@ -1,6 +1,6 @@
 import { Form, Link } from "react-router";
 import { pageTitle } from "~/layout/page-title";
-import { appServicesContext } from "~/platform/app-context";
+import { appServicesContext } from "~/server/app-context";
 import type { Route } from "./+types/registrations";
 import { listRegistrations, type QueueFilter } from "./review.server";
 import {

@@ -3,9 +3,9 @@ import { accountLinkUrl, issueAccountToken } from "~/accounts/account-tokens.ser
 import { listOrganizationChanges } from "~/accounts/organization/organization-profile.server";
 import { sendNotice } from "~/messaging/messaging.server";
 import { toSubscriptionView } from "~/payments/subscription-summary";
-import type { AppServices } from "~/platform/app-context";
 import { CHANGE_LINK_DAYS, changeLinkUrl, issueChangeToken } from "~/registration/changes/registration-changes.server";
 import { keyPersonItems } from "~/registration/changes/stored-registration.server";
+import type { AppServices } from "~/server/app-context";
 import type { Database, Transaction } from "~db/database.server";
 import {
   industries,

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { SELLER_FEES_TOTAL, SELLER_TRIAL_DAYS } from "~/payments/fees";
 import { CardError, PaymentProviderError } from "~/payments/payments";
-import type { AppServices } from "~/platform/app-context";
+import type { AppServices } from "~/server/app-context";
 import type { Database } from "~db/database.server";
 import { registrations, sellerRegistrations, sellerSubscriptions } from "~db/schema";
 

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import type { AppServices } from "~/platform/app-context";
+import type { AppServices } from "~/server/app-context";
 import { createPostgresDatabase, type DatabaseKind } from "./test-database";
 
 // The production build, run in-process so tests can reach its services (to issue tokens through the

@@ -7,9 +7,9 @@ import { NOTIFICATION_LABELS, OPTIONAL_NOTIFICATION_KINDS } from "~/notification
 import { listNotifications, optOutsOf, saveNotificationChoices } from "~/notifications/notifications.server";
 import { CARD_PATH } from "~/payments/card-replacement/card-form";
 import { SubscriptionSummary, toSubscriptionView } from "~/payments/subscription-summary";
-import { appServicesContext } from "~/platform/app-context";
 import { readFormBody } from "~/platform/request-body.server";
 import { sellerSubscriptionOf } from "~/review/seller-subscription.server";
+import { appServicesContext } from "~/server/app-context";
 import { NOTIFICATION_KINDS } from "~db/notification-kinds";
 import { organizationSummary } from "../organization/organization-profile.server";
 import { requireUser } from "../sessions/auth.server";

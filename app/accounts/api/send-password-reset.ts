@@ -1,5 +1,5 @@
 import { apiErrors, readApiBody, zodErrors } from "~/api/api-responses.server";
-import { appServicesContext, clientAddressContext } from "~/platform/app-context";
+import { appServicesContext, clientAddressContext } from "~/server/app-context";
 import { RESET_PROBLEM, RESET_SENT } from "../account-texts";
 import { requestPasswordReset } from "../password-links/password-reset-request.server";
 import { forgotPasswordSchema } from "../schemas";

@@ -1,5 +1,5 @@
 import { apiErrors, readApiBody, zodErrors } from "~/api/api-responses.server";
-import { appServicesContext } from "~/platform/app-context";
+import { appServicesContext } from "~/server/app-context";
 import { isKnownTimezone, LINK_PROBLEM, setPasswordWithLink } from "../password-links/password-links.server";
 import type { Route } from "./+types/setup-account";
 import { setupAccountPayload } from "./api-schemas";

@@ -1,5 +1,5 @@
 import { apiErrors, readApiBody, zodErrors } from "~/api/api-responses.server";
-import { appServicesContext } from "~/platform/app-context";
+import { appServicesContext } from "~/server/app-context";
 import { LINK_PROBLEM, setPasswordWithLink } from "../password-links/password-links.server";
 import type { Route } from "./+types/token-set-password";
 import { tokenSetPasswordPayload } from "./api-schemas";

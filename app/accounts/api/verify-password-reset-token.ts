@@ -1,5 +1,5 @@
 import { apiErrors, readApiBody, zodErrors } from "~/api/api-responses.server";
-import { appServicesContext } from "~/platform/app-context";
+import { appServicesContext } from "~/server/app-context";
 import { findUsableToken } from "../account-tokens.server";
 import { LINK_PROBLEM } from "../password-links/password-links.server";
 import type { Route } from "./+types/verify-password-reset-token";

@@ -1,8 +1,8 @@
 import { and, asc, desc, eq, inArray } from "drizzle-orm";
-import type { AppServices } from "~/platform/app-context";
 import type { EditSubmission } from "~/registration/changes/registration-edit.server";
 import { replaceRegistrationData } from "~/registration/changes/registration-update.server";
 import { readStoredRegistration } from "~/registration/changes/stored-registration.server";
+import type { AppServices } from "~/server/app-context";
 import type { Database, Transaction } from "~db/database.server";
 import {
   countries,

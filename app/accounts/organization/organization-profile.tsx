@@ -1,12 +1,12 @@
 import { data, Link, redirect } from "react-router";
 import { pageTitle } from "~/layout/page-title";
-import { appServicesContext } from "~/platform/app-context";
 import { loadEditForm, parseEditSubmission } from "~/registration/changes/registration-edit.server";
 import { readStoredRegistration } from "~/registration/changes/stored-registration.server";
 import { StoredRegistrationForm } from "~/registration/changes/stored-registration-form";
 import { keepPageAfterRefusal } from "~/registration/form/registration-form-page";
 import { RegistrationDetails } from "~/review/registration-details";
 import { loadRegistration } from "~/review/review.server";
+import { appServicesContext } from "~/server/app-context";
 import { requireUser } from "../sessions/auth.server";
 import type { Route } from "./+types/organization-profile";
 import { organizationRegistrationId, saveOrganizationProfile } from "./organization-profile.server";

@@ -1,8 +1,8 @@
 import { asc } from "drizzle-orm";
 import { data, type RouterContextProvider, redirect } from "react-router";
 import { parseSubmission } from "~/forms/parse-submission.server";
-import { appServicesContext } from "~/platform/app-context";
 import { readFormBody } from "~/platform/request-body.server";
+import { appServicesContext } from "~/server/app-context";
 import { timezones } from "~db/schema";
 import type { AccountTokenPurpose } from "../account-tokens.server";
 import { accountSetupSchema, newPasswordSchema } from "../schemas";

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { DeliveryError } from "~/messaging/delivery-error";
-import type { AppServices } from "~/platform/app-context";
+import type { AppServices } from "~/server/app-context";
 import { users } from "~db/schema";
 import { RESET_PROBLEM } from "../account-texts";
 import { accountLinkUrl, issueAccountToken } from "../account-tokens.server";

@@ -1,5 +1,5 @@
 import type { RouterContextProvider } from "react-router";
-import { appServicesContext } from "~/platform/app-context";
+import { appServicesContext } from "~/server/app-context";
 
 /** Stores a one-time notice ("Service created.") for the next page; answers the Set-Cookie value. */
 export async function flashNotice(request: Request, context: Readonly<RouterContextProvider>, notice: string) {

@@ -1,6 +1,6 @@
 import { and, asc, eq, isNull, or, sql } from "drizzle-orm";
 import { sendNotice } from "~/messaging/messaging.server";
-import type { AppServices } from "~/platform/app-context";
+import type { AppServices } from "~/server/app-context";
 import type { Database, Transaction } from "~db/database.server";
 import { organizationInvitations, users } from "~db/schema";
 import { accountLinkUrl, issueAccountToken } from "../account-tokens.server";

@@ -1,8 +1,8 @@
 import { and, desc, eq } from "drizzle-orm";
 import { data, Link } from "react-router";
 import { pageTitle } from "~/layout/page-title";
-import { appServicesContext } from "~/platform/app-context";
 import { zonedTexts } from "~/platform/zoned-time";
+import { appServicesContext } from "~/server/app-context";
 import { auctionBids } from "~db/schema";
 import { requireAuction } from "../auction-access.server";
 import { timezoneOf } from "../lifecycle/auction-form.server";

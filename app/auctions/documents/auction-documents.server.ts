@@ -1,6 +1,6 @@
 import { and, asc, count, eq } from "drizzle-orm";
 import type { RouterContextProvider } from "react-router";
-import { appServicesContext } from "~/platform/app-context";
+import { appServicesContext } from "~/server/app-context";
 import type { Database } from "~db/database.server";
 import { auctionDocuments, auctionEvents, auctions } from "~db/schema";
 import { requireAuction } from "../auction-access.server";

@@ -1,7 +1,7 @@
 import { data, Link, redirect } from "react-router";
 import { Alert } from "~/forms/alert";
 import { pageTitle } from "~/layout/page-title";
-import { appServicesContext } from "~/platform/app-context";
+import { appServicesContext } from "~/server/app-context";
 import { requireAuctionOwner } from "../auction-access.server";
 import { termsOpenForChange } from "../auction-rules";
 import type { Route } from "./+types/auction-edit";

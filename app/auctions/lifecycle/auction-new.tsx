@@ -1,6 +1,6 @@
 import { Link, redirect } from "react-router";
 import { pageTitle } from "~/layout/page-title";
-import { appServicesContext } from "~/platform/app-context";
+import { appServicesContext } from "~/server/app-context";
 import { requireAuctionRunner } from "../auction-access.server";
 import type { Route } from "./+types/auction-new";
 import { loadAuctionFormOptions, newAuctionValues, parseAuctionForm } from "./auction-form.server";

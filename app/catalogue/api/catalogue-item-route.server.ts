@@ -2,7 +2,7 @@ import type { RouterContextProvider } from "react-router";
 import type { z } from "zod";
 import { requireStaffApi } from "~/accounts/sessions/auth.server";
 import { apiErrors, readApiBody, zodErrors } from "~/api/api-responses.server";
-import { appServicesContext } from "~/platform/app-context";
+import { appServicesContext } from "~/server/app-context";
 import type { Database } from "~db/database.server";
 import { type CatalogueResult, NOT_FOUND } from "../catalogue-result";
 import { parseId } from "../catalogue-schemas";

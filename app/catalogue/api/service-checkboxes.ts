@@ -1,4 +1,4 @@
-import { appServicesContext } from "~/platform/app-context";
+import { appServicesContext } from "~/server/app-context";
 import { serviceCheckboxes } from "../checkboxes.server";
 import type { Route } from "./+types/service-checkboxes";
 

@@ -2,8 +2,8 @@ import { Form } from "react-router";
 import { Alert } from "~/forms/alert";
 import { SubmitButton } from "~/forms/submit-button";
 import { pageTitle } from "~/layout/page-title";
-import { appServicesContext } from "~/platform/app-context";
 import { readFormBody } from "~/platform/request-body.server";
+import { appServicesContext } from "~/server/app-context";
 import {
   loadServiceAreaPickerData,
   loadServicePickerData,

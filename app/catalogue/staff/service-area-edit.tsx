@@ -1,8 +1,8 @@
 import { data, redirect } from "react-router";
 import { parseSubmission } from "~/forms/parse-submission.server";
 import { pageTitle } from "~/layout/page-title";
-import { appServicesContext } from "~/platform/app-context";
 import { readFormBody } from "~/platform/request-body.server";
+import { appServicesContext } from "~/server/app-context";
 import { parseId, serviceAreaPayload } from "../catalogue-schemas";
 import { getServiceArea, listProvinces, updateServiceArea } from "../service-areas.server";
 import type { Route } from "./+types/service-area-edit";

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { Alert } from "~/forms/alert";
 import { pageTitle } from "~/layout/page-title";
-import { appServicesContext } from "~/platform/app-context";
+import { appServicesContext } from "~/server/app-context";
 import { type ServiceNode, serviceTree } from "../services.server";
 import type { Route } from "./+types/services";
 import { noticeFrom } from "./catalogue-form";

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { pageTitle } from "~/layout/page-title";
 import { type CheckoutReturnMessages, CheckoutReturnPage } from "~/payments/card-capture/checkout-return-page";
-import { appServicesContext } from "~/platform/app-context";
+import { appServicesContext } from "~/server/app-context";
 import type { Route } from "./+types/card-checkout-return";
 import { CARD_PATH } from "./card-form";
 import { loadCardCheckoutReturn, requireSellerAdmin } from "./card-page.server";

@@ -11,9 +11,9 @@ import {
 import { answerCheckoutReturn, answerRefusal, readPostedCard } from "~/payments/card-capture/card-capture.server";
 import { cardLabel } from "~/payments/card-label";
 import { CARD_NOT_SAVED } from "~/payments/payments";
-import type { AppServices } from "~/platform/app-context";
 import { readFormBody } from "~/platform/request-body.server";
 import { sellerSubscriptionOf } from "~/review/seller-subscription.server";
+import type { AppServices } from "~/server/app-context";
 import { CARD_CHECKOUT_RETURN_PATH, CARD_REPLACED_PATH, createCardReplacementSchema } from "./card-form";
 import {
   type CardReplacementOutcome,

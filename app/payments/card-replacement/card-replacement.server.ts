@@ -10,8 +10,8 @@ import {
 } from "~/payments/card-capture/card-capture.server";
 import { cardLabel } from "~/payments/card-label";
 import type { Payments, SavedCard } from "~/payments/payments";
-import type { AppServices } from "~/platform/app-context";
 import { retrySellerSubscription, sellerSubscriptionOf } from "~/review/seller-subscription.server";
+import type { AppServices } from "~/server/app-context";
 import type { Database } from "~db/database.server";
 import {
   cardUpdateCheckouts,

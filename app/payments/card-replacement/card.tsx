@@ -8,7 +8,7 @@ import { pageTitle } from "~/layout/page-title";
 import { type CardCaptureValues, STRIPE_TOKEN_FIELD } from "~/payments/card-capture/card-capture";
 import { CardCaptureFields, cardSummaryLinks } from "~/payments/card-capture/card-capture-fields";
 import { useCardCapture } from "~/payments/card-capture/use-card-capture";
-import { appServicesContext } from "~/platform/app-context";
+import { appServicesContext } from "~/server/app-context";
 import type { Route } from "./+types/card";
 import { createCardReplacementSchema } from "./card-form";
 import { loadCardPage, requireSellerAdmin, submitCardPage } from "./card-page.server";

@@ -1,5 +1,5 @@
 import { apiErrors, readApiBody, zodErrors } from "~/api/api-responses.server";
-import { appServicesContext } from "~/platform/app-context";
+import { appServicesContext } from "~/server/app-context";
 import { INVALID_ACCESS_TOKEN } from "../registration-texts";
 import { accessTokenPayload } from "../signup/signup-schemas";
 import { acceptTerms, LEGAL_VERSIONS } from "../signup/signup-steps.server";

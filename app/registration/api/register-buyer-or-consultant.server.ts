@@ -1,5 +1,5 @@
 import { apiErrors, readApiBody, zodErrors } from "~/api/api-responses.server";
-import type { AppServices } from "~/platform/app-context";
+import type { AppServices } from "~/server/app-context";
 import { buyerRegistrationSchema, INCOMPLETE_FORM } from "../form/registration-data";
 import { registerBuyerOrConsultant } from "../form/registration-store.server";
 

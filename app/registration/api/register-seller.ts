@@ -1,6 +1,6 @@
 import { apiErrors, readApiBody, zodErrors } from "~/api/api-responses.server";
 import { CARD_REQUIRED } from "~/payments/card-capture/card-capture";
-import { appServicesContext } from "~/platform/app-context";
+import { appServicesContext } from "~/server/app-context";
 import { INCOMPLETE_FORM } from "../form/registration-data";
 import { createSellerRegistrationSchema, NO_SERVICE_CHOSEN } from "../seller-form/seller-registration-schema";
 import { registerSeller } from "../seller-form/seller-registration-store.server";

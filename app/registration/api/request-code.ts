@@ -1,5 +1,5 @@
 import { apiErrors, readApiBody, zodErrors } from "~/api/api-responses.server";
-import { appServicesContext, clientAddressContext } from "~/platform/app-context";
+import { appServicesContext, clientAddressContext } from "~/server/app-context";
 import { SEND_CODE_FAILED } from "../registration-texts";
 import { requestCodePayload } from "../signup/signup-schemas";
 import { requestAccessCode } from "../signup/signup-steps.server";

@@ -1,5 +1,5 @@
 import { apiErrors, readApiBody, zodErrors } from "~/api/api-responses.server";
-import { appServicesContext } from "~/platform/app-context";
+import { appServicesContext } from "~/server/app-context";
 import { INVALID_ACCESS_CODE } from "../registration-texts";
 import { verifyCodePayload } from "../signup/signup-schemas";
 import { verifyAccessCode } from "../signup/signup-steps.server";

@@ -1,5 +1,5 @@
 import { pageTitle } from "~/layout/page-title";
-import { appServicesContext } from "~/platform/app-context";
+import { appServicesContext } from "~/server/app-context";
 import { loadRegistrationForm, submitRegistrationForm } from "../form/registration-form.server";
 import { keepPageAfterRefusal, RegistrationFormPage } from "../form/registration-form-page";
 import type { Route } from "./+types/consultant-registration";

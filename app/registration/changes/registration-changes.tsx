@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { Alert } from "~/forms/alert";
 import { pageTitle } from "~/layout/page-title";
-import { appServicesContext } from "~/platform/app-context";
+import { appServicesContext } from "~/server/app-context";
 import { keepPageAfterRefusal } from "../form/registration-form-page";
 import type { Route } from "./+types/registration-changes";
 import { loadChangesForm, submitChangesForm } from "./registration-changes.server";

@@ -4,8 +4,8 @@ import { loadServiceAreaPickerData, readServiceAreaSelection } from "~/catalogue
 import { SERVICE_AREA_FIELDS } from "~/catalogue/pickers/picker-selection";
 import type { SelectOption } from "~/forms/field";
 import { parseSubmission } from "~/forms/parse-submission.server";
-import type { AppServices } from "~/platform/app-context";
 import { readFormBody } from "~/platform/request-body.server";
+import type { AppServices } from "~/server/app-context";
 import type { Database } from "~db/database.server";
 import { countries, industries, provinces, usStates } from "~db/schema";
 import { INVALID_ACCESS_TOKEN, registrationCompletePath } from "../registration-texts";

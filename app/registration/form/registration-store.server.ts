@@ -1,7 +1,7 @@
 import { and, eq, gt, inArray, isNotNull, isNull } from "drizzle-orm";
 import { hashToken } from "~/accounts/account-tokens.server";
 import { sendNotice } from "~/messaging/messaging.server";
-import type { AppServices } from "~/platform/app-context";
+import type { AppServices } from "~/server/app-context";
 import type { Database, Transaction } from "~db/database.server";
 import {
   countries,

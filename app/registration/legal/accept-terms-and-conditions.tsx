@@ -1,8 +1,8 @@
 import { data, redirect } from "react-router";
 import { pageTitle } from "~/layout/page-title";
-import { appServicesContext } from "~/platform/app-context";
 import { readFormBody } from "~/platform/request-body.server";
 import { lastUpdated, legalSections } from "~/public-pages/content/terms-and-conditions";
+import { appServicesContext } from "~/server/app-context";
 import { InvalidAccessToken } from "../form/invalid-access-token";
 import { INVALID_ACCESS_TOKEN, registrationFormPath } from "../registration-texts";
 import { acceptTerms, findUsableAccessToken } from "../signup/signup-steps.server";

@@ -2,7 +2,7 @@ import { Link } from "react-router";
 import { pageTitle } from "~/layout/page-title";
 import { answerCheckoutReturn } from "~/payments/card-capture/card-capture.server";
 import { type CheckoutReturnMessages, CheckoutReturnPage } from "~/payments/card-capture/checkout-return-page";
-import { appServicesContext } from "~/platform/app-context";
+import { appServicesContext } from "~/server/app-context";
 import type { Route } from "./+types/seller-checkout-return";
 import { SELLER_COMPLETE_PATH } from "./seller-registration.server";
 import { completeSellerCheckout } from "./seller-registration-store.server";

@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashToken } from "~/accounts/account-tokens.server";
 import { createMessaging } from "~/messaging/messaging.server";
 import { createStripePayments } from "~/payments/stripe.server";
-import type { AppServices } from "~/platform/app-context";
 import { readEnvironment } from "~/platform/env.server";
+import type { AppServices } from "~/server/app-context";
 import {
   industries,
   outboxMessages,

@@ -8,7 +8,7 @@ import {
   savedCardColumns,
 } from "~/payments/card-capture/card-capture.server";
 import type { CardHolder } from "~/payments/payments";
-import type { AppServices } from "~/platform/app-context";
+import type { AppServices } from "~/server/app-context";
 import type { Database, Transaction } from "~db/database.server";
 import {
   certificationOptions,

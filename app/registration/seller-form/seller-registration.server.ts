@@ -10,8 +10,8 @@ import { SERVICE_AREA_FIELDS, SERVICE_FIELDS } from "~/catalogue/pickers/picker-
 import { parseSubmission } from "~/forms/parse-submission.server";
 import { CARD_CAPTURE_FIELD_NAMES, cardPaymentSetup } from "~/payments/card-capture/card-capture";
 import { answerRefusal, readPostedCard } from "~/payments/card-capture/card-capture.server";
-import type { AppServices } from "~/platform/app-context";
 import { readFormBody } from "~/platform/request-body.server";
+import type { AppServices } from "~/server/app-context";
 import { INCOMPLETE_FORM, REGISTRATION_FAILED } from "../form/registration-data";
 import { checkFormAccessToken, invalidToken, loadRegistrationFormOptions } from "../form/registration-form.server";
 import { INVALID_ACCESS_TOKEN } from "../registration-texts";

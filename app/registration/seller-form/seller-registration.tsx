@@ -1,7 +1,7 @@
 import { ServiceAreaPicker } from "~/catalogue/pickers/service-area-picker";
 import { ServicePicker } from "~/catalogue/pickers/service-picker";
 import { pageTitle } from "~/layout/page-title";
-import { appServicesContext } from "~/platform/app-context";
+import { appServicesContext } from "~/server/app-context";
 import { InvalidAccessToken } from "../form/invalid-access-token";
 import { keepPageAfterRefusal } from "../form/registration-form-page";
 import type { Route } from "./+types/seller-registration";

@@ -3,9 +3,9 @@ import { and, count, desc, eq, gt, isNotNull, isNull, min, sql } from "drizzle-o
 import { createRandomToken, hashToken } from "~/accounts/account-tokens.server";
 import { describeWait } from "~/accounts/sign-in/throttle.server";
 import { DeliveryError } from "~/messaging/delivery-error";
-import type { AppServices } from "~/platform/app-context";
 import { lastUpdated as privacyPolicyVersion } from "~/public-pages/content/privacy-policy";
 import { lastUpdated as termsVersion } from "~/public-pages/content/terms-and-conditions";
+import type { AppServices } from "~/server/app-context";
 import type { Database } from "~db/database.server";
 import { registrationAccessTokens, registrationCodeSends, registrationRequests } from "~db/schema";
 import type { OrganizationTypeCode } from "../registration-texts";

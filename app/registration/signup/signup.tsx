@@ -7,8 +7,8 @@ import { summaryLinks } from "~/forms/form-errors";
 import { parseSubmission } from "~/forms/parse-submission.server";
 import { SubmitButton } from "~/forms/submit-button";
 import { pageTitle } from "~/layout/page-title";
-import { appServicesContext, clientAddressContext } from "~/platform/app-context";
 import { readFormBody } from "~/platform/request-body.server";
+import { appServicesContext, clientAddressContext } from "~/server/app-context";
 import {
   ORGANIZATION_TYPES,
   type OrganizationTypeCode,

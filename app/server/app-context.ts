@@ -5,7 +5,7 @@ import type { AuctionLive } from "~/auctions/live/auction-live-hub";
 import type { Messaging } from "~/messaging/messaging.server";
 import type { Payments } from "~/payments/payments";
 import type { Database } from "~db/database.server";
-import type { Environment } from "./env.server";
+import type { Environment } from "../platform/env.server";
 
 /** What the server hands every loader and action (injected, so tests can hand in their own). */
 export type AppServices = {

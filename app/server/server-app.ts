@@ -20,16 +20,16 @@ import { sendExpiryReminders } from "~/reminders/expiry-reminders.server";
 import { startRemindersWorker } from "~/reminders/reminders-worker.server";
 import { type DatabaseHandle, openDatabase } from "~db/database.server";
 import { seedDemoCatalogue, seedReferenceData } from "~db/seed";
+import { CROSS_ORIGIN_MESSAGE, isCrossOriginWrite } from "../platform/cross-origin";
+import { ConfigurationError, type Environment, isStagingCopy, readEnvironment } from "../platform/env.server";
+import { clientAddressOf, isHttps, pathnameOf, sendFetchResponse, toFetchRequest } from "../platform/node-http.server";
+import { proxyTrustOf } from "../platform/proxy-trust";
+import { createNonce, securityHeaders } from "../platform/security-headers";
+import { SESSION_COOKIE_NAME } from "../platform/session-cookie";
+import { createStaticPageCache } from "../platform/static-page-cache.server";
 import { type AppServices, appServicesContext, clientAddressContext, cspNonceContext } from "./app-context";
-import { CROSS_ORIGIN_MESSAGE, isCrossOriginWrite } from "./cross-origin";
-import { ConfigurationError, type Environment, isStagingCopy, readEnvironment } from "./env.server";
-import { clientAddressOf, isHttps, pathnameOf, sendFetchResponse, toFetchRequest } from "./node-http.server";
-import { proxyTrustOf } from "./proxy-trust";
-import { createNonce, securityHeaders } from "./security-headers";
-import { SESSION_COOKIE_NAME } from "./session-cookie";
-import { createStaticPageCache } from "./static-page-cache.server";
 
-export { ConfigurationError } from "./env.server";
+export { ConfigurationError } from "../platform/env.server";
 
 export type ApplicationOptions = {
   /** Dev server: loads the route build through Vite on each request. */
