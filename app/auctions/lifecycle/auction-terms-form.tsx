@@ -1,6 +1,6 @@
 import { getFormProps, type Submission, type SubmissionResult, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { useState } from "react";
+import { useMemo, useState } from "react";
 import { Form } from "react-router";
 import { ErrorSummary } from "~/forms/error-summary";
 import { RadioGroupField, radioId, SelectField, TextAreaField, TextField } from "~/forms/field";
@@ -72,6 +72,9 @@ export function AuctionTermsForm({
       parseWithZod(formData, { schema: auctionFormSchema }) as unknown as Submission<AuctionFormFields, string[]>,
   });
   const [attempts, setAttempts] = useState(0);
+  // A new key for each answer and each attempt, and only then: the summary takes focus when it changes,
+  // not on every render while the user types.
+  const submissionKey = useMemo(() => [lastResult, attempts], [lastResult, attempts]);
   // Without JavaScript both kinds' fields show (each says which kind it is for); with it, only the chosen kind's.
   const hydrated = useHydrated();
   const sealed = fields.kind.value === "sealed";
@@ -107,7 +110,7 @@ export function AuctionTermsForm({
       <ErrorSummary
         formErrors={fieldLinks.length > 0 ? ["Please correct the fields below."] : (form.errors ?? [])}
         fieldErrors={fieldLinks}
-        submissionKey={[lastResult, attempts]}
+        submissionKey={submissionKey}
       />
       <RadioGroupField field={fields.kind} legend="Kind of auction" options={AUCTION_KINDS} />
       <section className="form-section" aria-labelledby={`${id}-work`}>
