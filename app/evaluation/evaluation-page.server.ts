@@ -1,8 +1,8 @@
+import type { SubmissionResult } from "@conform-to/react";
 import { data, type RouterContextProvider, redirect } from "react-router";
-import { z } from "zod";
 import { requireAuction } from "~/auctions/auction-access.server";
 import { statusAt } from "~/auctions/auction-rules";
-import { DISALLOWED_CHARACTERS, hasDisallowedCharacters, textField } from "~/forms/text-schema";
+import { parseSubmission } from "~/forms/parse-submission.server";
 import { readFormBody } from "~/platform/request-body.server";
 import { appServicesContext } from "~/server/app-context";
 import { assessmentsOf, criteriaOf } from "./assessments.server";
@@ -17,12 +17,13 @@ import {
   scoringOpen,
   subjectsOf,
 } from "./evaluation.server";
-import { commentFieldId, reasonFieldId, scoreFieldId } from "./evaluation-fields";
+import { evaluationFormSchema, idText, oneEvaluationError, typedValuesShownBack } from "./evaluation-form";
 import { QUALIFICATION_TEXTS, qualification } from "./ranking";
 
 // Loader and action of /auctions/{id}/evaluation. The evaluator changes criteria and scores with
 // plain forms (POST/redirect/GET); the buyer's side and staff read it. Sellers get the auction's 404:
-// they never see scores. Refusals come back with the message at the field and what was typed.
+// they never see scores. Refusals come back (Conform's reply) with the one message at its field and
+// what was typed.
 
 type Context = Readonly<RouterContextProvider>;
 
@@ -92,40 +93,19 @@ export async function loadEvaluationPage(request: Request, context: Context, raw
   };
 }
 
-const NAME_REQUIRED = "Please name the criterion";
-const WEIGHT_MESSAGE = "Please enter the weight as a whole number from 1 to 100";
-const SCORE_MESSAGE = "Please enter a whole number from 0 to 10, or leave it empty";
-const REASON_REQUIRED = "Please say why the bid is technically unacceptable";
-
-const idText = z
-  .string()
-  .regex(/^\d{1,9}$/)
-  .transform(Number);
-
-const criterionForm = z.object({
-  intent: z.literal("add-criterion"),
-  name: textField({ error: NAME_REQUIRED }).min(1, NAME_REQUIRED).max(100, "Please use at most 100 characters"),
-  weight: textField({ error: WEIGHT_MESSAGE })
-    .regex(/^\d{1,3}$/, WEIGHT_MESSAGE)
-    .transform(Number)
-    .pipe(z.number().min(1, WEIGHT_MESSAGE).max(100, WEIGHT_MESSAGE)),
-});
-
-export type EvaluationActionData = {
-  error?: string;
-  /** The control the message belongs to (its id on the page). */
-  fieldId?: string;
-  /** The seller whose score sheet was refused, with what was typed. */
-  organizationId?: number;
-  typed?: Record<string, string>;
-  /** The question before completing the evaluation. */
-  confirmComplete?: boolean;
-};
-
-/** A refused submission: always a message. */
-export type EvaluationRefusal = EvaluationActionData & { error: string };
-
-const refuse = (status: number, body: EvaluationRefusal) => data(body, { status });
+export type EvaluationActionData =
+  | {
+      /** The server's answer to a form: its one problem, what was typed. */
+      result: SubmissionResult<string[]>;
+      /** The form it belongs to: the criterion form, a seller's score sheet, or none (form-wide). */
+      form?: "criterion" | { organizationId: number };
+      confirmComplete?: undefined;
+    }
+  | {
+      result?: undefined;
+      form?: undefined /** The question before completing the evaluation. */;
+      confirmComplete: true;
+    };
 
 export async function submitEvaluationPage(request: Request, context: Context, rawId: string | undefined) {
   const { auction, viewer, user } = await requireEvaluationReader(request, context, rawId);
@@ -134,99 +114,60 @@ export async function submitEvaluationPage(request: Request, context: Context, r
     throw data(null, { status: 403 });
   }
   const actor = { userId: user.id, organizationId: viewer.organizationId };
-  const form = await readFormBody(request);
-  const text = (name: string) => {
-    const value = form.get(name);
-    return typeof value === "string" ? value : "";
+  const criteria = await criteriaOf(services.db, auction.id);
+  const submission = parseSubmission(await readFormBody(request), { schema: evaluationFormSchema(criteria) });
+  const sent = submission.payload;
+  const formOf = (): EvaluationActionData["form"] => {
+    if (sent.intent === "add-criterion") return "criterion";
+    const organization = sent.intent === "score" ? idText.safeParse(sent.organizationId) : undefined;
+    return organization?.success ? { organizationId: organization.data } : undefined;
+  };
+  /** A refusal, with what was typed shown back trimmed and capped as the page always has. */
+  const refuse = (status: number, reply: Parameters<typeof submission.reply>[0] = {}) => {
+    const form = formOf();
+    const result = submission.reply(form ? reply : { ...reply, hideFields: Object.keys(sent) });
+    if (form) result.initialValue = typedValuesShownBack(sent, criteria);
+    return data<EvaluationActionData>({ result, form }, { status });
   };
   const page = `/auctions/${auction.id}/evaluation`;
-  const intent = text("intent");
 
-  if (intent === "add-criterion") {
-    const parsed = criterionForm.safeParse(Object.fromEntries(form));
-    const typed = { name: text("name").slice(0, 200), weight: text("weight").slice(0, 20) };
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      const onName = issue?.path[0] === "name";
-      return refuse(400, {
-        error: issue?.message ?? NAME_REQUIRED,
-        fieldId: onName ? "criterion-name" : "criterion-weight",
-        typed,
-      });
-    }
-    const added = await addCriterion(services.db, auction.id, actor, parsed.data);
+  if (submission.status !== "success") {
+    oneEvaluationError(submission.error, criteria);
+    return refuse(400);
+  }
+  const value = submission.value;
+
+  if (value.intent === "add-criterion") {
+    const added = await addCriterion(services.db, auction.id, actor, { name: value.name, weight: value.weight });
     if (added.kind === "refused") {
-      return refuse(added.status, {
-        error: added.message,
-        fieldId: added.field === "name" ? "criterion-name" : undefined,
-        typed,
-      });
+      return refuse(
+        added.status,
+        added.field === "name" ? { fieldErrors: { name: [added.message] } } : { formErrors: [added.message] },
+      );
     }
     return redirect(`${page}?done=criterion-added`);
   }
 
-  if (intent === "remove-criterion") {
-    const id = idText.safeParse(text("criterionId"));
-    if (!id.success) return refuse(400, { error: "Please choose a criterion to remove." });
-    const removed = await removeCriterion(services.db, auction.id, actor, id.data);
-    if (removed.kind === "refused") return refuse(removed.status, { error: removed.message });
+  if (value.intent === "remove-criterion") {
+    const removed = await removeCriterion(services.db, auction.id, actor, value.criterionId);
+    if (removed.kind === "refused") return refuse(removed.status, { formErrors: [removed.message] });
     return redirect(`${page}?done=criterion-removed`);
   }
 
-  if (intent === "score") {
-    const organization = idText.safeParse(text("organizationId"));
-    if (!organization.success) return refuse(400, { error: "Please choose a seller to score." });
-    const organizationId = organization.data;
-    const criteria = await criteriaOf(services.db, auction.id);
-    const typed: Record<string, string> = {};
-    const scores = [];
-    let problem: { error: string; fieldId: string } | undefined;
-    for (const criterion of criteria) {
-      const scoreText = text(`score_${criterion.id}`).trim().slice(0, 20);
-      const comment = text(`comment_${criterion.id}`).trim();
-      typed[`score_${criterion.id}`] = scoreText;
-      typed[`comment_${criterion.id}`] = comment.slice(0, 2000);
-      const score = scoreText === "" ? null : /^\d{1,2}$/.test(scoreText) ? Number(scoreText) : Number.NaN;
-      if (score !== null && !(score >= 0 && score <= 10)) {
-        problem ??= { error: SCORE_MESSAGE, fieldId: scoreFieldId(organizationId, criterion.id) };
-      } else if (hasDisallowedCharacters(comment, { multiline: true })) {
-        problem ??= { error: DISALLOWED_CHARACTERS, fieldId: commentFieldId(organizationId, criterion.id) };
-      } else if (comment.length > 1000) {
-        problem ??= {
-          error: "Please use at most 1000 characters",
-          fieldId: commentFieldId(organizationId, criterion.id),
-        };
-      }
-      scores.push({ criterionId: criterion.id, score, comment });
-    }
-    const unacceptable = text("unacceptable") === "yes";
-    const unacceptableReason = text("unacceptable_reason").trim();
-    typed.unacceptable = unacceptable ? "yes" : "";
-    typed.unacceptable_reason = unacceptableReason.slice(0, 2000);
-    if (!problem && hasDisallowedCharacters(unacceptableReason, { multiline: true })) {
-      problem = { error: DISALLOWED_CHARACTERS, fieldId: reasonFieldId(organizationId) };
-    } else if (!problem && unacceptable && unacceptableReason === "") {
-      problem = { error: REASON_REQUIRED, fieldId: reasonFieldId(organizationId) };
-    } else if (!problem && unacceptableReason.length > 1000) {
-      problem = { error: "Please use at most 1000 characters", fieldId: reasonFieldId(organizationId) };
-    }
-    if (problem) return refuse(400, { ...problem, organizationId, typed });
+  if (value.intent === "score") {
+    const { organizationId, scores, unacceptable, unacceptableReason } = value;
     const saved = await saveScoreSheet(services.db, auction.id, actor, {
       organizationId,
       scores,
       unacceptable,
       unacceptableReason,
     });
-    if (saved.kind === "refused") return refuse(saved.status, { error: saved.message, organizationId, typed });
+    if (saved.kind === "refused") return refuse(saved.status, { formErrors: [saved.message] });
     return redirect(`${page}?done=scored&seller=${organizationId}#seller-${organizationId}`);
   }
 
-  if (intent === "complete") {
-    if (text("confirm") !== "yes") return { confirmComplete: true } satisfies EvaluationActionData;
-    const completed = await completeEvaluation(services, auction.id, actor);
-    if (completed.kind === "refused") return refuse(completed.status, { error: completed.message });
-    return redirect(`${page}?done=completed`);
-  }
-
-  return refuse(400, { error: "Please choose what to do." });
+  if (!value.confirm) return data<EvaluationActionData>({ confirmComplete: true });
+  const completed = await completeEvaluation(services, auction.id, actor);
+  if (completed.kind === "refused") return refuse(completed.status, { formErrors: [completed.message] });
+  return redirect(`${page}?done=completed`);
 }

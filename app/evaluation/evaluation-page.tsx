@@ -1,6 +1,7 @@
+import { getFormProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { Form, Link } from "react-router";
 import { Alert } from "~/forms/alert";
-import { ErrorSummary } from "~/forms/error-summary";
+import { ErrorSummary, type FieldErrorLink } from "~/forms/error-summary";
 import { SubmitButton } from "~/forms/submit-button";
 import { describedBy, FieldFrame, TextAreaInput, TextInput } from "~/forms/text-input";
 import { pageTitle } from "~/layout/page-title";
@@ -8,13 +9,8 @@ import { TableRegion } from "~/layout/table-region";
 import { formatCents } from "~/payments/fees";
 import type { Route } from "./+types/evaluation-page";
 import { commentFieldId, reasonFieldId, scoreFieldId } from "./evaluation-fields";
-import {
-  type EvaluationActionData,
-  type EvaluationNotice,
-  type EvaluationRefusal,
-  loadEvaluationPage,
-  submitEvaluationPage,
-} from "./evaluation-page.server";
+import { commentField, scoreField } from "./evaluation-form";
+import { type EvaluationNotice, loadEvaluationPage, submitEvaluationPage } from "./evaluation-page.server";
 
 // /auctions/{id}/evaluation: the technical evaluation of an auction's bids (issue 10). The evaluator
 // sets weighted criteria before bidding opens, scores each seller 0 to 10 with comments, may judge a
@@ -43,8 +39,11 @@ const NOTICES: Record<EvaluationNotice, string> = {
 
 export default function EvaluationPage({ loaderData, actionData }: Route.ComponentProps) {
   const { auction, canEvaluate, criteria, subjects, ranking, notice, scoredName } = loaderData;
-  const answer = actionData as EvaluationActionData | undefined;
-  const refusal = answer?.error !== undefined ? (answer as EvaluationRefusal) : undefined;
+  const answer = actionData;
+  const result = answer?.result;
+  const refusedForm = answer?.form;
+  const sheetOf = typeof refusedForm === "object" ? refusedForm.organizationId : undefined;
+  const summary = summaryOf(result, sheetOf);
   const scoredSeller = subjects?.find((subject) => String(subject.organizationId) === scoredName);
   const sealedNotYet = auction.kind === "sealed" && subjects === null;
   return (
@@ -59,11 +58,7 @@ export default function EvaluationPage({ loaderData, actionData }: Route.Compone
           <p>{notice === "scored" && scoredSeller ? `Scores saved for ${scoredSeller.name}.` : NOTICES[notice]}</p>
         </Alert>
       ) : null}
-      <ErrorSummary
-        formErrors={refusal && !refusal.fieldId ? [refusal.error] : []}
-        fieldErrors={refusal?.fieldId ? [{ fieldId: refusal.fieldId, message: refusal.error }] : []}
-        submissionKey={answer}
-      />
+      <ErrorSummary formErrors={summary.formErrors} fieldErrors={summary.fieldErrors} submissionKey={answer} />
       <p>
         {`Each seller is scored from 0 to 10 on each criterion; the technical score is the weighted average, out of 100. The ranking counts price for ${auction.priceWeightPercent} % and the technical score for ${100 - auction.priceWeightPercent} %.`}
         {auction.technicalPassMark !== null
@@ -76,7 +71,7 @@ export default function EvaluationPage({ loaderData, actionData }: Route.Compone
         </p>
       ) : null}
 
-      <Criteria data={loaderData} answer={refusal} />
+      <Criteria data={loaderData} lastResult={refusedForm === "criterion" ? result : undefined} />
 
       <section aria-labelledby="sellers">
         <h2 id="sellers">{auction.kind === "sealed" ? "Bids" : "Sellers"}</h2>
@@ -90,7 +85,7 @@ export default function EvaluationPage({ loaderData, actionData }: Route.Compone
               key={subject.organizationId}
               subject={subject}
               data={loaderData}
-              refusal={refusal?.organizationId === subject.organizationId ? refusal : undefined}
+              lastResult={sheetOf === subject.organizationId ? result : undefined}
             />
           ))
         )}
@@ -128,11 +123,60 @@ export default function EvaluationPage({ loaderData, actionData }: Route.Compone
   );
 }
 
-function Criteria({ data, answer }: { data: LoaderData; answer?: EvaluationRefusal }) {
+/**
+ * The page's one error summary, from the server's answer: a message at a field links to its control
+ * (the criterion form's, or the refused seller's sheet's), any other is form-wide.
+ */
+function summaryOf(
+  result: SubmissionResult<string[]> | undefined,
+  organizationId: number | undefined,
+): { formErrors: string[]; fieldErrors: FieldErrorLink[] } {
+  const formErrors: string[] = [];
+  const fieldErrors: FieldErrorLink[] = [];
+  for (const [name, messages] of Object.entries(result?.error ?? {})) {
+    const fieldId = controlIdOf(name, organizationId);
+    for (const message of messages ?? []) {
+      if (fieldId) fieldErrors.push({ fieldId, message });
+      else formErrors.push(message);
+    }
+  }
+  return { formErrors, fieldErrors };
+}
+
+function controlIdOf(name: string, organizationId: number | undefined): string | undefined {
+  if (name === "name") return "criterion-name";
+  if (name === "weight") return "criterion-weight";
+  if (organizationId === undefined) return undefined;
+  if (name === "unacceptable_reason") return reasonFieldId(organizationId);
+  const criterionField = /^(score|comment)_(\d+)$/.exec(name);
+  if (!criterionField) return undefined;
+  const criterionId = Number(criterionField[2]);
+  return criterionField[1] === "score"
+    ? scoreFieldId(organizationId, criterionId)
+    : commentFieldId(organizationId, criterionId);
+}
+
+/**
+ * A form's state from the server's answer. The page's forms send as they are, with JavaScript too:
+ * the server answers each refusal (one problem at a time across the criteria, with the criteria it
+ * holds). Messages and what was typed show only with the answer they came in, so a later success
+ * (a redirect to the page) shows the stored values.
+ */
+function useServerAnsweredForm(id: string, lastResult: SubmissionResult<string[]> | undefined) {
+  const [form, fields] = useForm<Record<string, string>>({ id, lastResult });
+  return {
+    formProps: getFormProps(form, { ariaAttributes: false }),
+    typed: lastResult ? (name: string) => typedText(fields[name]?.initialValue) : undefined,
+    fieldError: (name: string) => (lastResult ? fields[name]?.errors : undefined),
+  };
+}
+
+const typedText = (initialValue: unknown) => (typeof initialValue === "string" ? initialValue : "");
+
+function Criteria({ data, lastResult }: { data: LoaderData; lastResult?: SubmissionResult<string[]> }) {
   const { criteria, canEvaluate, criteriaEditable } = data;
   const changeable = canEvaluate && criteriaEditable;
-  const typed = answer?.typed;
-  const fieldError = (id: string) => (answer?.fieldId === id ? [answer.error] : undefined);
+  const { formProps, typed, fieldError } = useServerAnsweredForm("criterion", lastResult);
   const totalWeight = criteria.reduce((sum, criterion) => sum + criterion.weight, 0);
   return (
     <section aria-labelledby="criteria">
@@ -171,23 +215,23 @@ function Criteria({ data, answer }: { data: LoaderData; answer?: EvaluationRefus
         </table>
       )}
       {changeable ? (
-        <Form method="post" className="stack">
+        <Form method="post" className="stack" {...formProps}>
           <input type="hidden" name="intent" value="add-criterion" />
           <TextInput
             id="criterion-name"
             name="name"
             label="Criterion"
             hint="For example: Safety record, Method, Equipment, Schedule."
-            errors={fieldError("criterion-name")}
-            inputProps={{ defaultValue: typed?.name, autoComplete: "off", maxLength: 100 }}
+            errors={fieldError("name")}
+            inputProps={{ defaultValue: typed?.("name"), autoComplete: "off", maxLength: 100 }}
           />
           <TextInput
             id="criterion-weight"
             name="weight"
             label="Weight (1 to 100)"
             hint="How much it counts against the other criteria."
-            errors={fieldError("criterion-weight")}
-            inputProps={{ defaultValue: typed?.weight, inputMode: "numeric", autoComplete: "off" }}
+            errors={fieldError("weight")}
+            inputProps={{ defaultValue: typed?.("weight"), inputMode: "numeric", autoComplete: "off" }}
           />
           <SubmitButton secondary>Add criterion</SubmitButton>
         </Form>
@@ -198,12 +242,19 @@ function Criteria({ data, answer }: { data: LoaderData; answer?: EvaluationRefus
   );
 }
 
-function SubjectSheet({ subject, data, refusal }: { subject: Subject; data: LoaderData; refusal?: EvaluationRefusal }) {
+function SubjectSheet({
+  subject,
+  data,
+  lastResult,
+}: {
+  subject: Subject;
+  data: LoaderData;
+  lastResult?: SubmissionResult<string[]>;
+}) {
   const { criteria, canEvaluate, scoringOpen } = data;
   const editable = canEvaluate && scoringOpen && criteria.length > 0;
-  const typed = refusal?.typed;
-  const fieldError = (id: string) => (refusal?.fieldId === id ? [refusal.error] : undefined);
   const id = subject.organizationId;
+  const { formProps, typed, fieldError } = useServerAnsweredForm(`seller-${id}`, lastResult);
   const summary = `${subject.technical === null ? "Technical score: not yet scored" : `Technical score: ${subject.technical} of 100`}. ${subject.result}.`;
   if (!editable) {
     return (
@@ -229,9 +280,10 @@ function SubjectSheet({ subject, data, refusal }: { subject: Subject; data: Load
     );
   }
   const reasonId = reasonFieldId(id);
-  const unacceptableChecked = typed ? typed.unacceptable === "yes" : subject.unacceptable;
+  const unacceptableChecked = typed ? typed("unacceptable") === "yes" : subject.unacceptable;
+  const reasonErrors = fieldError("unacceptable_reason");
   return (
-    <Form method="post" className="card stack" id={`seller-${id}`}>
+    <Form method="post" className="card stack" {...formProps}>
       <input type="hidden" name="intent" value="score" />
       <input type="hidden" name="organizationId" value={id} />
       <fieldset className="fieldset">
@@ -249,9 +301,9 @@ function SubjectSheet({ subject, data, refusal }: { subject: Subject; data: Load
                 name={`score_${criterion.id}`}
                 label={`Score for ${criterion.name}`}
                 hint="0 to 10; leave empty if not scored yet."
-                errors={fieldError(scoreId)}
+                errors={fieldError(scoreField(criterion.id))}
                 inputProps={{
-                  defaultValue: typed ? typed[`score_${criterion.id}`] : stored === undefined ? "" : String(stored),
+                  defaultValue: typed ? typed(scoreField(criterion.id)) : stored === undefined ? "" : String(stored),
                   inputMode: "numeric",
                   autoComplete: "off",
                 }}
@@ -261,8 +313,8 @@ function SubjectSheet({ subject, data, refusal }: { subject: Subject; data: Load
                 name={`comment_${criterion.id}`}
                 label={`Comment on ${criterion.name} (optional)`}
                 rows={2}
-                errors={fieldError(commentId)}
-                defaultValue={typed ? typed[`comment_${criterion.id}`] : (subject.comments[criterion.id] ?? "")}
+                errors={fieldError(commentField(criterion.id))}
+                defaultValue={typed ? typed(commentField(criterion.id)) : (subject.comments[criterion.id] ?? "")}
               />
             </div>
           );
@@ -285,16 +337,16 @@ function SubjectSheet({ subject, data, refusal }: { subject: Subject; data: Load
           errorId={`${reasonId}-error`}
           label="Why it is unacceptable"
           hint="Required when ticked above."
-          errors={fieldError(reasonId)}
+          errors={reasonErrors}
         >
           <textarea
             id={reasonId}
             name="unacceptable_reason"
             rows={2}
-            defaultValue={typed ? typed.unacceptable_reason : subject.unacceptableReason}
-            className={fieldError(reasonId) ? "textarea input--error" : "textarea"}
-            aria-invalid={fieldError(reasonId) ? true : undefined}
-            aria-describedby={describedBy(reasonId, `${reasonId}-error`, "hint", fieldError(reasonId))}
+            defaultValue={typed ? typed("unacceptable_reason") : subject.unacceptableReason}
+            className={reasonErrors ? "textarea input--error" : "textarea"}
+            aria-invalid={reasonErrors ? true : undefined}
+            aria-describedby={describedBy(reasonId, `${reasonId}-error`, "hint", reasonErrors)}
           />
         </FieldFrame>
         <SubmitButton secondary>Save scores</SubmitButton>
