@@ -1,12 +1,12 @@
-import { getFormProps, type Submission, useForm } from "@conform-to/react";
+import { type Submission, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { useMemo, useState } from "react";
 import { data, Form, Link, redirect } from "react-router";
 import { rankedCandidates } from "~/evaluation/evaluation.server";
 import { QUALIFICATION_TEXTS } from "~/evaluation/ranking";
 import { ErrorSummary } from "~/forms/error-summary";
 import { TextAreaField } from "~/forms/field";
 import { parseSubmission } from "~/forms/parse-submission.server";
+import { useSubmitAttempts } from "~/forms/submit-attempts";
 import { SubmitButton } from "~/forms/submit-button";
 import { pageTitle } from "~/layout/page-title";
 import { TableRegion } from "~/layout/table-region";
@@ -108,14 +108,11 @@ export default function AwardAuction({ loaderData, actionData }: Route.Component
       return submission as unknown as Submission<AwardFormFields, string[]>;
     },
   });
-  const [attempts, setAttempts] = useState(0);
-  // A new key for each answer and each attempt, and only then: the summary takes focus when it changes.
-  const submissionKey = useMemo(() => [actionData, attempts], [actionData, attempts]);
+  const { formProps, submissionKey } = useSubmitAttempts(form, actionData);
   const awardable = bids.filter((bid) => bid.qualified);
   const chosen = actionData && "chosen" in actionData ? actionData.chosen : awardable[0]?.bidId;
   const firstBidId = awardable[0] ? `award-bid-${awardable[0].bidId}` : "award-bid";
   const bidInvalid = Boolean(fields.bid.errors?.length);
-  const formProps = getFormProps(form);
   return (
     <div className="narrow">
       <p>
@@ -161,15 +158,7 @@ export default function AwardAuction({ loaderData, actionData }: Route.Component
           </Form>
         </section>
       ) : (
-        <Form
-          method="post"
-          {...formProps}
-          onSubmit={(event) => {
-            setAttempts((count) => count + 1);
-            formProps.onSubmit(event);
-          }}
-          className="stack"
-        >
+        <Form method="post" {...formProps} className="stack">
           {hasCriteria ? <RankingTable bids={bids} /> : null}
           <fieldset className={bidInvalid ? "fieldset field--error" : "fieldset"}>
             <legend className="fieldset__legend">

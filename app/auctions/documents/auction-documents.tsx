@@ -1,11 +1,12 @@
-import { getFormProps, type Submission, type SubmissionResult, useForm } from "@conform-to/react";
+import { type Submission, type SubmissionResult, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { useMemo, useState } from "react";
+import { useMemo } from "react";
 import { data, Form, Link, redirect, useLocation } from "react-router";
 import { parseId } from "~/catalogue/catalogue-schemas";
 import { Alert } from "~/forms/alert";
 import { ErrorSummary } from "~/forms/error-summary";
 import { parseSubmission } from "~/forms/parse-submission.server";
+import { useSubmitAttempts } from "~/forms/submit-attempts";
 import { SubmitButton } from "~/forms/submit-button";
 import { describedBy, FieldFrame } from "~/forms/text-input";
 import { pageTitle } from "~/layout/page-title";
@@ -148,12 +149,9 @@ export default function AuctionDocuments({ loaderData, actionData }: Route.Compo
         string[]
       >,
   });
-  const [attempts, setAttempts] = useState(0);
-  // A new key for each answer and each attempt, and only then: the summary takes focus when it changes.
-  const submissionKey = useMemo(() => [answer, attempts], [answer, attempts]);
+  const { formProps, submissionKey } = useSubmitAttempts(form, answer);
   const fieldErrors = fields.file.errors;
   const fieldError = fieldErrors?.length ? fieldErrors.join(" ") : undefined;
-  const formProps = getFormProps(form);
   const confirm = answer?.confirmDelete;
   const page = `/auctions/${auction.id}/documents`;
   const changeable = owner && editable;
@@ -242,10 +240,6 @@ export default function AuctionDocuments({ loaderData, actionData }: Route.Compo
             action={page}
             encType="multipart/form-data"
             {...formProps}
-            onSubmit={(event) => {
-              setAttempts((count) => count + 1);
-              formProps.onSubmit(event);
-            }}
             className="stack"
             key={documents.map((document) => document.id).join(",")}
           >

@@ -1,13 +1,14 @@
-import { getFormProps, type Submission, type SubmissionResult, useForm } from "@conform-to/react";
+import { type Submission, type SubmissionResult, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { asc, eq } from "drizzle-orm";
-import { useMemo, useState } from "react";
+import { useMemo } from "react";
 import { data, Form, Link, redirect, useLocation } from "react-router";
 import { prequalification } from "~/evaluation/assessments.server";
 import { QUALIFICATION_TEXTS } from "~/evaluation/ranking";
 import { Alert } from "~/forms/alert";
 import { ErrorSummary } from "~/forms/error-summary";
 import { parseSubmission } from "~/forms/parse-submission.server";
+import { useSubmitAttempts } from "~/forms/submit-attempts";
 import { SubmitButton } from "~/forms/submit-button";
 import { pageTitle } from "~/layout/page-title";
 import { readFormBody } from "~/platform/request-body.server";
@@ -110,12 +111,9 @@ export default function AuctionSellers({ loaderData, actionData }: Route.Compone
     onValidate: ({ formData }) =>
       parseWithZod(formData, { schema: inviteSellersSchema }) as unknown as Submission<{ sellers: string[] }, string[]>,
   });
-  const [attempts, setAttempts] = useState(0);
-  // A new key for each answer and each attempt, and only then: the summary takes focus when it changes.
-  const submissionKey = useMemo(() => [actionData, attempts], [actionData, attempts]);
+  const { formProps, submissionKey } = useSubmitAttempts(form, actionData);
   const removalErrors = actionData && "removal" in actionData ? (actionData.removal.error?.[""] ?? []) : [];
   const sellersError = fields.sellers.errors?.join(" ");
-  const formProps = getFormProps(form);
   const firstCandidateId = candidates[0] ? `seller-${candidates[0].organizationId}` : "sellers";
   return (
     <div className="narrow">
@@ -186,15 +184,7 @@ export default function AuctionSellers({ loaderData, actionData }: Route.Compone
           {candidates.length === 0 ? (
             <p>No other seller qualifies.</p>
           ) : (
-            <Form
-              method="post"
-              {...formProps}
-              onSubmit={(event) => {
-                setAttempts((count) => count + 1);
-                formProps.onSubmit(event);
-              }}
-              className="stack"
-            >
+            <Form method="post" {...formProps} className="stack">
               <fieldset
                 className={sellersError ? "fieldset field--error" : "fieldset"}
                 aria-describedby={sellersError ? "sellers-error" : undefined}

@@ -1,10 +1,10 @@
-import { getFormProps, type Submission, type SubmissionResult, useForm } from "@conform-to/react";
+import { type Submission, type SubmissionResult, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { useMemo, useState } from "react";
 import { Form } from "react-router";
 import { ErrorSummary } from "~/forms/error-summary";
 import { RadioGroupField, radioId, SelectField, TextAreaField, TextField } from "~/forms/field";
 import { summaryLinks } from "~/forms/form-errors";
+import { useSubmitAttempts } from "~/forms/submit-attempts";
 import { SubmitButton } from "~/forms/submit-button";
 import { useHydrated } from "~/forms/use-hydrated";
 import { auctionFormSchema } from "./auction-form";
@@ -71,10 +71,7 @@ export function AuctionTermsForm({
     onValidate: ({ formData }) =>
       parseWithZod(formData, { schema: auctionFormSchema }) as unknown as Submission<AuctionFormFields, string[]>,
   });
-  const [attempts, setAttempts] = useState(0);
-  // A new key for each answer and each attempt, and only then: the summary takes focus when it changes,
-  // not on every render while the user types.
-  const submissionKey = useMemo(() => [lastResult, attempts], [lastResult, attempts]);
+  const { formProps, submissionKey } = useSubmitAttempts(form, lastResult);
   // Without JavaScript both kinds' fields show (each says which kind it is for); with it, only the chosen kind's.
   const hydrated = useHydrated();
   const sealed = fields.kind.value === "sealed";
@@ -96,17 +93,8 @@ export function AuctionTermsForm({
       fields.pass_mark,
     ]),
   ];
-  const formProps = getFormProps(form);
   return (
-    <Form
-      method="post"
-      {...formProps}
-      onSubmit={(event) => {
-        setAttempts((count) => count + 1);
-        formProps.onSubmit(event);
-      }}
-      className="stack"
-    >
+    <Form method="post" {...formProps} className="stack">
       <ErrorSummary
         formErrors={fieldLinks.length > 0 ? ["Please correct the fields below."] : (form.errors ?? [])}
         fieldErrors={fieldLinks}

@@ -1,6 +1,5 @@
-import { type FieldMetadata, getFormProps, type Submission, type SubmissionResult, useForm } from "@conform-to/react";
+import { type FieldMetadata, type Submission, type SubmissionResult, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { useState } from "react";
 import { Form } from "react-router";
 import { firstCheckboxId } from "~/catalogue/pickers/checkbox-tree";
 import { type ServiceAreaCheckboxData, serviceAreaTree } from "~/catalogue/pickers/picker-selection";
@@ -8,6 +7,7 @@ import { withOptionalFields } from "~/forms/constraints";
 import { ErrorSummary, type FieldErrorLink } from "~/forms/error-summary";
 import { RadioGroupField, radioId, TextField } from "~/forms/field";
 import { summaryLinks } from "~/forms/form-errors";
+import { useSubmitAttempts } from "~/forms/submit-attempts";
 import { SubmitButton } from "~/forms/submit-button";
 import type { FormValues } from "../changes/stored-registration.server";
 import {
@@ -78,8 +78,7 @@ export function BuyerRegistrationForm({
         BuyerRegistrationData
       >,
   });
-  // Each submission attempt (also those stopped in the browser) moves focus to the summary again.
-  const [attempts, setAttempts] = useState(0);
+  const { formProps, submissionKey } = useSubmitAttempts(form, lastResult);
 
   const primary = fields.primaryContact.getFieldset();
   const alternate = fields.alternateContact.getFieldset();
@@ -112,18 +111,9 @@ export function BuyerRegistrationForm({
   ];
   const formErrors = [...new Set([...(fieldLinks.length > 0 ? [INCOMPLETE_FORM] : []), ...(form.errors ?? [])])];
 
-  const formProps = getFormProps(form);
   return (
-    <Form
-      method="post"
-      {...formProps}
-      onSubmit={(event) => {
-        setAttempts((count) => count + 1);
-        formProps.onSubmit(event);
-      }}
-      className="stack registration-form"
-    >
-      <ErrorSummary formErrors={formErrors} fieldErrors={fieldLinks} submissionKey={[lastResult, attempts]} />
+    <Form method="post" {...formProps} className="stack registration-form">
+      <ErrorSummary formErrors={formErrors} fieldErrors={fieldLinks} submissionKey={submissionKey} />
       <p>All fields are required unless marked optional.</p>
       <input type="hidden" name="reg_access_token" value={accessToken} />
 
