@@ -8,8 +8,9 @@ import {
 } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { type FormEvent, type ReactNode, useMemo, useState } from "react";
-import { Form, Link, useLocation } from "react-router";
+import { Form, Link } from "react-router";
 import { Alert } from "~/forms/alert";
+import { useAnswerOnThisPage } from "~/forms/answer-on-this-page";
 import { ErrorSummary } from "~/forms/error-summary";
 import { SubmitButton } from "~/forms/submit-button";
 import { TextAreaInput, TextInput } from "~/forms/text-input";
@@ -70,11 +71,8 @@ function usePageForm(
   answer: AuctionActionData | undefined,
   onAttempt: () => void,
 ) {
-  const { key } = useLocation();
-  // biome-ignore lint/correctness/useExhaustiveDependencies: a new page (the redirect after a success) clears errors
-  const lastResult = useMemo<SubmissionResult<string[]>>(
-    () => (answer && "result" in answer && answer.intent === intent ? answer.result : { error: {} }),
-    [answer, intent, key],
+  const lastResult = useAnswerOnThisPage(
+    answer && "result" in answer && answer.intent === intent ? answer.result : undefined,
   );
   const [form, fields] = useForm<PageFields>({
     id,

@@ -1,9 +1,9 @@
 import { type Submission, type SubmissionResult, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { useMemo } from "react";
-import { data, Form, Link, redirect, useLocation } from "react-router";
+import { data, Form, Link, redirect } from "react-router";
 import { parseId } from "~/catalogue/catalogue-schemas";
 import { Alert } from "~/forms/alert";
+import { useAnswerOnThisPage } from "~/forms/answer-on-this-page";
 import { ErrorSummary } from "~/forms/error-summary";
 import { parseSubmission } from "~/forms/parse-submission.server";
 import { useSubmitAttempts } from "~/forms/submit-attempts";
@@ -133,10 +133,8 @@ export function meta({ loaderData }: Route.MetaArgs) {
 export default function AuctionDocuments({ loaderData, actionData }: Route.ComponentProps) {
   const { auction, documents, owner, editable, done } = loaderData;
   const answer: ActionData | undefined = actionData;
-  const { key } = useLocation();
   // The last answer; a new page (the redirect after a success) clears what the browser said.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: a new page clears the errors
-  const lastResult = useMemo<SubmissionResult<string[]>>(() => answer?.result ?? { error: {} }, [answer, key]);
+  const lastResult = useAnswerOnThisPage(answer?.result);
   const [form, fields] = useForm<{ intent: string; file: File }>({
     id: FORM_ID,
     lastResult,

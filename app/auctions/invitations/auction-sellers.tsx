@@ -1,11 +1,11 @@
-import { type Submission, type SubmissionResult, useForm } from "@conform-to/react";
+import { type Submission, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { asc, eq } from "drizzle-orm";
-import { useMemo } from "react";
-import { data, Form, Link, redirect, useLocation } from "react-router";
+import { data, Form, Link, redirect } from "react-router";
 import { prequalification } from "~/evaluation/assessments.server";
 import { QUALIFICATION_TEXTS } from "~/evaluation/ranking";
 import { Alert } from "~/forms/alert";
+import { useAnswerOnThisPage } from "~/forms/answer-on-this-page";
 import { ErrorSummary } from "~/forms/error-summary";
 import { parseSubmission } from "~/forms/parse-submission.server";
 import { useSubmitAttempts } from "~/forms/submit-attempts";
@@ -96,13 +96,8 @@ export function meta({ loaderData }: Route.MetaArgs) {
 
 export default function AuctionSellers({ loaderData, actionData }: Route.ComponentProps) {
   const { auctionId, title, editable, candidates, invited, through, created, status } = loaderData;
-  const { key } = useLocation();
   // The invitation form's answer; another answer or a new page (the redirect after a success) clears its errors.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: a new page clears the errors
-  const lastResult = useMemo<SubmissionResult<string[]>>(
-    () => (actionData && "result" in actionData ? actionData.result : { error: {} }),
-    [actionData, key],
-  );
+  const lastResult = useAnswerOnThisPage(actionData && "result" in actionData ? actionData.result : undefined);
   const [form, fields] = useForm<{ sellers: string[] }>({
     id: "invite",
     lastResult,
