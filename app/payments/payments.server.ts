@@ -15,6 +15,7 @@ export function createPayments(env: Environment, fetchImpl?: typeof fetch): Paym
       {
         secretKey: env.STRIPE_SECRET_KEY,
         publishableKey: env.STRIPE_PUBLISHABLE_KEY,
+        apiUrl: env.STRIPE_API_URL,
         prices: {
           yearlySubscription: env.STRIPE_SUBSCRIPTION_PRICE_ID,
           processingFee: env.STRIPE_PROCESSING_FEE_PRICE_ID,

@@ -1,3 +1,4 @@
+import Stripe from "stripe";
 import {
   CARD_NOT_SAVED,
   CardError,
@@ -9,99 +10,101 @@ import {
   type StripePayments,
 } from "./payments";
 
-// Stripe's HTTP API called directly (form-encoded, as Stripe documents it): the few calls we make
-// do not need the SDK. https://docs.stripe.com/api
+// Stripe through its official SDK (https://github.com/stripe/stripe-node), behind the app's Payments
+// interface. https://docs.stripe.com/api
 
-export type StripeConfig = {
+/**
+ * The one API version every request is made with (the SDK's types describe exactly this version, so
+ * TypeScript refuses any other). To upgrade: read Stripe's changelog for the versions in between
+ * (https://docs.stripe.com/upgrades), `npm install --save-exact stripe@<release>` whose CHANGELOG names
+ * the new version, set it here, then run the typecheck and the payments tests.
+ */
+export const STRIPE_API_VERSION = "2026-10-28.endive" satisfies typeof Stripe.API_VERSION;
+
+/** A request that gets no answer in this time counts as an outage (the SDK's default is 80 s). */
+const REQUEST_TIMEOUT_MS = 20_000;
+/**
+ * Retries of a request that got no answer, a 409 or a 5xx (the SDK backs off between them). Safe:
+ * every create and update carries our idempotency key, so a retry can never make a second customer,
+ * card or subscription.
+ */
+const NETWORK_RETRIES = 2;
+
+export type StripeClientConfig = {
   secretKey: string;
+  /** STRIPE_API_URL: another address for Stripe's API (a fake Stripe on localhost in tests). */
+  apiUrl?: string;
+  timeoutMs?: number;
+  maxNetworkRetries?: number;
+};
+
+export type StripeConfig = StripeClientConfig & {
   publishableKey: string;
   prices?: StripePayments["prices"];
-  apiBase?: string;
 };
 
-type StripeError = { type?: string; code?: string; decline_code?: string; message?: string; param?: string };
-type Card = { brand?: string; last4?: string };
-type PaymentMethod = { id: string; card?: Card };
-type Customer = {
-  id: string;
-  default_source?: string | { id: string; card?: Card; brand?: string; last4?: string } | null;
-  sources?: { data?: { id: string; brand?: string; last4?: string }[] };
-};
-type SetupIntent = {
-  id: string;
-  status: string;
-  payment_method: string | PaymentMethod | null;
-  customer?: string | null;
-};
-type Subscription = { id: string; status: string; trial_end: number | null };
-type CheckoutSession = {
-  id: string;
-  url: string | null;
-  status: "open" | "complete" | "expired";
-  customer: string | null;
-  setup_intent: string | SetupIntent | null;
-};
+/** STRIPE_API_URL as the SDK's host settings: `http://127.0.0.1:12111` → host, port and protocol. */
+export function stripeHostSettings(
+  apiUrl: string | undefined,
+): Pick<Stripe.StripeConfig, "host" | "port" | "protocol"> {
+  if (!apiUrl) return {};
+  const url = new URL(apiUrl);
+  const protocol = url.protocol === "http:" ? "http" : "https";
+  return { host: url.hostname, port: url.port || (protocol === "http" ? 80 : 443), protocol };
+}
 
-/** Nested parameters the way Stripe reads them: a[b]=c, a[0]=d. */
-export function encodeStripeForm(params: Record<string, unknown>, prefix = "", form = new URLSearchParams()) {
-  for (const [key, value] of Object.entries(params)) {
-    if (value === undefined || value === null) continue;
-    const name = prefix ? `${prefix}[${key}]` : key;
-    if (Array.isArray(value)) {
-      value.forEach((item, index) => {
-        if (typeof item === "object" && item !== null)
-          encodeStripeForm(item as Record<string, unknown>, `${name}[${index}]`, form);
-        else form.append(`${name}[${index}]`, String(item));
-      });
-    } else if (typeof value === "object") {
-      encodeStripeForm(value as Record<string, unknown>, name, form);
-    } else {
-      form.append(name, String(value));
-    }
+/**
+ * The SDK's client, pinned to STRIPE_API_VERSION. It sends through `fetch`, looked up at each request
+ * (not the SDK's own Node HTTP client), so that MSW at the network edge and the browser tests' fake
+ * Stripe see every request the same way as the other providers' calls.
+ */
+export function createStripeClient(config: StripeClientConfig, fetchImpl?: typeof fetch): Stripe {
+  return new Stripe(config.secretKey, {
+    apiVersion: STRIPE_API_VERSION,
+    httpClient: Stripe.createFetchHttpClient((input, init) => (fetchImpl ?? globalThis.fetch)(input, init)),
+    timeout: config.timeoutMs ?? REQUEST_TIMEOUT_MS,
+    maxNetworkRetries: config.maxNetworkRetries ?? NETWORK_RETRIES,
+    telemetry: false,
+    ...stripeHostSettings(config.apiUrl),
+  });
+}
+
+/** The SDK's errors as ours: a refused card is the applicant's to fix; anything else is the provider's. */
+export function toPaymentError(error: unknown, what: string): Error {
+  if (error instanceof CardError || error instanceof PaymentProviderError) return error;
+  if (error instanceof Stripe.errors.StripeCardError) {
+    return new CardError(error.message || CARD_NOT_SAVED, error.code ?? "card_error");
   }
-  return form;
+  // A token or payment method Stripe does not know (stale or forged): the applicant can try again.
+  if (
+    error instanceof Stripe.errors.StripeInvalidRequestError &&
+    ["source", "payment_method"].includes(error.param ?? "") &&
+    (error.statusCode ?? 400) < 500
+  ) {
+    return new CardError(CARD_NOT_SAVED, error.code ?? "invalid_request_error");
+  }
+  if (error instanceof Stripe.errors.StripeConnectionError) {
+    return new PaymentProviderError(`Stripe unreachable (${what}): ${error.message}`);
+  }
+  if (error instanceof Stripe.errors.StripeError) {
+    // StripeAPIError, StripeAuthenticationError, StripePermissionError, StripeRateLimitError, StripeIdempotencyError…
+    return new PaymentProviderError(
+      `Stripe refused ${what} (${error.statusCode ?? "no status"} ${error.rawType ?? error.type} ${error.code ?? ""}): ${error.message || "no detail"}`,
+    );
+  }
+  return new PaymentProviderError(`Stripe failed (${what}): ${error instanceof Error ? error.message : String(error)}`);
 }
 
 export function createStripePayments(config: StripeConfig, fetchImpl?: typeof fetch): StripePayments {
-  const apiBase = config.apiBase ?? "https://api.stripe.com";
+  const stripe = createStripeClient(config, fetchImpl);
 
-  async function call<T>(
-    method: "GET" | "POST" | "DELETE",
-    path: string,
-    params: Record<string, unknown> = {},
-    idempotencyKey?: string,
-  ): Promise<T> {
-    const form = encodeStripeForm(params);
-    const url = method === "GET" && form.size > 0 ? `${apiBase}${path}?${form}` : `${apiBase}${path}`;
-    const headers: Record<string, string> = { authorization: `Bearer ${config.secretKey}` };
-    if (method === "POST") headers["content-type"] = "application/x-www-form-urlencoded";
-    if (idempotencyKey) headers["idempotency-key"] = idempotencyKey;
-    let response: Response;
+  /** One SDK call, its errors mapped to ours. */
+  async function call<T>(what: string, request: () => Promise<T>): Promise<T> {
     try {
-      response = await (fetchImpl ?? fetch)(url, {
-        method,
-        headers,
-        body: method === "POST" ? form : undefined,
-        signal: AbortSignal.timeout(20_000),
-      });
+      return await request();
     } catch (error) {
-      throw new PaymentProviderError(`Stripe unreachable: ${(error as Error).message}`);
+      throw toPaymentError(error, what);
     }
-    const body = (await response.json().catch(() => ({}))) as { error?: StripeError } & T;
-    if (response.ok) return body;
-    const error = body.error ?? {};
-    if (error.type === "card_error") throw new CardError(error.message ?? CARD_NOT_SAVED, error.code ?? "card_error");
-    // A token or payment method Stripe does not know (stale or forged): the applicant can try again.
-    if (
-      error.type === "invalid_request_error" &&
-      ["source", "payment_method"].includes(error.param ?? "") &&
-      response.status < 500
-    ) {
-      throw new CardError(CARD_NOT_SAVED, error.code ?? "invalid_request_error");
-    }
-    throw new PaymentProviderError(
-      `Stripe refused ${method} ${path} (${response.status} ${error.type ?? ""} ${error.code ?? ""}): ${error.message ?? "no detail"}`,
-    );
   }
 
   const holderParams = (holder: CardHolder) => ({
@@ -111,37 +114,45 @@ export function createStripePayments(config: StripeConfig, fetchImpl?: typeof fe
   });
 
   /** Card details as Stripe reports them (brand and last four digits only). */
-  async function cardOf(paymentMethod: string | PaymentMethod | null): Promise<PaymentMethod> {
+  async function cardOf(paymentMethod: string | Stripe.PaymentMethod | null): Promise<Stripe.PaymentMethod> {
     if (!paymentMethod) throw new PaymentProviderError("Stripe returned no payment method");
     if (typeof paymentMethod !== "string") return paymentMethod;
-    return call<PaymentMethod>("GET", `/v1/payment_methods/${encodeURIComponent(paymentMethod)}`);
+    return call("retrieve payment method", () => stripe.paymentMethods.retrieve(paymentMethod));
   }
 
-  const savedCard = (customerId: string, paymentMethod: PaymentMethod): SavedCard => ({
+  const savedCard = (customerId: string, paymentMethod: Stripe.PaymentMethod): SavedCard => ({
     customerId,
     paymentMethodId: paymentMethod.id,
     brand: paymentMethod.card?.brand ?? null,
     last4: paymentMethod.card?.last4 ?? null,
   });
 
+  /** A customer's card attached from a token: a Card (or a card-type Source), its brand and last four. */
+  const sourceCard = (customerId: string, source: Stripe.CustomerSource): SavedCard => {
+    const card =
+      source.object === "card" ? source : source.object === "source" ? (source.card ?? undefined) : undefined;
+    return { customerId, paymentMethodId: source.id, brand: card?.brand ?? null, last4: card?.last4 ?? null };
+  };
+
   /** A PaymentMethod checked and kept for later charges: a confirmed off-session SetupIntent for the customer. */
   async function setUpPaymentMethod(
     customerId: string,
     paymentMethodId: string,
     idempotencyKey: string,
-  ): Promise<PaymentMethod> {
-    const setupIntent = await call<SetupIntent>(
-      "POST",
-      "/v1/setup_intents",
-      {
-        customer: customerId,
-        payment_method: paymentMethodId,
-        payment_method_types: ["card"],
-        usage: "off_session",
-        confirm: true,
-        expand: ["payment_method"],
-      },
-      `setup-${idempotencyKey}`,
+  ): Promise<Stripe.PaymentMethod> {
+    const setupIntent = await call("create SetupIntent", () =>
+      stripe.setupIntents.create(
+        {
+          customer: customerId,
+          payment_method: paymentMethodId,
+          // `allowed_payment_method_types` since API version 2026-09-30.endive (before: `payment_method_types`).
+          allowed_payment_method_types: ["card"],
+          usage: "off_session",
+          confirm: true,
+          expand: ["payment_method"],
+        },
+        { idempotencyKey: `setup-${idempotencyKey}` },
+      ),
     );
     if (setupIntent.status !== "succeeded") {
       throw new CardError(
@@ -162,27 +173,31 @@ export function createStripePayments(config: StripeConfig, fetchImpl?: typeof fe
     options: { source?: boolean; subscriptionId?: string },
     idempotencyKey: string,
   ) {
-    await call(
-      "POST",
-      `/v1/customers/${encodeURIComponent(customerId)}`,
-      {
-        default_source: options.source ? paymentMethodId : undefined,
-        invoice_settings: { default_payment_method: paymentMethodId },
-      },
-      `default-${idempotencyKey}`,
+    await call("update customer", () =>
+      stripe.customers.update(
+        customerId,
+        {
+          ...(options.source ? { default_source: paymentMethodId } : {}),
+          invoice_settings: { default_payment_method: paymentMethodId },
+        },
+        { idempotencyKey: `default-${idempotencyKey}` },
+      ),
     );
-    if (options.subscriptionId) {
-      await call(
-        "POST",
-        `/v1/subscriptions/${encodeURIComponent(options.subscriptionId)}`,
-        { default_payment_method: paymentMethodId },
-        `subscription-default-${idempotencyKey}`,
+    const { subscriptionId } = options;
+    if (subscriptionId) {
+      await call("update subscription", () =>
+        stripe.subscriptions.update(
+          subscriptionId,
+          { default_payment_method: paymentMethodId },
+          { idempotencyKey: `subscription-default-${idempotencyKey}` },
+        ),
       );
     }
   }
 
   async function discardCustomer(customerId: string) {
-    await call("DELETE", `/v1/customers/${encodeURIComponent(customerId)}`);
+    // A delete is idempotent at Stripe itself (a second one finds the customer gone).
+    await call("delete customer", () => stripe.customers.del(customerId));
   }
 
   /** A Checkout Session in setup mode for the customer: the card is typed on Stripe's page. */
@@ -191,19 +206,19 @@ export function createStripePayments(config: StripeConfig, fetchImpl?: typeof fe
     request: { reference: string; metadata: Record<string, string>; successUrl: string; cancelUrl: string },
     idempotencyKey: string,
   ): Promise<SetupCheckout> {
-    const session = await call<CheckoutSession>(
-      "POST",
-      "/v1/checkout/sessions",
-      {
-        mode: "setup",
-        customer: customerId,
-        payment_method_types: ["card"],
-        client_reference_id: request.reference,
-        success_url: request.successUrl,
-        cancel_url: request.cancelUrl,
-        metadata: request.metadata,
-      },
-      `checkout-${idempotencyKey}`,
+    const session = await call("create Checkout Session", () =>
+      stripe.checkout.sessions.create(
+        {
+          mode: "setup",
+          customer: customerId,
+          allowed_payment_method_types: ["card"],
+          client_reference_id: request.reference,
+          success_url: request.successUrl,
+          cancel_url: request.cancelUrl,
+          metadata: request.metadata,
+        },
+        { idempotencyKey: `checkout-${idempotencyKey}` },
+      ),
     );
     if (!session.url) throw new PaymentProviderError("Stripe returned a Checkout Session without a URL");
     return { sessionId: session.id, url: session.url, customerId };
@@ -217,31 +232,23 @@ export function createStripePayments(config: StripeConfig, fetchImpl?: typeof fe
     async saveCard({ token, holder, idempotencyKey }): Promise<SavedCard> {
       if (token.startsWith("tok_")) {
         // A card token becomes the customer's default source; Stripe checks the card as it attaches it.
-        const customer = await call<Customer>(
-          "POST",
-          "/v1/customers",
-          { ...holderParams(holder), source: token, expand: ["default_source"] },
-          `customer-${idempotencyKey}`,
+        const customer = await call("create customer", () =>
+          stripe.customers.create(
+            { ...holderParams(holder), source: token, expand: ["default_source"] },
+            { idempotencyKey: `customer-${idempotencyKey}` },
+          ),
         );
         const source = customer.default_source;
         if (!source) throw new PaymentProviderError("Stripe returned a customer without the card");
         if (typeof source === "string")
           return { customerId: customer.id, paymentMethodId: source, brand: null, last4: null };
-        return {
-          customerId: customer.id,
-          paymentMethodId: source.id,
-          brand: source.brand ?? source.card?.brand ?? null,
-          last4: source.last4 ?? source.card?.last4 ?? null,
-        };
+        return sourceCard(customer.id, source);
       }
       if (!token.startsWith("pm_")) throw new CardError(CARD_NOT_SAVED, "invalid_token");
-      const customer = await call<Customer>(
-        "POST",
-        "/v1/customers",
-        holderParams(holder),
-        `customer-${idempotencyKey}`,
+      const customer = await call("create customer", () =>
+        stripe.customers.create(holderParams(holder), { idempotencyKey: `customer-${idempotencyKey}` }),
       );
-      let paymentMethod: PaymentMethod;
+      let paymentMethod: Stripe.PaymentMethod;
       try {
         paymentMethod = await setUpPaymentMethod(customer.id, token, idempotencyKey);
       } catch (error) {
@@ -255,32 +262,30 @@ export function createStripePayments(config: StripeConfig, fetchImpl?: typeof fe
     },
 
     async replaceCard({ customerId, token, subscriptionId, idempotencyKey }): Promise<SavedCard> {
-      let paymentMethod: PaymentMethod;
+      let card: SavedCard;
       let source = false;
       if (token.startsWith("tok_")) {
         // A card token becomes a new card of the customer (the old one stays until it is removed at
         // Stripe); Stripe checks the card as it attaches it.
-        const card = await call<Card & { id: string }>(
-          "POST",
-          `/v1/customers/${encodeURIComponent(customerId)}/sources`,
-          { source: token },
-          `source-${idempotencyKey}`,
+        const attached = await call("attach card", () =>
+          stripe.customers.createSource(customerId, { source: token }, { idempotencyKey: `source-${idempotencyKey}` }),
         );
-        paymentMethod = { id: card.id, card: { brand: card.brand, last4: card.last4 } };
+        card = sourceCard(customerId, attached);
         source = true;
       } else if (token.startsWith("pm_")) {
-        paymentMethod = await setUpPaymentMethod(customerId, token, idempotencyKey);
+        card = savedCard(customerId, await setUpPaymentMethod(customerId, token, idempotencyKey));
       } else {
         throw new CardError(CARD_NOT_SAVED, "invalid_token");
       }
-      await makeDefault(customerId, paymentMethod.id, { source, subscriptionId }, idempotencyKey);
-      return savedCard(customerId, paymentMethod);
+      await makeDefault(customerId, card.paymentMethodId, { source, subscriptionId }, idempotencyKey);
+      return card;
     },
 
     /**
      * The yearly price with the free trial, on the saved card. The processing fee is a pending invoice
      * item on the subscription, so it is charged with the first invoice after the trial; GST is the
-     * tax rate on both (spec section 9's amounts, configured as Stripe prices).
+     * tax rate on both (spec section 9's amounts, configured as Stripe prices and checked against
+     * fees.ts at start: stripe-prices.server.ts).
      */
     async startSubscription({ customerId, paymentMethodId, trialDays, idempotencyKey }) {
       const { yearlySubscription, processingFee, gstTaxRate } = config.prices ?? {};
@@ -290,24 +295,30 @@ export function createStripePayments(config: StripeConfig, fetchImpl?: typeof fe
         );
       }
       const taxRates = gstTaxRate ? [gstTaxRate] : undefined;
-      const subscription = await call<Subscription>(
-        "POST",
-        "/v1/subscriptions",
-        {
-          customer: customerId,
-          default_payment_method: paymentMethodId,
-          items: [{ price: yearlySubscription }],
-          trial_period_days: trialDays,
-          default_tax_rates: taxRates,
-          payment_behavior: "allow_incomplete",
-        },
-        `subscription-${idempotencyKey}`,
+      const subscription = await call("create subscription", () =>
+        stripe.subscriptions.create(
+          {
+            customer: customerId,
+            default_payment_method: paymentMethodId,
+            items: [{ price: yearlySubscription }],
+            trial_period_days: trialDays,
+            default_tax_rates: taxRates,
+            payment_behavior: "allow_incomplete",
+          },
+          { idempotencyKey: `subscription-${idempotencyKey}` },
+        ),
       );
-      await call(
-        "POST",
-        "/v1/invoiceitems",
-        { customer: customerId, subscription: subscription.id, price: processingFee, tax_rates: taxRates },
-        `processing-fee-${idempotencyKey}`,
+      await call("create invoice item", () =>
+        stripe.invoiceItems.create(
+          // A price is given as `pricing[price]` since API version 2025-03-31.basil (before: `price`).
+          {
+            customer: customerId,
+            subscription: subscription.id,
+            pricing: { price: processingFee },
+            tax_rates: taxRates,
+          },
+          { idempotencyKey: `processing-fee-${idempotencyKey}` },
+        ),
       );
       const trialEndsAt = subscription.trial_end
         ? new Date(subscription.trial_end * 1000)
@@ -320,11 +331,8 @@ export function createStripePayments(config: StripeConfig, fetchImpl?: typeof fe
     },
 
     async createSetupCheckout({ holder, successUrl, cancelUrl, idempotencyKey }) {
-      const customer = await call<Customer>(
-        "POST",
-        "/v1/customers",
-        holderParams(holder),
-        `customer-${idempotencyKey}`,
+      const customer = await call("create customer", () =>
+        stripe.customers.create(holderParams(holder), { idempotencyKey: `customer-${idempotencyKey}` }),
       );
       return setupCheckout(
         customer.id,
@@ -344,16 +352,17 @@ export function createStripePayments(config: StripeConfig, fetchImpl?: typeof fe
     },
 
     async readSetupCheckout(sessionId, options = {}): Promise<SetupCheckoutResult> {
-      const session = await call<CheckoutSession>("GET", `/v1/checkout/sessions/${encodeURIComponent(sessionId)}`, {
-        expand: ["setup_intent.payment_method"],
-      });
+      const session = await call("retrieve Checkout Session", () =>
+        stripe.checkout.sessions.retrieve(sessionId, { expand: ["setup_intent.payment_method"] }),
+      );
       if (session.status === "expired") return { status: "expired" };
       const setupIntent = session.setup_intent;
       if (session.status !== "complete" || !setupIntent || typeof setupIntent === "string") return { status: "open" };
-      if (setupIntent.status !== "succeeded" || !session.customer) return { status: "open" };
+      const customerId = typeof session.customer === "string" ? session.customer : session.customer?.id;
+      if (setupIntent.status !== "succeeded" || !customerId) return { status: "open" };
       const paymentMethod = await cardOf(setupIntent.payment_method);
-      await makeDefault(session.customer, paymentMethod.id, { subscriptionId: options.subscriptionId }, session.id);
-      return { status: "complete", card: savedCard(session.customer, paymentMethod) };
+      await makeDefault(customerId, paymentMethod.id, { subscriptionId: options.subscriptionId }, session.id);
+      return { status: "complete", card: savedCard(customerId, paymentMethod) };
     },
   };
 }

@@ -1,10 +1,11 @@
 import { HttpResponse, http } from "msw";
 import { setupServer } from "msw/node";
+import Stripe from "stripe";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { CapturedRequest } from "../../tests/mocks/providers";
 import { stripeHandlers } from "../../tests/mocks/stripe";
 import { CARD_NOT_SAVED, CardError, PaymentProviderError } from "./payments";
-import { createStripePayments, encodeStripeForm } from "./stripe.server";
+import { createStripePayments, stripeHostSettings, toPaymentError } from "./stripe.server";
 
 const captured: CapturedRequest[] = [];
 const server = setupServer(...stripeHandlers(captured));
@@ -16,17 +17,13 @@ afterEach(() => {
 });
 afterAll(() => server.close());
 
-const stripe = createStripePayments({ secretKey: "sk_test_abc", publishableKey: "pk_test_abc" });
+// Without the SDK's retries, so that each test sees each request once (retries have their own test).
+const keys = { secretKey: "sk_test_abc", publishableKey: "pk_test_abc", maxNetworkRetries: 0 };
+const stripe = createStripePayments(keys);
 const holder = { name: "Foothills Energy Ltd.", email: "office@foothills.example", reference: "seller-registration" };
 const formOf = (index: number) => Object.fromEntries(new URLSearchParams(captured[index]?.body));
 
 describe("Stripe payments adapter", () => {
-  it("encodes nested parameters the way Stripe reads them", () => {
-    expect(encodeStripeForm({ a: 1, b: { c: "d" }, e: ["x", "y"], f: undefined, g: [{ h: 1 }] }).toString()).toBe(
-      "a=1&b%5Bc%5D=d&e%5B0%5D=x&e%5B1%5D=y&g%5B0%5D%5Bh%5D=1",
-    );
-  });
-
   it("saves a card token as a new customer's card, with the secret key and an idempotency key", async () => {
     const card = await stripe.saveCard({ token: "tok_visa", holder, idempotencyKey: "k1" });
     expect(card).toEqual({ customerId: "cus_123", paymentMethodId: "card_123", brand: "Visa", last4: "4242" });
@@ -55,7 +52,7 @@ describe("Stripe payments adapter", () => {
     expect(formOf(1)).toMatchObject({
       customer: "cus_123",
       payment_method: "pm_card_visa",
-      "payment_method_types[0]": "card",
+      "allowed_payment_method_types[0]": "card",
       usage: "off_session",
       confirm: "true",
     });
@@ -112,7 +109,7 @@ describe("Stripe payments adapter", () => {
     await expect(
       stripe.saveCard({ token: "tok_visa", holder: { ...holder, email: "outage@example.com" }, idempotencyKey: "k7" }),
     ).rejects.toThrow(PaymentProviderError);
-    const unreachable = createStripePayments({ secretKey: "sk_test_abc", publishableKey: "pk_test_abc" }, async () => {
+    const unreachable = createStripePayments(keys, async () => {
       throw new TypeError("fetch failed");
     });
     await expect(unreachable.saveCard({ token: "tok_visa", holder, idempotencyKey: "k8" })).rejects.toThrow(
@@ -135,7 +132,7 @@ describe("Stripe payments adapter", () => {
     expect(formOf(1)).toMatchObject({
       mode: "setup",
       customer: "cus_123",
-      "payment_method_types[0]": "card",
+      "allowed_payment_method_types[0]": "card",
       client_reference_id: "seller-registration",
       success_url: "https://market.example/signup/seller-registration-complete?session_id={CHECKOUT_SESSION_ID}",
     });
@@ -154,8 +151,7 @@ describe("Stripe payments adapter", () => {
 
   it("starts the yearly subscription with the free trial, then adds the processing fee to its first invoice", async () => {
     const priced = createStripePayments({
-      secretKey: "sk_test_abc",
-      publishableKey: "pk_test_abc",
+      ...keys,
       prices: { yearlySubscription: "price_year", processingFee: "price_fee", gstTaxRate: "txr_gst" },
     });
     const started = await priced.startSubscription({
@@ -185,7 +181,7 @@ describe("Stripe payments adapter", () => {
     expect(formOf(1)).toEqual({
       customer: "cus_123",
       subscription: "sub_123",
-      price: "price_fee",
+      "pricing[price]": "price_fee",
       "tax_rates[0]": "txr_gst",
     });
   });
@@ -195,8 +191,7 @@ describe("Stripe payments adapter", () => {
     await expect(stripe.startSubscription(request)).rejects.toBeInstanceOf(PaymentProviderError);
     expect(captured).toHaveLength(0);
     const priced = createStripePayments({
-      secretKey: "sk_test_abc",
-      publishableKey: "pk_test_abc",
+      ...keys,
       prices: { yearlySubscription: "price_year", processingFee: "price_fee" },
     });
     await expect(priced.startSubscription({ ...request, customerId: "cus_outage" })).rejects.toBeInstanceOf(
@@ -251,7 +246,7 @@ describe("Stripe payments adapter", () => {
     expect(formOf(0)).toEqual({
       customer: "cus_123",
       payment_method: "pm_card_mastercard",
-      "payment_method_types[0]": "card",
+      "allowed_payment_method_types[0]": "card",
       usage: "off_session",
       confirm: "true",
       "expand[0]": "payment_method",
@@ -293,7 +288,7 @@ describe("Stripe payments adapter", () => {
     expect(formOf(0)).toEqual({
       mode: "setup",
       customer: "cus_existing",
-      "payment_method_types[0]": "card",
+      "allowed_payment_method_types[0]": "card",
       client_reference_id: "organization-7",
       success_url: "https://market.example/account/card/checkout?session_id={CHECKOUT_SESSION_ID}",
       cancel_url: "https://market.example/account/card/checkout?cancelled=1",
@@ -312,5 +307,73 @@ describe("Stripe payments adapter", () => {
     ]);
     expect(formOf(1)).toEqual({ "invoice_settings[default_payment_method]": "pm_456" });
     expect(formOf(2)).toEqual({ default_payment_method: "pm_456" });
+  });
+
+  it("retries a request Stripe failed on with the same idempotency key, so the retry cannot make a second of anything", async () => {
+    let failures = 1;
+    server.use(
+      http.post("https://api.stripe.com/v1/setup_intents", async ({ request }) => {
+        if (failures-- <= 0) return undefined;
+        captured.push({ url: request.url, headers: request.headers, body: await request.text() });
+        return HttpResponse.json({ error: { type: "api_error", message: "Something went wrong" } }, { status: 500 });
+      }),
+    );
+    const retrying = createStripePayments({ ...keys, maxNetworkRetries: 1 });
+    const card = await retrying.saveCard({ token: "pm_card_visa", holder, idempotencyKey: "k10" });
+    expect(card).toEqual({ customerId: "cus_123", paymentMethodId: "pm_123", brand: "visa", last4: "4242" });
+    expect(captured.map((request) => [new URL(request.url).pathname, request.headers.get("idempotency-key")])).toEqual([
+      ["/v1/customers", "customer-k10"],
+      ["/v1/setup_intents", "setup-k10"],
+      ["/v1/setup_intents", "setup-k10"],
+      ["/v1/customers/cus_123", "default-k10"],
+    ]);
+  });
+
+  it("sends every request to STRIPE_API_URL's host, port and protocol when it is set (a fake Stripe on localhost)", async () => {
+    const local: string[] = [];
+    server.use(
+      http.delete("http://127.0.0.1:12111/v1/customers/:id", ({ request, params }) => {
+        local.push(request.url);
+        return HttpResponse.json({ id: params.id, object: "customer", deleted: true });
+      }),
+    );
+    await createStripePayments({ ...keys, apiUrl: "http://127.0.0.1:12111" }).discardCustomer("cus_local");
+    expect(local).toEqual(["http://127.0.0.1:12111/v1/customers/cus_local"]);
+    expect(captured).toHaveLength(0);
+    expect(stripeHostSettings("https://stripe.internal.example")).toEqual({
+      host: "stripe.internal.example",
+      port: 443,
+      protocol: "https",
+    });
+    expect(stripeHostSettings(undefined)).toEqual({});
+  });
+
+  it("maps the SDK's error classes to ours", () => {
+    const raw = (extra: { code?: string; param?: string; statusCode?: number } = {}) => ({
+      message: "detail",
+      ...extra,
+    });
+    const { errors } = Stripe;
+    expect(toPaymentError(new errors.StripeCardError(raw({ code: "expired_card" })), "x")).toMatchObject({
+      name: "CardError",
+      message: "detail",
+      code: "expired_card",
+    });
+    for (const param of ["source", "payment_method"]) {
+      expect(toPaymentError(new errors.StripeInvalidRequestError(raw({ param, statusCode: 400 })), "x")).toMatchObject({
+        name: "CardError",
+        message: CARD_NOT_SAVED,
+      });
+    }
+    for (const error of [
+      new errors.StripeInvalidRequestError(raw({ param: "customer", statusCode: 400 })),
+      new errors.StripeConnectionError(raw()),
+      new errors.StripeAPIError(raw({ statusCode: 500 })),
+      new errors.StripeAuthenticationError(raw({ statusCode: 401 })),
+      new errors.StripeRateLimitError(raw({ statusCode: 429 })),
+      new Error("anything else"),
+    ]) {
+      expect(toPaymentError(error, "x")).toBeInstanceOf(PaymentProviderError);
+    }
   });
 });

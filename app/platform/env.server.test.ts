@@ -12,6 +12,8 @@ const PROVIDERS = {
   STRIPE_PUBLISHABLE_KEY: "pk_live_123",
   STRIPE_SUBSCRIPTION_PRICE_ID: "price_yearly",
   STRIPE_PROCESSING_FEE_PRICE_ID: "price_fee",
+  STRIPE_GST_TAX_RATE_ID: "txr_gst",
+  STRIPE_WEBHOOK_SECRET: "whsec_123",
 } satisfies Record<(typeof PROVIDER_SETTINGS)[number], string>;
 const PRODUCTION = { NODE_ENV: "production", SESSION_SECRET: "x".repeat(64) };
 
@@ -136,5 +138,34 @@ describe("production never opens the development doors by accident", () => {
     expect(readEnvironment({ TRUST_PROXY: "fly" }).TRUST_PROXY).toBe("fly");
     expect(readEnvironment({ TRUSTED_PROXY_HOPS: "2" }).TRUSTED_PROXY_HOPS).toBe(2);
     expect(readEnvironment({}).TRUSTED_PROXY_HOPS).toBeUndefined();
+  });
+});
+
+describe("Stripe's settings", () => {
+  const STRIPE_KEYS = { STRIPE_SECRET_KEY: "sk_test_1", STRIPE_PUBLISHABLE_KEY: "pk_test_1" };
+
+  it.each([
+    [{ STRIPE_API_URL: "localhost:12111" }, "STRIPE_API_URL"],
+    [{ STRIPE_API_URL: "ftp://stripe.example" }, "STRIPE_API_URL"],
+    [{ STRIPE_WEBHOOK_SECRET: "secret" }, "STRIPE_WEBHOOK_SECRET must be a Stripe webhook signing secret (whsec_…)"],
+    [{ STRIPE_GST_TAX_RATE_ID: "gst" }, "STRIPE_GST_TAX_RATE_ID must be a Stripe tax rate id (txr_…)"],
+  ])("refuses %o with one clear line", (source, message) => {
+    expect(refusal(source)).toContain(message);
+  });
+
+  it("reads STRIPE_API_URL and STRIPE_WEBHOOK_SECRET", () => {
+    const env = readEnvironment({ STRIPE_API_URL: "http://127.0.0.1:12111", STRIPE_WEBHOOK_SECRET: "whsec_abc" });
+    expect(env.STRIPE_API_URL).toBe("http://127.0.0.1:12111");
+    expect(env.STRIPE_WEBHOOK_SECRET).toBe("whsec_abc");
+  });
+
+  it("needs the prices, the tax rate and the webhook secret in a staging copy that uses Stripe, not in development", () => {
+    expect(refusal({ ...PRODUCTION, DEV_OUTBOX: "on", ...STRIPE_KEYS })).toBe(
+      "Invalid configuration: STRIPE_SUBSCRIPTION_PRICE_ID, STRIPE_PROCESSING_FEE_PRICE_ID, STRIPE_GST_TAX_RATE_ID, " +
+        "STRIPE_WEBHOOK_SECRET are required with Stripe when NODE_ENV=production",
+    );
+    const stagingWithStripe = { ...PRODUCTION, DEV_OUTBOX: "on", ...PROVIDERS };
+    expect(readEnvironment(stagingWithStripe).STRIPE_WEBHOOK_SECRET).toBe("whsec_123");
+    expect(readEnvironment(STRIPE_KEYS).STRIPE_WEBHOOK_SECRET).toBeUndefined();
   });
 });

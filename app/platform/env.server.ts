@@ -30,7 +30,19 @@ const environmentSchema = z
     STAFF_NOTIFICATION_EMAIL: optionalText.pipe(z.email().optional()),
     STRIPE_SECRET_KEY: optionalText,
     STRIPE_PUBLISHABLE_KEY: optionalText,
-    /** Used when staff approve a seller (the subscription starts then); optional until that is built. */
+    /**
+     * Another address for Stripe's API (a fake Stripe on localhost in tests), given to the SDK as its
+     * host, port and protocol; unset: https://api.stripe.com.
+     */
+    STRIPE_API_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
+    /** Verifies the events Stripe posts to /webhooks/stripe (the endpoint's signing secret). */
+    STRIPE_WEBHOOK_SECRET: optionalText.pipe(
+      z.string().startsWith("whsec_", "must be a Stripe webhook signing secret (whsec_…)").optional(),
+    ),
+    /**
+     * The prices and tax rate a seller's subscription starts with when staff approve it; checked at
+     * start against app/payments/fees.ts. Required in production with Stripe.
+     */
     STRIPE_SUBSCRIPTION_PRICE_ID: optionalText.pipe(
       z.string().startsWith("price_", "must be a Stripe price id (price_…)").optional(),
     ),
@@ -100,6 +112,17 @@ const environmentSchema = z
           message: "STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY must be set together",
         });
       }
+      // A staging copy that does use Stripe charges like production does.
+      if (env.NODE_ENV === "production" && env.STRIPE_SECRET_KEY) {
+        const missing = STRIPE_PRODUCTION_SETTINGS.filter((name) => !env[name]);
+        if (missing.length > 0) {
+          ctx.addIssue({
+            code: "custom",
+            path: [],
+            message: `${missing.join(", ")} ${missing.length === 1 ? "is" : "are"} required with Stripe when NODE_ENV=production`,
+          });
+        }
+      }
     }
     if (env.TRUST_PROXY === "fly" && env.TRUSTED_PROXY_HOPS !== undefined) {
       ctx.addIssue({
@@ -134,8 +157,19 @@ const environmentSchema = z
 export type Environment = z.infer<typeof environmentSchema>;
 
 /**
- * What a deploy without the development doors needs: real SMS, e-mail and card providers, with the
- * price ids a seller's approval starts the subscription with.
+ * What Stripe needs in production besides its keys: the prices and tax rate a seller's approval starts
+ * the subscription with (the fee table's amounts, checked at start), and the webhook signing secret.
+ */
+const STRIPE_PRODUCTION_SETTINGS = [
+  "STRIPE_SUBSCRIPTION_PRICE_ID",
+  "STRIPE_PROCESSING_FEE_PRICE_ID",
+  "STRIPE_GST_TAX_RATE_ID",
+  "STRIPE_WEBHOOK_SECRET",
+] as const;
+
+/**
+ * What a deploy without the development doors needs: real SMS, e-mail and card providers, with
+ * Stripe's production settings.
  */
 export const PROVIDER_SETTINGS = [
   "TWILIO_ACCOUNT_SID",
@@ -145,8 +179,7 @@ export const PROVIDER_SETTINGS = [
   "MAIL_FROM",
   "STRIPE_SECRET_KEY",
   "STRIPE_PUBLISHABLE_KEY",
-  "STRIPE_SUBSCRIPTION_PRICE_ID",
-  "STRIPE_PROCESSING_FEE_PRICE_ID",
+  ...STRIPE_PRODUCTION_SETTINGS,
 ] as const;
 
 /**

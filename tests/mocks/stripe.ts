@@ -26,10 +26,20 @@ const declined = {
   },
 };
 
+/**
+ * The URL with its query form-encoded (`expand%5B0%5D=…`), whichever way the client wrote the brackets
+ * (Stripe's SDK leaves them literal): assertions compare one spelling.
+ */
+export function formEncodedUrl(address: string): string {
+  const url = new URL(address);
+  url.search = url.searchParams.toString();
+  return url.href;
+}
+
 export function stripeHandlers(captured: CapturedRequest[]) {
   const capture = async (request: Request) => {
     const body = request.method === "GET" ? "" : await request.text();
-    captured.push({ url: request.url, headers: request.headers, body });
+    captured.push({ url: formEncodedUrl(request.url), headers: request.headers, body });
     return new URLSearchParams(body);
   };
   return [

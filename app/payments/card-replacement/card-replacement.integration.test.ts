@@ -408,7 +408,7 @@ describe.each(databaseKinds)("replacing a seller's card with Stripe on %s", (kin
     expect(session).toMatchObject({
       mode: "setup",
       customer: "cus_123",
-      "payment_method_types[0]": "card",
+      "allowed_payment_method_types[0]": "card",
       client_reference_id: `organization-${seller.organizationId}`,
       success_url: `${context.app.baseURL}/account/card/checkout?session_id={CHECKOUT_SESSION_ID}`,
       cancel_url: `${context.app.baseURL}/account/card/checkout?cancelled=1`,
