@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatCents, SELLER_FEE_LINES, SELLER_FEES, SELLER_FEES_TOTAL } from "./fees";
+import { formatCents, GST_PERCENT, SELLER_FEE_LINES, SELLER_FEES, SELLER_FEES_TOTAL } from "./fees";
 
 describe("seller fees", () => {
   it("are the amounts of spec section 9 and add up to $217.35", () => {
@@ -10,6 +10,7 @@ describe("seller fees", () => {
 
   it("charge GST at 5% of the subscription and the processing fee", () => {
     expect(Math.round((SELLER_FEES.yearlySubscription + SELLER_FEES.processingFee) * 0.05)).toBe(SELLER_FEES.gst);
+    expect(GST_PERCENT).toBe(5);
   });
 });
 

@@ -3,11 +3,24 @@
 
 export const SELLER_TRIAL_DAYS = 7;
 
+/** GST (Alberta): added on top of the subscription and the processing fee, never included in them. */
+export const GST_PERCENT = 5;
+
+/**
+ * What Stripe must be configured with for these fees: checked at every start against the prices and
+ * tax rate the app uses (stripe-fees.server.ts), so the fee table and the charge never differ.
+ */
+export const SELLER_FEES_AT_STRIPE = {
+  currency: "cad",
+  /** The subscription renews once a year. */
+  interval: "year",
+} as const;
+
 export const SELLER_FEES = {
   trial: 0,
   yearlySubscription: 20_000,
   processingFee: 700,
-  /** 5% GST on the subscription and the processing fee. */
+  /** GST_PERCENT of the subscription and the processing fee. */
   gst: 1_035,
 } as const;
 

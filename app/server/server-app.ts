@@ -16,6 +16,7 @@ import { createAuctionLive } from "~/auctions/live/auction-live.server";
 import { createCatalogueReadCache, serveCachedJson } from "~/catalogue/catalogue-read-cache.server";
 import { createMessaging, type Messaging } from "~/messaging/messaging.server";
 import { createPayments, type Payments } from "~/payments/payments.server";
+import { checkStripeFees } from "~/payments/stripe-fees.server";
 import { sendExpiryReminders } from "~/reminders/expiry-reminders.server";
 import { startRemindersWorker } from "~/reminders/reminders-worker.server";
 import { type DatabaseHandle, openDatabase } from "~db/database.server";
@@ -105,6 +106,8 @@ async function openBackgroundServices(environment: NodeJS.ProcessEnv) {
  * PostgreSQL; on the embedded database run `node server.js --send-reminders` daily instead.
  */
 export async function runWorker(environment: NodeJS.ProcessEnv = process.env): Promise<{ stop(): Promise<void> }> {
+  // Before the database: Stripe's prices must be the fee table's (stops the start otherwise).
+  await checkStripeFees(readEnvironment(environment));
   const { env, database, services } = await openBackgroundServices(environment);
   if (!env.DATABASE_URL) {
     await database.close();
@@ -137,6 +140,8 @@ export async function sendRemindersOnce(environment: NodeJS.ProcessEnv = process
 /** Opens the database, migrates, loads reference data, and returns the HTTP request listener. */
 export async function createApplication(options: ApplicationOptions = {}): Promise<Application> {
   const env = readEnvironment(options.environment);
+  // Before the database: Stripe's prices must be the fee table's (stops the start otherwise).
+  await checkStripeFees(env);
   const development = Boolean(options.loadBuild);
   // Production hands React Router the build itself: given a function, it rebuilds its route tables on
   // every request (meant for the dev server's reloads), which cost most of a plain request's CPU time.

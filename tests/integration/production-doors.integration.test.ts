@@ -4,6 +4,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { PROVIDER_SETTINGS } from "~/platform/env.server";
 import { sessions } from "~db/schema";
+import { fakeStripeForFile } from "../mocks/stripe";
 import { BEHIND_ONE_PROXY, createClient, startTestApp, type TestApp } from "../support/test-app";
 import { databaseKinds } from "../support/test-database";
 
@@ -12,8 +13,12 @@ import { databaseKinds } from "../support/test-database";
 // and then every page says it is a staging copy. Also: the session cookie is Secure over HTTPS.
 
 const run = promisify(execFile);
+fakeStripeForFile();
 
-/** Providers configured with made-up values; nothing is sent in these tests (no provider is called at start). */
+/**
+ * Providers configured with made-up values; nothing is sent in these tests. At start only Stripe is
+ * asked, for its prices (answered by the fake Stripe at the network edge).
+ */
 const PROVIDERS = {
   TWILIO_ACCOUNT_SID: "AC00000000000000000000000000000000",
   TWILIO_AUTH_TOKEN: "token",
@@ -24,6 +29,8 @@ const PROVIDERS = {
   STRIPE_PUBLISHABLE_KEY: "pk_test_doors",
   STRIPE_SUBSCRIPTION_PRICE_ID: "price_yearly",
   STRIPE_PROCESSING_FEE_PRICE_ID: "price_fee",
+  STRIPE_GST_TAX_RATE_ID: "txr_gst",
+  STRIPE_WEBHOOK_SECRET: "whsec_doors",
 };
 const PRODUCTION = { NODE_ENV: "production", SESSION_SECRET: randomBytes(32).toString("hex") };
 const STAFF = { SEED_STAFF_EMAIL: "staff@example.com", SEED_STAFF_PASSWORD: "staff-password" };

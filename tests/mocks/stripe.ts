@@ -36,6 +36,49 @@ export function formEncodedUrl(address: string): string {
   return url.href;
 }
 
+const missing = (kind: string, id: unknown) => ({
+  error: { type: "invalid_request_error", code: "resource_missing", message: `No such ${kind}: '${id}'`, param: "id" },
+});
+
+/** Prices in Stripe's shape: the ones spec section 9's fee table is configured with. */
+const yearly = (id: string) => ({
+  id,
+  object: "price",
+  active: true,
+  currency: "cad",
+  type: "recurring",
+  recurring: { interval: "year", interval_count: 1, usage_type: "licensed" },
+  unit_amount: 20_000,
+  tax_behavior: "exclusive",
+});
+export const STRIPE_PRICES: Record<string, Record<string, unknown>> = {
+  price_year: yearly("price_year"),
+  price_yearly: yearly("price_yearly"),
+  price_fee: {
+    id: "price_fee",
+    object: "price",
+    active: true,
+    currency: "cad",
+    type: "one_time",
+    recurring: null,
+    unit_amount: 700,
+    tax_behavior: "exclusive",
+  },
+};
+export const STRIPE_TAX_RATES: Record<string, Record<string, unknown>> = {
+  txr_gst: {
+    id: "txr_gst",
+    object: "tax_rate",
+    active: true,
+    display_name: "GST",
+    jurisdiction: "AB",
+    country: "CA",
+    percentage: 5,
+    inclusive: false,
+    tax_type: "gst",
+  },
+};
+
 export function stripeHandlers(captured: CapturedRequest[]) {
   const capture = async (request: Request) => {
     const body = request.method === "GET" ? "" : await request.text();
@@ -133,6 +176,15 @@ export function stripeHandlers(captured: CapturedRequest[]) {
     http.post("https://api.stripe.com/v1/invoiceitems", async ({ request }) => {
       await capture(request);
       return HttpResponse.json({ id: "ii_123", object: "invoiceitem" });
+    }),
+    // The prices and tax rate the start checks against fees.ts (not captured: read once at start).
+    http.get("https://api.stripe.com/v1/prices/:id", ({ params }) => {
+      const price = STRIPE_PRICES[String(params.id)];
+      return price ? HttpResponse.json(price) : HttpResponse.json(missing("price", params.id), { status: 404 });
+    }),
+    http.get("https://api.stripe.com/v1/tax_rates/:id", ({ params }) => {
+      const taxRate = STRIPE_TAX_RATES[String(params.id)];
+      return taxRate ? HttpResponse.json(taxRate) : HttpResponse.json(missing("tax_rate", params.id), { status: 404 });
     }),
     http.get("https://api.stripe.com/v1/checkout/sessions/:id", async ({ request, params }) => {
       await capture(request);
