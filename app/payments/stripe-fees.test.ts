@@ -2,6 +2,7 @@ import { HttpResponse, http } from "msw";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ConfigurationError, readEnvironment } from "~/platform/env.server";
+import { createApplication, runWorker } from "~/server/server-app";
 import type { CapturedRequest } from "../../tests/mocks/providers";
 import { STRIPE_PRICES, STRIPE_TAX_RATES, stripeHandlers } from "../../tests/mocks/stripe";
 import { checkStripeFees } from "./stripe-fees.server";
@@ -153,5 +154,15 @@ describe("the start's check of Stripe's prices against fees.ts", () => {
     const { STRIPE_GST_TAX_RATE_ID: _, ...withoutTax } = STRIPE;
     await checkStripeFees(readEnvironment({ ...withoutTax, STRIPE_API_URL: "http://127.0.0.1:12111" }), noRetries);
     expect(local).toEqual(["/v1/prices/price_year", "/v1/prices/price_fee"]);
+  });
+
+  it("runs before the web app and the worker open the database, and stops them on a difference", async () => {
+    overridePrice("price_fee", { unit_amount: 900 });
+    const environment = { ...STRIPE, PGLITE_DIR: "memory://" };
+    const difference =
+      /^Invalid configuration: Stripe's prices differ .*STRIPE_PROCESSING_FEE_PRICE_ID price_fee is unit_amount 900 \(fees\.ts: 700\)$/;
+    await expect(createApplication({ environment })).rejects.toThrow(difference);
+    // Without DATABASE_URL the worker would stop for another reason, after opening the database.
+    await expect(runWorker(environment)).rejects.toThrow(difference);
   });
 });

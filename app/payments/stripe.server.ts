@@ -88,9 +88,8 @@ export function toPaymentError(error: unknown, what: string): Error {
   }
   if (error instanceof Stripe.errors.StripeError) {
     // StripeAPIError, StripeAuthenticationError, StripePermissionError, StripeRateLimitError, StripeIdempotencyError…
-    return new PaymentProviderError(
-      `Stripe refused ${what} (${error.statusCode ?? "no status"} ${error.rawType ?? error.type} ${error.code ?? ""}): ${error.message || "no detail"}`,
-    );
+    const answer = [error.statusCode ?? "no status", error.rawType ?? error.type, error.code].filter(Boolean).join(" ");
+    return new PaymentProviderError(`Stripe refused ${what} (${answer}): ${error.message || "no detail"}`);
   }
   return new PaymentProviderError(`Stripe failed (${what}): ${error instanceof Error ? error.message : String(error)}`);
 }
