@@ -13,7 +13,11 @@ import {
 describe("GST at 5%, rounded half up to the cent", () => {
   it("makes the buyer's fee $250.00 + $12.50 = $262.50", () => {
     expect(BUYER_AUCTION_FEE_CENTS).toBe(25_000);
-    expect(invoiceAmounts(BUYER_AUCTION_FEE_CENTS)).toEqual({ amountCents: 25_000, gstCents: 1_250, totalCents: 26_250 });
+    expect(invoiceAmounts(BUYER_AUCTION_FEE_CENTS)).toEqual({
+      amountCents: 25_000,
+      gstCents: 1_250,
+      totalCents: 26_250,
+    });
   });
 
   it.each([

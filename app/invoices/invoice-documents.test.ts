@@ -114,7 +114,11 @@ describe("invoiceEmail", () => {
     expect(email.text).toContain("Total due, GST included: $262.50.");
     expect(email.text).toContain("https://market.example/account/invoices");
     expect(email.text.startsWith("Hello Alex Accounts,")).toBe(true);
-    expect(Buffer.from(email.attachments[0]?.contentBase64 ?? "", "base64").subarray(0, 5).toString()).toBe("%PDF-");
+    expect(
+      Buffer.from(email.attachments[0]?.contentBase64 ?? "", "base64")
+        .subarray(0, 5)
+        .toString(),
+    ).toBe("%PDF-");
   });
 
   it("refuses an invoice with no address", () => {

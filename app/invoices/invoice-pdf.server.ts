@@ -116,10 +116,11 @@ function writer(doc: PDFKit.PDFDocument, root: PDFKit.PDFStructureElement) {
     },
     table(rows: [string, string][]) {
       doc.font("Helvetica").fontSize(10);
-      doc.table({
+      // pdfkit tags the table (Table, TR, TH with its scope, TD) under structParent; @types/pdfkit
+      // knows neither structParent nor a header cell's scope yet.
+      const options = {
         structParent: root,
         columnStyles: ["*", 120],
-        rowStyles: (index) => (index === 0 || index === rows.length ? { font: { src: "Helvetica-Bold" } } : {}),
         data: [
           [
             { text: "Description", type: "TH", scope: "column" },
@@ -130,7 +131,8 @@ function writer(doc: PDFKit.PDFDocument, root: PDFKit.PDFStructureElement) {
             { text: amount, align: { x: "right" } },
           ]),
         ],
-      });
+      };
+      doc.table(options as unknown as PDFKit.Mixins.TableOptionsWithData);
       doc.moveDown(1);
     },
   };

@@ -27,7 +27,7 @@ export async function pdfStructureTypes(bytes: Uint8Array): Promise<string[]> {
     for (const child of node.children ?? []) walk(child as { role?: string; children?: unknown[] });
   };
   if (tree) walk(tree as never);
-  const { info } = (await document.getMetadata()) as { info: Record<string, unknown> };
+  const { info } = (await document.getMetadata()) as unknown as { info: Record<string, unknown> };
   await document.destroy();
   return [`Title:${String(info.Title)}`, ...types];
 }
