@@ -1,5 +1,8 @@
 import { BILLING_PREFERENCES, type BillingPreference, DELIVERY_STATES, type DeliveryState } from "~db/invoice-terms";
 
+/** Rows of a page of invoices (the buyer's and the staff list). */
+export const PAGE_SIZE = 50;
+
 export type StaffFilter = { state?: DeliveryState; preference?: BillingPreference };
 
 // What the pages call an invoice's delivery state, and the filters' words (no server code here).

@@ -23,7 +23,7 @@ import { creditNoteAmounts, documentNumber, invoiceAmounts, remainingOf } from "
 import { networkExportCsv, networkExportFileName } from "./invoice-csv.server";
 import { invoiceIssuer } from "./invoice-issuer";
 import { creditNotePdf, invoicePdf } from "./invoice-pdf.server";
-import type { StaffFilter } from "./invoice-terms";
+import { PAGE_SIZE, type StaffFilter } from "./invoice-terms";
 
 // Buyer invoices (issue 19): issued in the award's transaction, listed for the buyer and for staff,
 // marked mailed or exported, corrected by credit notes. An invoice row is never edited except for its
@@ -162,8 +162,6 @@ export async function issueInvoiceForAward(
 }
 
 // ---- Reading ----
-
-export const PAGE_SIZE = 50;
 
 export type AccountDocument = {
   kind: "invoice" | "credit_note";
