@@ -1,11 +1,20 @@
+import { createRequire } from "node:module";
+import path from "node:path";
 import { getDocument } from "pdfjs-dist/legacy/build/pdf.mjs";
 
 // Reads a PDF back as a reader would: its text (pdf.js' getTextContent, page by page) and the
 // markers of a tagged PDF in its catalog (checked in the raw bytes: pdfkit writes them uncompressed).
 
+/** pdf.js' metrics of the 14 standard fonts (pdfkit's Helvetica is one), from its own package. */
+const standardFontDataUrl = `${path.join(path.dirname(createRequire(import.meta.url).resolve("pdfjs-dist/package.json")), "standard_fonts")}/`;
+
 export async function pdfText(bytes: Uint8Array): Promise<string> {
-  const document = await getDocument({ data: new Uint8Array(bytes), useSystemFonts: false, isEvalSupported: false })
-    .promise;
+  const document = await getDocument({
+    data: new Uint8Array(bytes),
+    standardFontDataUrl,
+    useSystemFonts: false,
+    isEvalSupported: false,
+  }).promise;
   const pages: string[] = [];
   for (let number = 1; number <= document.numPages; number += 1) {
     const page = await document.getPage(number);
@@ -18,7 +27,8 @@ export async function pdfText(bytes: Uint8Array): Promise<string> {
 
 /** The structure tree's element types in order (H1, P, Table, TR, TH, TD, ...), as pdf.js reads them. */
 export async function pdfStructureTypes(bytes: Uint8Array): Promise<string[]> {
-  const document = await getDocument({ data: new Uint8Array(bytes), isEvalSupported: false }).promise;
+  const document = await getDocument({ data: new Uint8Array(bytes), standardFontDataUrl, isEvalSupported: false })
+    .promise;
   const page = await document.getPage(1);
   const tree = await page.getStructTree();
   const types: string[] = [];
