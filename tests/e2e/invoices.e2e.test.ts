@@ -13,7 +13,7 @@ import { pdfText } from "../support/pdf-text";
 import { createClient, startTestApp, type TestApp } from "../support/test-app";
 import { errorAlertText, expectAlertFocused, expectFieldMessage, submit } from "./account-helpers";
 import { pagesOn, signInThroughForm } from "./app-pages";
-import { browserForFile, expectNoAxeViolations, javaScriptModes } from "./browser";
+import { browserForFile, expectNoAxeViolations, javaScriptModes, validateHtml } from "./browser";
 
 // Buyer invoices in Chromium, with JavaScript on and off (issue 19): a buyer finds the invoice of an
 // awarded auction from /account and downloads its PDF; staff find it in the list by its state, mark it
@@ -69,6 +69,7 @@ describe.each(javaScriptModes)("buyer invoices with %s", (mode) => {
     for (const expected of [`Invoice ${number}`, "$250.00", "$12.50", "$262.50", `Paper Trail ${mode} Ltd.`]) {
       expect(text).toContain(expected);
     }
+    const documents: Record<string, string> = { "account-invoices": await buyerPage.content() };
     await buyerPage.context().close();
 
     // Staff: the list filtered to what is to be posted, the invoice, "Mark as mailed".
@@ -90,6 +91,7 @@ describe.each(javaScriptModes)("buyer invoices with %s", (mode) => {
     await expect.poll(() => staffPage.url()).toContain("state=to_mail");
     await staffPage.getByRole("link", { name: number }).waitFor();
     await axe(staffPage);
+    documents["staff-invoices"] = await staffPage.content();
     await submit(staffPage, mode, staffPage.getByRole("link", { name: number }), { clientSide: true });
     await staffPage.getByRole("heading", { level: 1, name: `Invoice ${number}` }).waitFor();
     await axe(staffPage);
@@ -118,6 +120,7 @@ describe.each(javaScriptModes)("buyer invoices with %s", (mode) => {
     expect(await staffPage.getByLabel("Amount to credit, before GST").inputValue()).toBe("300.00");
     expect(await staffPage.getByLabel("Reason").inputValue()).toBe("Charged for the wrong auction");
     await axe(staffPage);
+    documents["staff-invoice-refused"] = await staffPage.content();
     await staffPage.getByLabel("Amount to credit, before GST").fill("250.00");
     await submit(staffPage, mode, staffPage.getByRole("button", { name: "Issue the credit note" }));
     await expect.poll(() => mainText(staffPage)).toContain("Credit note issued");
@@ -127,5 +130,8 @@ describe.each(javaScriptModes)("buyer invoices with %s", (mode) => {
     expect(await mainText(staffPage)).toContain("Remaining to credit: $0.00 before GST");
     expect(await staffPage.getByRole("button", { name: "Issue the credit note" }).count()).toBe(0);
     await axe(staffPage);
+    documents["staff-invoice"] = await staffPage.content();
+    // The W3C Nu validator, once per mode, on the three new pages as the browser has them.
+    expect(await validateHtml(documents)).toEqual([]);
   });
 });
