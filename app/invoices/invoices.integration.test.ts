@@ -3,10 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { creditNotes, invoiceExports, invoices } from "~db/schema";
 import {
   catalogueForAuctions,
+  createAuctionRow,
   createBuyer,
   createSeller,
   type Party,
   signedInClients,
+  TEST_STAFF,
   TEST_STAFF_ENV,
 } from "../../tests/support/auction-fixtures";
 import { expectIn, expectNotIn } from "../../tests/support/html";
@@ -17,6 +19,7 @@ import { databaseKinds } from "../../tests/support/test-database";
 import { ACCOUNTING_COLUMNS, NETWORK_EXPORT_COLUMNS } from "./invoice-csv.server";
 import { invoiceEmail } from "./invoice-email";
 import { invoiceIssuer } from "./invoice-issuer";
+import { issueInvoiceForAward } from "./invoices.server";
 
 // Buyer invoices through the HTTP app (issue 19): an award issues exactly one invoice in its
 // transaction, numbered without gaps even when awards race; only the buyer's organization and staff
@@ -334,5 +337,41 @@ describe.each(databaseKinds)("buyer invoices on %s", (kind) => {
     ).toBe(403);
     expect((await as("staff").request("/staff/invoices/INV-999999")).status).toBe(404);
     expect((await as("staff").request("/staff/invoices/CN-000001")).status).toBe(404);
+  });
+
+  it("pages the buyer's list and the staff list 50 at a time, with an Older link", async () => {
+    const buyer = await createInvoicedBuyer(db(), "Mail Invoice", "Many Auctions Ltd.");
+    for (let index = 0; index < 51; index += 1) {
+      const auction = await createAuctionRow(db(), { owner: buyer, ...catalogue, status: "closed" });
+      // Straight to the issuing function: the award's page is tested above; this is about the lists.
+      await db().transaction((tx) =>
+        issueInvoiceForAward(tx, app.services.env, auction, 25_000, new Date(Date.UTC(2026, 0, 1, 0, index))),
+      );
+    }
+    // Signed in after the slow part, so no kept-alive connection has gone idle past the server's timeout.
+    const client = createClient(app.baseURL);
+    await client.request("/login", { form: { email: buyer.email, password: buyer.password } });
+    const first = await (await client.request("/account/invoices")).text();
+    expect(first.match(/<th scope="row">Invoice INV-/g)).toHaveLength(50);
+    expectIn(first, 'href="/account/invoices?page=2"');
+    expectIn(first, ">Older</a>");
+    const second = await (await client.request("/account/invoices?page=2")).text();
+    expect(second.match(/<th scope="row">Invoice INV-/g)).toHaveLength(1);
+    expectNotIn(second, ">Older</a>");
+    expectIn(second, ">Newer</a>");
+    // The oldest is on the last page.
+    const [oldest] = await db()
+      .select()
+      .from(invoices)
+      .where(eq(invoices.organizationId, buyer.organizationId))
+      .orderBy(asc(invoices.issuedAt))
+      .limit(1);
+    expectIn(second, `Invoice ${oldest?.number}`);
+    const staff = createClient(app.baseURL);
+    await staff.request("/login", { form: TEST_STAFF });
+    const staffFirst = await (await staff.request("/staff/invoices?state=to_mail")).text();
+    expectIn(staffFirst, 'href="/staff/invoices?state=to_mail&amp;page=2"');
+    const staffSecond = await (await staff.request("/staff/invoices?state=to_mail&page=2")).text();
+    expectIn(staffSecond, 'href="/staff/invoices?state=to_mail"');
   });
 });
