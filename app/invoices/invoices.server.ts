@@ -463,3 +463,16 @@ export async function issueCreditNote(
     return { kind: "issued" as const, number };
   });
 }
+
+/**
+ * For the message queue (issue 19): an Email Invoice invoice is "emailed" once the provider accepted
+ * its e-mail. Conditional, so a retried delivery changes nothing; answers whether it changed.
+ */
+export async function markEmailed(db: Db, invoiceId: number, now = new Date()): Promise<boolean> {
+  const updated = await db
+    .update(invoices)
+    .set({ deliveryState: "emailed", emailedAt: now })
+    .where(and(eq(invoices.id, invoiceId), eq(invoices.deliveryState, "to_email")))
+    .returning({ id: invoices.id });
+  return updated.length > 0;
+}

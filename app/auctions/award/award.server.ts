@@ -86,8 +86,8 @@ export async function awardAuction(
     if (invoice.deliveryState === "to_email") {
       // TODO(issue19-queue): queue the invoice e-mail here, in this transaction, through the durable
       // message queue: invoiceEmail(invoice, invoice.pdf, { issuer: invoiceIssuer(services.env), appUrl:
-      // services.env.APP_URL }) from ~/invoices/invoice-email; the queue marks the invoice "emailed"
-      // (deliveryState "emailed", emailedAt) when the provider accepts it. Until then it stays "to_email".
+      // services.env.APP_URL }) from ~/invoices/invoice-email; once the provider accepts it the queue
+      // calls markEmailed(db, invoice.id) (~/invoices/invoices.server). Until then it stays "to_email".
     }
     await logEvent(tx, auctionId, "awarded", actor, {
       bidId: chosen.id,
