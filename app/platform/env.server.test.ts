@@ -84,6 +84,7 @@ describe("readEnvironment", () => {
       ...PRODUCTION,
       DATABASE_URL: "postgres://app:secret@db.internal:5432/market",
       ...PROVIDERS,
+      GST_REGISTRATION_NUMBER: "123456789 RT0001",
     });
     expect(env.SESSION_SECRET).toBe("x".repeat(64));
     expect(env.DATABASE_URL).toBe("postgres://app:secret@db.internal:5432/market");
@@ -98,6 +99,16 @@ describe("production never opens the development doors by accident", () => {
     expect(message).toMatch(new RegExp(`^Invalid configuration: .*\\b${name} is required when NODE_ENV=production`));
     expect(message).toContain("DEV_OUTBOX=on");
     for (const other of PROVIDER_SETTINGS.filter((setting) => setting !== name)) expect(message).not.toContain(other);
+  });
+
+  it("refuses production without the GST registration number (every invoice carries it), but not a staging copy", () => {
+    expect(refusal({ ...PRODUCTION, ...PROVIDERS })).toBe(
+      "Invalid configuration: GST_REGISTRATION_NUMBER is required when NODE_ENV=production (it is printed on every invoice)",
+    );
+    expect(refusal({ ...PRODUCTION, ...PROVIDERS, GST_REGISTRATION_NUMBER: "12345" })).toBe(
+      "Invalid configuration: GST_REGISTRATION_NUMBER must be a business number and its GST account, e.g. 123456789 RT0001",
+    );
+    expect(readEnvironment({ ...PRODUCTION, DEV_OUTBOX: "on" }).GST_REGISTRATION_NUMBER).toBeUndefined();
   });
 
   it("names every missing provider setting and SESSION_SECRET together", () => {

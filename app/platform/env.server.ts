@@ -58,6 +58,17 @@ const environmentSchema = z
      * open outside production only.
      */
     DEV_OUTBOX: optionalText.pipe(z.enum(["on", "off"], "must be on or off").optional()),
+    /** Who issues the buyers' invoices (app/invoices/invoice-issuer.ts holds the defaults). */
+    INVOICE_ISSUER_NAME: optionalText.pipe(z.string().max(200).optional()),
+    /** The issuer's postal address; lines separated by ";". */
+    INVOICE_ISSUER_ADDRESS: optionalText.pipe(z.string().max(500).optional()),
+    /** The issuer's GST registration: the business number and its GST account, e.g. 123456789 RT0001. */
+    GST_REGISTRATION_NUMBER: optionalText.pipe(
+      z
+        .string()
+        .regex(/^\d{9} ?RT ?\d{4}$/, "must be a business number and its GST account, e.g. 123456789 RT0001")
+        .optional(),
+    ),
     /** `fly`: the client's address is Fly-Client-IP (Fly's proxy sets it; clients cannot). */
     TRUST_PROXY: optionalText.pipe(
       z.enum(["fly", "off"], "must be fly or off (behind another proxy set TRUSTED_PROXY_HOPS)").optional(),
@@ -123,6 +134,14 @@ const environmentSchema = z
           });
         }
       }
+    }
+    // Every invoice carries it (a GST invoice without one is not one); a staging copy prints a placeholder.
+    if (env.NODE_ENV === "production" && !isStagingCopy(env) && !env.GST_REGISTRATION_NUMBER) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["GST_REGISTRATION_NUMBER"],
+        message: "is required when NODE_ENV=production (it is printed on every invoice)",
+      });
     }
     if (env.TRUST_PROXY === "fly" && env.TRUSTED_PROXY_HOPS !== undefined) {
       ctx.addIssue({

@@ -14,6 +14,9 @@ export default function StaffHome() {
           <Link to="/staff/registrations">Registrations</Link>: review applicants, approve or reject them
         </li>
         <li>
+          <Link to="/staff/invoices">Invoices</Link>: buyers' invoices, posting, e-invoicing exports and credit notes
+        </li>
+        <li>
           <Link to="/staff/services">Services</Link>: the service categories sellers choose from
         </li>
         <li>

@@ -11,6 +11,7 @@ export const middleware: Route.MiddlewareFunction[] = [
 
 const sections = [
   { to: "/staff/registrations", label: "Registrations" },
+  { to: "/staff/invoices", label: "Invoices" },
   { to: "/staff/services", label: "Services" },
   { to: "/staff/service-areas", label: "Service areas" },
   { to: "/staff/api-tokens", label: "API tokens" },

@@ -31,6 +31,8 @@ const PROVIDERS = {
   STRIPE_PROCESSING_FEE_PRICE_ID: "price_fee",
   STRIPE_GST_TAX_RATE_ID: "txr_gst",
   STRIPE_WEBHOOK_SECRET: "whsec_doors",
+  // Not a provider, but required in production too: printed on every invoice.
+  GST_REGISTRATION_NUMBER: "123456789 RT0001",
 };
 const PRODUCTION = { NODE_ENV: "production", SESSION_SECRET: randomBytes(32).toString("hex") };
 const STAFF = { SEED_STAFF_EMAIL: "staff@example.com", SEED_STAFF_PASSWORD: "staff-password" };

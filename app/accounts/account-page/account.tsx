@@ -50,6 +50,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     organizationName: user.organizationName,
     isStaff: user.role === 1,
     hasOrganization: user.role !== 1 && user.organizationId !== null,
+    // Buyers and consultants run auctions, so they are invoiced (issue 19).
+    hasInvoices: (user.role === 2 || user.role === 4) && user.organizationId !== null,
     subscription: subscription ? toSubscriptionView(subscription) : null,
     // The seller's administrator replaces the card the subscription is charged to.
     canReplaceCard: user.role === 3 && user.isOrganizationAdmin,
@@ -83,6 +85,7 @@ export default function Account({ loaderData }: Route.ComponentProps) {
     organizationName,
     isStaff,
     hasOrganization,
+    hasInvoices,
     subscription,
     canReplaceCard,
     cardReplaced,
@@ -235,6 +238,11 @@ export default function Account({ loaderData }: Route.ComponentProps) {
           <li>
             <Link to="/account/organization">Your organization's profile</Link>: contacts, service areas and (sellers)
             services, insurance, WCB and certifications
+          </li>
+        ) : null}
+        {hasInvoices ? (
+          <li>
+            <Link to="/account/invoices">Invoices</Link>: your organization's invoices and credit notes, as PDF
           </li>
         ) : null}
         {hasOrganization ? (

@@ -1,5 +1,6 @@
 import { and, eq, ne } from "drizzle-orm";
 import { rankedCandidates } from "~/evaluation/evaluation.server";
+import { issueInvoiceForAward } from "~/invoices/invoices.server";
 import { notifyOrganizations } from "~/notifications/notifications.server";
 import { BUYER_AUCTION_FEE_CENTS, formatCents } from "~/payments/fees";
 import type { Database } from "~db/database.server";
@@ -19,7 +20,9 @@ import { statusAt } from "../auction-rules";
 // Awarding an auction after it closes (issues 9 and 10). The candidates are ranked: by price alone,
 // or, when the auction has technical criteria, by the price/technical weights with the bids that did
 // not qualify left out. The best-ranked bid wins unless the buyer records why another qualified bid
-// does. Once only; the per-auction buyer fee is recorded; the winner and the others are e-mailed.
+// does. Once only; the per-auction buyer fee is recorded and invoiced (issue 19: the invoice is issued
+// in the same transaction, so an award never stands without its invoice, nor an invoice without it);
+// the winner and the others are e-mailed.
 
 export const PASS_OVER_REASON_REQUIRED = "Please say why you are passing over the lowest bid";
 export const PASS_OVER_RANKED_REASON_REQUIRED = "Please say why you are passing over the best-ranked bid";
@@ -62,7 +65,7 @@ export async function awardAuction(
     const best = ranked[0];
     const passesOver = chosen.id !== best?.id;
     if (passesOver && !choice.reason) return { change: refused(400, passOverMessage(hasCriteria), "reason") };
-    await tx
+    const awarded = await tx
       .update(auctions)
       .set({
         status: "awarded",
@@ -75,7 +78,17 @@ export async function awardAuction(
         buyerFeeCents: BUYER_AUCTION_FEE_CENTS,
         updatedAt: now,
       })
-      .where(and(eq(auctions.id, auctionId), ne(auctions.status, "awarded")));
+      .where(and(eq(auctions.id, auctionId), ne(auctions.status, "awarded")))
+      .returning({ id: auctions.id });
+    // Under the auction's row lock the status was checked above; the guard makes a second award a no-op.
+    if (awarded.length === 0) return { change: refused(409, "This auction has already been awarded.") };
+    const invoice = await issueInvoiceForAward(tx, services.env, auction, BUYER_AUCTION_FEE_CENTS, now);
+    if (invoice.deliveryState === "to_email") {
+      // TODO(issue19-queue): queue the invoice e-mail here, in this transaction, through the durable
+      // message queue: invoiceEmail(invoice, invoice.pdf, { issuer: invoiceIssuer(services.env), appUrl:
+      // services.env.APP_URL }) from ~/invoices/invoice-email; once the provider accepts it the queue
+      // calls markEmailed(db, invoice.id) (~/invoices/invoices.server). Until then it stays "to_email".
+    }
     await logEvent(tx, auctionId, "awarded", actor, {
       bidId: chosen.id,
       organizationId: chosen.organizationId,

@@ -1,0 +1,255 @@
+import { useForm } from "@conform-to/react";
+import { data, Form, Link, redirect, useLocation } from "react-router";
+import { requireStaff } from "~/accounts/sessions/auth.server";
+import { Alert } from "~/forms/alert";
+import { ErrorSummary } from "~/forms/error-summary";
+import { parseSubmission } from "~/forms/parse-submission.server";
+import { SubmitButton } from "~/forms/submit-button";
+import { pageTitle } from "~/layout/page-title";
+import { TableRegion } from "~/layout/table-region";
+import { formatCents } from "~/payments/fees";
+import { readFormBody } from "~/platform/request-body.server";
+import { appServicesContext } from "~/server/app-context";
+import { BILLING_PREFERENCES, DELIVERY_STATES, EXPORT_NETWORKS } from "~db/invoice-terms";
+import type { Route } from "./+types/staff-invoices";
+import { utcDay } from "./invoice-dates";
+import { exportSchema } from "./invoice-forms";
+import { DELIVERY_STATE_LABELS, filterQuery, pageOf, readFilter } from "./invoice-terms";
+import { exportNetwork, recentExports, staffInvoices, waitingCounts } from "./invoices.server";
+
+// /staff/invoices: every invoice, newest first, filtered by state and billing preference (a GET form:
+// the filters are in the address and work without JavaScript), 50 a page; the same list as CSV for
+// accounting; the Open Invoice and Cortex exports (each a file kept for downloading again).
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  requireStaff(request, context);
+  const db = context.get(appServicesContext).db;
+  const url = new URL(request.url);
+  const filter = readFilter(url);
+  const page = pageOf(url);
+  const [{ rows, hasOlder, total }, waiting, exports] = await Promise.all([
+    staffInvoices(db, filter, page),
+    waitingCounts(db),
+    recentExports(db),
+  ]);
+  const exported = Number(url.searchParams.get("exported"));
+  return {
+    filter,
+    page,
+    hasOlder,
+    total,
+    waiting,
+    justExported: exports.find((entry) => entry.id === exported) ?? null,
+    exports: exports.map((entry) => ({ ...entry, createdAt: entry.createdAt.toISOString() })),
+    rows: rows.map((row) => ({
+      number: row.number,
+      issuedAt: row.issuedAt.toISOString(),
+      auctionId: row.auctionId,
+      auctionTitle: row.auctionTitle,
+      billToName: row.billToName,
+      billingPreference: row.billingPreference,
+      deliveryState: row.deliveryState,
+      totalCents: row.totalCents,
+      creditedCents: row.creditedCents + row.creditedGstCents,
+    })),
+  };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const staff = requireStaff(request, context);
+  const services = context.get(appServicesContext);
+  const submission = parseSubmission(await readFormBody(request), { schema: exportSchema });
+  if (submission.status !== "success") {
+    return data(
+      { result: submission.reply({ formErrors: ["Please choose Open Invoice or Cortex to export."] }) },
+      { status: 400 },
+    );
+  }
+  const network = submission.value.network;
+  const done = await exportNetwork(services.db, services.env, network, staff.id);
+  if (!done) {
+    return data(
+      { result: submission.reply({ formErrors: [`There are no ${network} invoices waiting to be exported.`] }) },
+      { status: 409 },
+    );
+  }
+  return redirect(`/staff/invoices?exported=${done.exportId}`);
+}
+
+export function meta() {
+  return [{ title: pageTitle("Invoices") }];
+}
+
+export default function StaffInvoices(props: Route.ComponentProps) {
+  return <StaffInvoicesPage key={useLocation().key} {...props} />;
+}
+
+function StaffInvoicesPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { filter, page, hasOlder, total, rows, waiting, exports, justExported } = loaderData;
+  const [exportForm] = useForm({ id: "export", lastResult: actionData?.result });
+  return (
+    <div>
+      <h1>Invoices</h1>
+      <ErrorSummary formErrors={exportForm.errors} submissionKey={actionData} />
+      {justExported ? (
+        <Alert title="Exported" tone="success">
+          <p>
+            {`${justExported.invoiceCount} ${justExported.network} invoice${justExported.invoiceCount === 1 ? "" : "s"} marked exported. `}
+            <a href={`/staff/invoices/exports/${justExported.id}`} download>{`Download ${justExported.fileName}`}</a>
+          </p>
+        </Alert>
+      ) : null}
+      <p>
+        {`Waiting: ${waiting.toEmail} to be e-mailed, ${waiting.toMail} to mail, ${waiting.openInvoice} Open Invoice and ${waiting.cortex} Cortex to export.`}
+      </p>
+      <Form method="get" className="filter-row">
+        <FilterSelect
+          name="state"
+          label="State"
+          all="All states"
+          value={filter.state ?? ""}
+          options={DELIVERY_STATES.map((state) => ({ value: state, label: DELIVERY_STATE_LABELS[state] }))}
+        />
+        <FilterSelect
+          name="preference"
+          label="Billing preference"
+          all="All preferences"
+          value={filter.preference ?? ""}
+          options={BILLING_PREFERENCES.map((preference) => ({ value: preference, label: preference }))}
+        />
+        <button type="submit" className="button button--secondary">
+          Filter
+        </button>
+      </Form>
+      <p>
+        <a href={`/staff/invoices.csv${filterQuery(filter)}`} download>
+          {`Download these ${total} invoice${total === 1 ? "" : "s"} as CSV`}
+        </a>{" "}
+        (for accounting)
+      </p>
+      {rows.length === 0 ? (
+        <p>No invoices match.</p>
+      ) : (
+        <TableRegion label="Invoices">
+          <table className="data-table">
+            <caption>{`Invoices, newest first: ${total} match${page > 1 ? `, page ${page}` : ""}`}</caption>
+            <thead>
+              <tr>
+                <th scope="col">Number</th>
+                <th scope="col">Date</th>
+                <th scope="col">Bill to</th>
+                <th scope="col">Auction</th>
+                <th scope="col">Billing preference</th>
+                <th scope="col">State</th>
+                <th scope="col">Total</th>
+                <th scope="col">Credited</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((row) => (
+                <tr key={row.number}>
+                  <th scope="row">
+                    <Link to={`/staff/invoices/${row.number}`}>{row.number}</Link>
+                  </th>
+                  <td>
+                    <time dateTime={row.issuedAt}>{utcDay(row.issuedAt)}</time>
+                  </td>
+                  <td>{row.billToName}</td>
+                  <td>{`No. ${row.auctionId}: ${row.auctionTitle}`}</td>
+                  <td>{row.billingPreference}</td>
+                  <td>{DELIVERY_STATE_LABELS[row.deliveryState]}</td>
+                  <td>{formatCents(row.totalCents)}</td>
+                  <td>{row.creditedCents ? formatCents(row.creditedCents) : "None"}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableRegion>
+      )}
+      <nav aria-label="Pages of invoices" className="button-row">
+        {page > 1 ? <Link to={`/staff/invoices${filterQuery(filter, page - 1)}`}>Newer</Link> : null}
+        {hasOlder ? <Link to={`/staff/invoices${filterQuery(filter, page + 1)}`}>Older</Link> : null}
+      </nav>
+      <section aria-labelledby="exports-heading">
+        <h2 id="exports-heading">E-invoicing exports</h2>
+        <p>
+          Each export is a CSV file of the network's invoices not yet exported (layout:
+          docs/decisions/015-buyer-invoices.md), and marks them exported. Upload it to the network; a past export
+          downloads again the same.
+        </p>
+        <div className="button-row">
+          {EXPORT_NETWORKS.map((network) => (
+            <Form method="post" key={network}>
+              <input type="hidden" name="intent" value="export" />
+              <input type="hidden" name="network" value={network} />
+              <SubmitButton
+                secondary
+              >{`Export ${network} (${network === "Cortex" ? waiting.cortex : waiting.openInvoice} waiting)`}</SubmitButton>
+            </Form>
+          ))}
+        </div>
+        {exports.length === 0 ? (
+          <p>No exports yet.</p>
+        ) : (
+          <table className="data-table">
+            <caption>Past exports, newest first</caption>
+            <thead>
+              <tr>
+                <th scope="col">File</th>
+                <th scope="col">Network</th>
+                <th scope="col">Invoices</th>
+                <th scope="col">Made</th>
+              </tr>
+            </thead>
+            <tbody>
+              {exports.map((entry) => (
+                <tr key={entry.id}>
+                  <th scope="row">
+                    <a href={`/staff/invoices/exports/${entry.id}`} download>
+                      {entry.fileName}
+                    </a>
+                  </th>
+                  <td>{entry.network}</td>
+                  <td>{entry.invoiceCount}</td>
+                  <td>
+                    <time dateTime={entry.createdAt}>{`${entry.createdAt.replace("T", " ").slice(0, 16)} UTC`}</time>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+    </div>
+  );
+}
+
+function FilterSelect({
+  name,
+  label,
+  all,
+  value,
+  options,
+}: {
+  name: string;
+  label: string;
+  all: string;
+  value: string;
+  options: { value: string; label: string }[];
+}) {
+  return (
+    <div className="field">
+      <label className="field__label" htmlFor={`filter-${name}`}>
+        {label}
+      </label>
+      <select id={`filter-${name}`} name={name} className="select" defaultValue={value}>
+        <option value="">{all}</option>
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
