@@ -14,7 +14,8 @@ import { ensureStaffUser } from "~/accounts/staff/staff.server";
 import { startAuctionClock } from "~/auctions/clock/auction-clock.server";
 import { createAuctionLive } from "~/auctions/live/auction-live.server";
 import { createCatalogueReadCache, serveCachedJson } from "~/catalogue/catalogue-read-cache.server";
-import { createMessaging, type Messaging } from "~/messaging/messaging.server";
+import { drainQueue, startMessageDelivery } from "~/messaging/delivery/delivery-runner.server";
+import { createMessaging, type DeliverySettings, type Messaging } from "~/messaging/messaging.server";
 import { createPayments, type Payments } from "~/payments/payments.server";
 import { sendExpiryReminders } from "~/reminders/expiry-reminders.server";
 import { startRemindersWorker } from "~/reminders/reminders-worker.server";
@@ -35,6 +36,8 @@ export type ApplicationOptions = {
   /** Dev server: loads the route build through Vite on each request. */
   loadBuild?: () => Promise<ServerBuild>;
   environment?: NodeJS.ProcessEnv;
+  /** The message queue's timing (tests shorten the backoff). */
+  delivery?: Partial<DeliverySettings>;
 };
 
 export type Application = {
@@ -91,11 +94,11 @@ function warnAboutDevDoors(env: Environment, messaging: Messaging, payments?: Pa
 }
 
 /** The services a background process needs: the database (migrated) and messaging. */
-async function openBackgroundServices(environment: NodeJS.ProcessEnv) {
+async function openBackgroundServices(environment: NodeJS.ProcessEnv, delivery?: Partial<DeliverySettings>) {
   const env = readEnvironment(environment);
   const database = await openDatabase({ databaseUrl: env.DATABASE_URL, pgliteDir: env.PGLITE_DIR });
   await prepareDatabase(database);
-  const services = { env, db: database.db, messaging: createMessaging(env, database.db) };
+  const services = { env, db: database.db, messaging: createMessaging(env, database.db, { settings: delivery }) };
   warnAboutDevDoors(env, services.messaging);
   return { env, database, services };
 }
@@ -104,8 +107,11 @@ async function openBackgroundServices(environment: NodeJS.ProcessEnv) {
  * `node server.js --worker`: the job queue's worker (the daily expiry reminders). It needs
  * PostgreSQL; on the embedded database run `node server.js --send-reminders` daily instead.
  */
-export async function runWorker(environment: NodeJS.ProcessEnv = process.env): Promise<{ stop(): Promise<void> }> {
-  const { env, database, services } = await openBackgroundServices(environment);
+export async function runWorker(
+  environment: NodeJS.ProcessEnv = process.env,
+  options: { delivery?: Partial<DeliverySettings> } = {},
+): Promise<{ stop(): Promise<void> }> {
+  const { env, database, services } = await openBackgroundServices(environment, options.delivery);
   if (!env.DATABASE_URL) {
     await database.close();
     throw new ConfigurationError(
@@ -113,11 +119,13 @@ export async function runWorker(environment: NodeJS.ProcessEnv = process.env): P
     );
   }
   const worker = await startRemindersWorker(services, env.DATABASE_URL);
+  const delivery = await startMessageDelivery(database, services.messaging, { connectionString: env.DATABASE_URL });
   const auctionClock = startAuctionClock(services);
   return {
     async stop() {
       await auctionClock.stop();
       await worker.stop();
+      await delivery.stop();
       await database.close();
     },
   };
@@ -128,6 +136,9 @@ export async function sendRemindersOnce(environment: NodeJS.ProcessEnv = process
   const { database, services } = await openBackgroundServices(environment);
   try {
     const { reminded } = await sendExpiryReminders(services, new Date().toISOString().slice(0, 10));
+    // One pass over the queue before exiting (on the embedded database no other process may be
+    // running); what a provider does not take now stays queued for the next process that serves.
+    await drainQueue(database, services.messaging);
     return reminded;
   } finally {
     await database.close();
@@ -149,7 +160,7 @@ export async function createApplication(options: ApplicationOptions = {}): Promi
     await ensureStaffUser(database.db, env.SEED_STAFF_EMAIL, env.SEED_STAFF_PASSWORD);
   }
 
-  const messaging = createMessaging(env, database.db);
+  const messaging = createMessaging(env, database.db, { settings: options.delivery });
   const payments = createPayments(env);
   warnAboutDevDoors(env, messaging, payments);
   // Who may tell us the client's address and protocol, decided once.
@@ -247,6 +258,9 @@ export async function createApplication(options: ApplicationOptions = {}): Promi
       );
   await staticPages?.warm();
 
+  // Every process that serves works the message queue (pg-boss on PostgreSQL, a drain loop on PGlite).
+  const delivery = await startMessageDelivery(database, messaging, { connectionString: env.DATABASE_URL });
+
   // Without PostgreSQL there is no worker process: this process opens and closes auctions on time.
   const auctionClock = database.kind === "pglite" ? startAuctionClock(services) : undefined;
 
@@ -276,6 +290,7 @@ export async function createApplication(options: ApplicationOptions = {}): Promi
     endLiveStreams: () => auctionLive.close(),
     async close() {
       await auctionClock?.stop();
+      await delivery.stop();
       await auctionLive.close();
       await stopHearingSessionChanges();
       await database.close();

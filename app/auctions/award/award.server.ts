@@ -86,33 +86,37 @@ export async function awardAuction(
       buyerFeeCents: BUYER_AUCTION_FEE_CENTS,
     });
     await notifyAuction(tx, auctionId);
-    return {
-      change: { kind: "done" as const, auctionId },
-      winner: chosen,
-      others: ranked.filter((row) => row.organizationId !== chosen.organizationId).map((row) => row.organizationId),
-      auction,
-    };
-  });
-  if (outcome.change.kind !== "done" || !outcome.winner || !outcome.auction) return outcome.change;
-  const link = auctionLink(services, auctionId);
-  const { title } = outcome.auction;
-  const kind = kindName(outcome.auction);
-  await notifyOrganizations(services, [outcome.winner.organizationId], {
-    kind: "awarded",
-    auctionId,
-    subject: `You won: ${title}`,
-    lines: [
-      `Your bid of ${formatCents(outcome.winner.amountCents)} has been awarded the ${kind} "${title}".`,
-      "The buyer will contact you about the work.",
-      "",
-      link,
-    ],
-  });
-  await notifyOrganizations(services, outcome.others ?? [], {
-    kind: "not-awarded",
-    auctionId,
-    subject: `Not awarded: ${title}`,
-    lines: [`The ${kind} "${title}" has been awarded to another seller. Thank you for bidding.`, "", link],
+    // The notices are part of the award (notification rows and their queued e-mails).
+    const link = auctionLink(services, auctionId);
+    const kind = kindName(auction);
+    await notifyOrganizations(
+      services,
+      [chosen.organizationId],
+      {
+        kind: "awarded",
+        auctionId,
+        subject: `You won: ${auction.title}`,
+        lines: [
+          `Your bid of ${formatCents(chosen.amountCents)} has been awarded the ${kind} "${auction.title}".`,
+          "The buyer will contact you about the work.",
+          "",
+          link,
+        ],
+      },
+      tx,
+    );
+    await notifyOrganizations(
+      services,
+      ranked.filter((row) => row.organizationId !== chosen.organizationId).map((row) => row.organizationId),
+      {
+        kind: "not-awarded",
+        auctionId,
+        subject: `Not awarded: ${auction.title}`,
+        lines: [`The ${kind} "${auction.title}" has been awarded to another seller. Thank you for bidding.`, "", link],
+      },
+      tx,
+    );
+    return { change: { kind: "done" as const, auctionId } };
   });
   return outcome.change;
 }
