@@ -101,9 +101,11 @@ export function pgBossExecutor(executor: Executor): PgBoss.Db {
         const param =
           value === undefined
             ? null
-            : value !== null && typeof value === "object" && !(value instanceof Date)
-              ? JSON.stringify(value)
-              : value;
+            : value instanceof Date
+              ? value.toISOString()
+              : value !== null && typeof value === "object"
+                ? JSON.stringify(value)
+                : value;
         chunks.push(sql`${param}`);
         last = (match.index ?? 0) + match[0].length;
       }

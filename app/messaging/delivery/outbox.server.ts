@@ -1,4 +1,4 @@
-import { and, eq, lt, or, sql } from "drizzle-orm";
+import { and, eq, lt, lte, or, sql } from "drizzle-orm";
 import type { Database } from "~db/database.server";
 import { outboxMessages } from "~db/schema";
 import { DeliveryError } from "../delivery-error";
@@ -79,7 +79,7 @@ export type DeliveryOutcome =
 /** Rows a drain may take now: queued and due, or 'sending' under a claim that ran out (a crashed process). */
 const claimable = (now: Date) =>
   or(
-    and(eq(outboxMessages.status, "queued"), sql`${outboxMessages.nextAttemptAt} <= ${now}`),
+    and(eq(outboxMessages.status, "queued"), lte(outboxMessages.nextAttemptAt, now)),
     and(eq(outboxMessages.status, "sending"), lt(outboxMessages.claimedUntil, now)),
   );
 
