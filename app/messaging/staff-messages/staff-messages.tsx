@@ -42,10 +42,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   const copy = await resendMessage(services, submission.value.messageId);
   if (!copy) return data({ result: submission.reply({ formErrors: [RESEND_REFUSED] }) }, { status: 400 });
-  // Back to the page the staff member was on, which says so.
-  const back = new URL(request.url);
-  back.searchParams.set("resent", String(copy));
-  return redirect(`${back.pathname}?${back.searchParams}`);
+  // Back to the list the staff member was on (its filter and page), which says so.
+  const { status, before } = readFilter(new URL(request.url));
+  const back = new URLSearchParams({
+    ...(status ? { status } : {}),
+    ...(before ? { before: String(before) } : {}),
+    resent: String(copy),
+  });
+  return redirect(`/staff/messages?${back}`);
 }
 
 export function meta() {
