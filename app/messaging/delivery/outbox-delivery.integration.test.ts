@@ -3,11 +3,12 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hashPassword } from "~/accounts/password.server";
 import { readEnvironment } from "~/platform/env.server";
 import { openDatabase } from "~db/database.server";
-import { outboxMessages } from "~db/schema";
+import { outboxMessages, users } from "~db/schema";
 import { eventually, startFakePostmark } from "../../../tests/support/fake-postmark";
-import { startTestApp, type TestApp } from "../../../tests/support/test-app";
+import { createClient, startTestApp, type TestApp } from "../../../tests/support/test-app";
 import { createPostgresDatabase, databaseKinds } from "../../../tests/support/test-database";
 import { createMessaging, type DeliverySettings } from "../messaging.server";
 import { deliverMessage, queueMessage } from "./outbox.server";
@@ -78,6 +79,24 @@ describe.each(databaseKinds)("message delivery on %s", (kind) => {
     for (const subject of subjects) expect(counts.get(subject)).toBe(1);
     // The three refused attempts were retried: eight requests for five messages.
     expect(rows.reduce((sum, row) => sum + row.attempts, 0)).toBe(subjects.length + 3);
+  });
+
+  it("tells the user a reset e-mail was sent when Postmark is briefly down, and delivers it on the retry", async () => {
+    const passwordHash = await hashPassword("outage-password");
+    await app.services.db.insert(users).values({ email: "reset@foothills.example", role: 2, passwordHash });
+    fake.state.failNext = 1;
+    const response = await createClient(app.baseURL).request("/forgot-password", {
+      form: { email: "reset@foothills.example" },
+    });
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe("/forgot-password?sent=1");
+    const [row] = await app.services.db
+      .select({ id: outboxMessages.id })
+      .from(outboxMessages)
+      .where(eq(outboxMessages.to, "reset@foothills.example"));
+    await eventually(() => settled(app, [row?.id ?? 0]), "the reset e-mail sent on the retry");
+    expect(await statusOf(app, [row?.id ?? 0])).toMatchObject([{ status: "sent", attempts: 2 }]);
+    expect(fake.state.delivered.filter((message) => message.To === "reset@foothills.example")).toHaveLength(1);
   });
 
   it("fails a message Postmark refuses at once, with Postmark's answer", async () => {
