@@ -48,6 +48,7 @@ export default [
     route("service-areas/:id/delete", "catalogue/staff/service-area-delete.tsx"),
     route("api-tokens", "catalogue/staff/api-tokens.tsx"),
     route("pickers", "catalogue/staff/pickers-preview.tsx"),
+    route("messages", "messaging/staff-messages/staff-messages.tsx"),
     route("registrations", "review/registrations.tsx"),
     route("registrations/:id", "review/registration.tsx"),
     route("invoices", "invoices/staff-invoices.tsx"),

@@ -287,22 +287,25 @@ export async function completeEvaluation(
       .where(and(eq(auctions.id, auctionId), sql`${auctions.evaluationCompletedAt} is null`));
     await logEvent(tx, auctionId, "evaluation-completed", actor, { subjects: subjects.length });
     await notifyAuction(tx, auctionId);
+    // The buyer's notice is part of the change (the notification row and its queued e-mail).
+    await notifyOrganizations(
+      services,
+      [auction.organizationId],
+      {
+        kind: "evaluation-complete",
+        auctionId,
+        subject: `Evaluation complete: ${auction.title}`,
+        lines: [
+          `The technical evaluation of the ${kindName(auction)} "${auction.title}" is complete (${subjects.length} ${subjects.length === 1 ? "seller" : "sellers"} evaluated).`,
+          "",
+          "See the ranking and award the auction here:",
+          `${services.env.APP_URL.replace(/\/+$/, "")}/auctions/${auctionId}/award`,
+        ],
+      },
+      tx,
+    );
     return { change: { kind: "done" as const }, auction, subjects: subjects.length };
   });
-  if (outcome.change.kind === "done" && outcome.auction) {
-    const { auction } = outcome;
-    await notifyOrganizations(services, [auction.organizationId], {
-      kind: "evaluation-complete",
-      auctionId,
-      subject: `Evaluation complete: ${auction.title}`,
-      lines: [
-        `The technical evaluation of the ${kindName(auction)} "${auction.title}" is complete (${outcome.subjects} ${outcome.subjects === 1 ? "seller" : "sellers"} evaluated).`,
-        "",
-        "See the ranking and award the auction here:",
-        `${services.env.APP_URL.replace(/\/+$/, "")}/auctions/${auctionId}/award`,
-      ],
-    });
-  }
   return outcome.change;
 }
 

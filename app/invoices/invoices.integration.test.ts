@@ -1,6 +1,6 @@
 import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { creditNotes, invoiceExports, invoices } from "~db/schema";
+import { creditNotes, invoiceExports, invoices, outboxMessages } from "~db/schema";
 import {
   catalogueForAuctions,
   createAuctionRow,
@@ -90,19 +90,26 @@ describe.each(databaseKinds)("buyer invoices on %s", (kind) => {
       feeCents: 25_000,
       gstCents: 1_250,
       totalCents: 26_250,
-      deliveryState: "to_email",
-      emailedAt: null,
+      // Queued with the award (the durable queue delivers it): handed over, so "emailed".
+      deliveryState: "emailed",
+      emailedAt: expect.any(Date),
     });
     const again = await as(emailBuyer).request(`/auctions/${auction.id}/award`, { form });
     expect(again.status).toBe(409);
     expect(await invoiceOf(auction.id)).toHaveLength(1);
 
-    // The e-mail the queue will send (TODO(issue19-queue) in award.server.ts): built from the kept row.
+    // The e-mail was queued in the award's transaction, the PDF attached (the dev outbox keeps it).
     const email = invoiceEmail(invoice, invoice.pdf, { issuer: invoiceIssuer(app.services.env) });
     expect(email.to).toBe(emailBuyer.accountingEmail);
-    expect(email.attachments[0]?.contentBase64).toBe(invoice.pdf.toString("base64"));
-    // What the queue calls once the provider took it: once only.
-    expect(await markEmailed(db(), invoice.id)).toBe(true);
+    const sent = (await app.services.messaging.listOutbox()).filter((message) => message.to === email.to);
+    expect(sent.map((message) => message.subject)).toContain(email.subject);
+    const [queued] = await db()
+      .select({ kind: outboxMessages.kind, attachments: outboxMessages.attachments })
+      .from(outboxMessages)
+      .where(eq(outboxMessages.subject, email.subject));
+    expect(queued?.kind).toBe("invoice");
+    expect(queued?.attachments?.[0]?.contentBase64).toBe(invoice.pdf.toString("base64"));
+    // Once only.
     expect(await markEmailed(db(), invoice.id)).toBe(false);
     expect((await invoiceOf(auction.id))[0]).toMatchObject({ deliveryState: "emailed", emailedAt: expect.any(Date) });
 
@@ -238,7 +245,7 @@ describe.each(databaseKinds)("buyer invoices on %s", (kind) => {
     const { invoice: emailed } = await award(emailBuyer);
     const wrong = await as("staff").request(`/staff/invoices/${emailed.number}`, { form: { intent: "mark-mailed" } });
     expect(wrong.status).toBe(409);
-    expect((await invoiceOf(emailed.auctionId))[0]?.deliveryState).toBe("to_email");
+    expect((await invoiceOf(emailed.auctionId))[0]?.deliveryState).toBe("emailed");
   });
 
   it("exports each network's waiting invoices once, marks them exported, and serves the same file again", async () => {

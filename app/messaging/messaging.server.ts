@@ -1,41 +1,34 @@
-import { desc } from "drizzle-orm";
+import { desc, eq } from "drizzle-orm";
 import { ConfigurationError, devDoorsOpen, type Environment } from "~/platform/env.server";
 import type { Database } from "~db/database.server";
-import { outboxMessages } from "~db/schema";
+import { type OutboxAttachment, type OutboxProvider, outboxMessages } from "~db/schema";
 import { DeliveryError } from "./delivery-error";
 import { createPostmarkSender } from "./postmark.server";
 import { createTwilioSender } from "./twilio.server";
 
+// Every e-mail and SMS goes through the durable outbox (`outbox_messages`, issue 19): `queueMessage`
+// writes it in the caller's transaction, and the delivery (app/messaging/delivery/) sends it after the
+// commit, with retries. Nothing sends inline and nothing is dropped.
+
 export type Channel = "sms" | "email";
-export type SmsMessage = { to: string; text: string };
-export type EmailMessage = { to: string; subject: string; text: string };
 
 export { DeliveryError };
 
-/**
- * A notice whose loss must not undo what happened (a decision, a reminder already recorded): a
- * provider's refusal is logged with `what`; anything else is a bug and is thrown.
- */
-export async function sendNotice(messaging: Messaging, message: EmailMessage, what: string): Promise<void> {
-  try {
-    await messaging.sendEmail(message);
-  } catch (error) {
-    if (!(error instanceof DeliveryError)) throw error;
-    console.error(`${what} failed:`, error.message);
-  }
-}
+/** A message to queue. `kind` says what it is ("password-reset", "decision", ...), for staff. */
+export type NewMessage =
+  | { channel: "sms"; to: string; text: string; kind: string }
+  | {
+      channel: "email";
+      to: string;
+      subject: string;
+      text: string;
+      kind: string;
+      /** Sent as Postmark `Attachments` (the dev outbox keeps them, unshown). */
+      attachments?: OutboxAttachment[];
+    };
 
-export type Messaging = {
-  sendSms(message: SmsMessage): Promise<void>;
-  sendEmail(message: EmailMessage): Promise<void>;
-  /** Channels that keep messages in the dev outbox because the provider is not configured. */
-  outboxChannels: Channel[];
-  listOutbox(limit?: number): Promise<OutboxMessage[]>;
-};
-
-/** Whether /dev/outbox and /dev/outbox.json answer: the development doors are open and a channel uses the outbox. */
-export const outboxOpen = ({ env, messaging }: { env: Environment; messaging: Messaging }) =>
-  devDoorsOpen(env) && messaging.outboxChannels.length > 0;
+/** Anything that runs queries: the database or a Drizzle transaction. */
+export type Executor = Pick<Database, "select" | "insert" | "update" | "execute">;
 
 export type OutboxMessage = {
   id: number;
@@ -46,26 +39,84 @@ export type OutboxMessage = {
   createdAt: string;
 };
 
+export type Senders = {
+  postmark?: ReturnType<typeof createPostmarkSender>;
+  twilio?: ReturnType<typeof createTwilioSender>;
+};
+
+/** How retries are spaced: `retryDelayMs(attempts)` after the attempts made so far; `maxAttempts`, then 'failed'. */
+export type DeliverySettings = {
+  retryDelayMs(attempts: number): number;
+  maxAttempts: number;
+  /** How long a claim ('sending') lasts before another process may take the row again (longer than a send's timeout). */
+  leaseMs: number;
+  /** How often the queue is looked at when nothing wakes it. */
+  pollMs: number;
+};
+
+/** 30 s, 1 min, 2 min, ... capped at an hour; 10 attempts span about 4 hours. */
+export const DEFAULT_DELIVERY_SETTINGS: DeliverySettings = {
+  retryDelayMs: (attempts) => Math.min(30_000 * 2 ** Math.max(0, attempts - 1), 60 * 60_000),
+  maxAttempts: 10,
+  leaseMs: 60_000,
+  pollMs: 5_000,
+};
+
+/**
+ * What queueing does inside the caller's transaction besides the row, set by this process's delivery
+ * (app/messaging/delivery/): on PostgreSQL a pg-boss job in the same transaction.
+ */
+export type QueueHook = {
+  enqueued(executor: Executor, id: number, startAfter: Date): Promise<void>;
+  /** Schedules another attempt (after a transient failure outside the queue's own workers). */
+  retryAt(id: number, at: Date): Promise<void>;
+};
+
+export type Messaging = {
+  /** Channels that keep messages in the dev outbox because the provider is not configured. */
+  outboxChannels: Channel[];
+  /** The provider a message of this channel is queued for. */
+  providerOf(channel: Channel): OutboxProvider;
+  senders: Senders;
+  settings: DeliverySettings;
+  /** Set by the process's delivery while it runs. */
+  hook?: QueueHook;
+  listOutbox(limit?: number): Promise<OutboxMessage[]>;
+};
+
+/** Whether /dev/outbox and /dev/outbox.json answer: the development doors are open and a channel uses the outbox. */
+export const outboxOpen = ({ env, messaging }: { env: Environment; messaging: Messaging }) =>
+  devDoorsOpen(env) && messaging.outboxChannels.length > 0;
+
 /**
  * Chooses each channel's provider: the real one when configured, else the dev outbox, but only where
  * the development doors are open (`devDoorsOpen`): anywhere else a missing provider stops the start.
  */
-export function createMessaging(env: Environment, db: Database, fetchImpl?: typeof fetch): Messaging {
+export function createMessaging(
+  env: Environment,
+  db: Database,
+  options: { fetchImpl?: typeof fetch; settings?: Partial<DeliverySettings> } = {},
+): Messaging {
+  const { fetchImpl } = options;
   const twilio =
     env.TWILIO_ACCOUNT_SID && env.TWILIO_AUTH_TOKEN && env.TWILIO_FROM
       ? createTwilioSender(
-          { accountSid: env.TWILIO_ACCOUNT_SID, authToken: env.TWILIO_AUTH_TOKEN, from: env.TWILIO_FROM },
+          {
+            accountSid: env.TWILIO_ACCOUNT_SID,
+            authToken: env.TWILIO_AUTH_TOKEN,
+            from: env.TWILIO_FROM,
+            apiUrl: env.TWILIO_API_URL,
+          },
           fetchImpl,
         )
       : undefined;
   const postmark =
     env.POSTMARK_SERVER_TOKEN && env.MAIL_FROM
-      ? createPostmarkSender({ serverToken: env.POSTMARK_SERVER_TOKEN, from: env.MAIL_FROM }, fetchImpl)
+      ? createPostmarkSender(
+          { serverToken: env.POSTMARK_SERVER_TOKEN, from: env.MAIL_FROM, apiUrl: env.POSTMARK_API_URL },
+          fetchImpl,
+        )
       : undefined;
-
-  const keep = async (channel: Channel, to: string, subject: string | null, text: string) => {
-    await db.insert(outboxMessages).values({ channel, to, subject, text });
-  };
 
   const outboxChannels: Channel[] = [];
   if (!twilio) outboxChannels.push("sms");
@@ -80,18 +131,24 @@ export function createMessaging(env: Environment, db: Database, fetchImpl?: type
 
   return {
     outboxChannels,
-    async sendSms({ to, text }) {
-      if (twilio) await twilio.send(to, text);
-      else await keep("sms", to, null, text);
+    providerOf(channel) {
+      if (channel === "sms") return twilio ? "twilio" : "outbox";
+      return postmark ? "postmark" : "outbox";
     },
-    async sendEmail({ to, subject, text }) {
-      if (postmark) await postmark.send(to, subject, text);
-      else await keep("email", to, subject, text);
-    },
+    senders: { postmark, twilio },
+    settings: { ...DEFAULT_DELIVERY_SETTINGS, ...options.settings },
     async listOutbox(limit = 200) {
       const rows = await db
-        .select()
+        .select({
+          id: outboxMessages.id,
+          channel: outboxMessages.channel,
+          to: outboxMessages.to,
+          subject: outboxMessages.subject,
+          text: outboxMessages.text,
+          createdAt: outboxMessages.createdAt,
+        })
         .from(outboxMessages)
+        .where(eq(outboxMessages.provider, "outbox"))
         .orderBy(desc(outboxMessages.createdAt), desc(outboxMessages.id))
         .limit(limit);
       return rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() }));

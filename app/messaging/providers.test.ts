@@ -31,16 +31,40 @@ describe("Twilio adapter", () => {
     });
   });
 
-  it("turns a refusal into a DeliveryError with Twilio's reason", async () => {
-    await expect(twilio.send("+15550000000", "hello")).rejects.toThrow(DeliveryError);
-    await expect(twilio.send("+15550000000", "hello")).rejects.toThrow(/not a valid phone number/);
+  it("answers Twilio's message sid", async () => {
+    expect(await twilio.send("+14035550123", "hello")).toBe("SM123");
   });
 
-  it("turns an unreachable service into a DeliveryError", async () => {
+  it("turns a refusal into a permanent DeliveryError with Twilio's reason", async () => {
+    const error = await twilio.send("+15550000000", "hello").catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(DeliveryError);
+    expect(error).toMatchObject({ permanent: true, message: expect.stringMatching(/21211.*not a valid phone number/) });
+  });
+
+  it("turns an unreachable service, a 5xx or a 429 into a transient DeliveryError", async () => {
     const failing = createTwilioSender({ accountSid: "AC1", authToken: "t", from: "+1" }, async () => {
       throw new TypeError("fetch failed");
     });
-    await expect(failing.send("+14035550123", "hello")).rejects.toThrow(DeliveryError);
+    await expect(failing.send("+14035550123", "hello")).rejects.toMatchObject({ permanent: false });
+    for (const status of [500, 503, 429]) {
+      const busy = createTwilioSender({ accountSid: "AC1", authToken: "t", from: "+1" }, async () =>
+        Response.json({ message: "busy" }, { status }),
+      );
+      await expect(busy.send("+14035550123", "hello")).rejects.toMatchObject({ permanent: false });
+    }
+  });
+
+  it("posts to TWILIO_API_URL when one is given", async () => {
+    const seen: string[] = [];
+    const local = createTwilioSender(
+      { accountSid: "AC9", authToken: "t", from: "+1", apiUrl: "http://127.0.0.1:9/" },
+      async (input) => {
+        seen.push(String(input));
+        return Response.json({ sid: "SM9" }, { status: 201 });
+      },
+    );
+    await local.send("+14035550123", "hello");
+    expect(seen).toEqual(["http://127.0.0.1:9/2010-04-01/Accounts/AC9/Messages.json"]);
   });
 });
 
@@ -60,7 +84,37 @@ describe("Postmark adapter", () => {
     });
   });
 
-  it("turns a refusal into a DeliveryError with Postmark's reason", async () => {
-    await expect(postmark.send("gone@inactive.example", "s", "t")).rejects.toThrow(/marked as inactive/);
+  it("answers Postmark's MessageID and sends attachments as Postmark's Attachments", async () => {
+    expect(
+      await postmark.send("buyer@example.com", "Invoice 1", "Attached.", [
+        { name: "invoice-1.pdf", contentType: "application/pdf", contentBase64: "JVBERi0=" },
+      ]),
+    ).toBe("b7bc2f4a");
+    expect(JSON.parse(captured[0]?.body ?? "{}").Attachments).toEqual([
+      { Name: "invoice-1.pdf", Content: "JVBERi0=", ContentType: "application/pdf" },
+    ]);
+  });
+
+  it("turns a refusal (422 with an ErrorCode) into a permanent DeliveryError with Postmark's reason", async () => {
+    const error = await postmark.send("gone@inactive.example", "s", "t").catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(DeliveryError);
+    expect(error).toMatchObject({
+      permanent: true,
+      message: expect.stringMatching(/ErrorCode 406.*marked as inactive/),
+    });
+  });
+
+  it("turns an outage (unreachable, 5xx, 429) into a transient DeliveryError", async () => {
+    const unreachable = createPostmarkSender({ serverToken: "t", from: "f@x.example" }, async () => {
+      throw new TypeError("fetch failed");
+    });
+    await expect(unreachable.send("a@example.com", "s", "t")).rejects.toMatchObject({ permanent: false });
+    for (const status of [500, 503, 429]) {
+      const busy = createPostmarkSender(
+        { serverToken: "t", from: "f@x.example", apiUrl: "http://127.0.0.1:9" },
+        async () => Response.json({ Message: "busy" }, { status }),
+      );
+      await expect(busy.send("a@example.com", "s", "t")).rejects.toMatchObject({ permanent: false });
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { and, desc, eq, gt, inArray, isNotNull, sql } from "drizzle-orm";
-import { sendNotice } from "~/messaging/messaging.server";
+import { queueMessage } from "~/messaging/delivery/outbox.server";
 import type { AppServices } from "~/server/app-context";
-import type { Database } from "~db/database.server";
+import type { Database, Transaction } from "~db/database.server";
 import { type NotificationKind, notificationOptOuts, notifications, users } from "~db/schema";
 import { OPTIONAL_NOTIFICATION_KINDS } from "./notification-kinds";
 
@@ -21,8 +21,11 @@ export type Notice = {
 /** Outbid e-mails: at most one per user and auction in this window. */
 export const OUTBID_EMAIL_WINDOW_MS = 5 * 60_000;
 
+/** The database, or the caller's transaction (the notices are then part of the change that causes them). */
+export type NoticeExecutor = Database | Transaction;
+
 /** The users of these organizations who have set up their account. */
-async function usersOf(db: Database, organizationIds: number[]) {
+async function usersOf(db: NoticeExecutor, organizationIds: number[]) {
   if (organizationIds.length === 0) return [];
   return db
     .select({ id: users.id, email: users.email })
@@ -30,19 +33,33 @@ async function usersOf(db: Database, organizationIds: number[]) {
     .where(and(inArray(users.organizationId, [...new Set(organizationIds)]), isNotNull(users.passwordHash)));
 }
 
-/** Keeps the notice for every user of the organizations and e-mails those who want it. */
-export async function notifyOrganizations(services: NotificationServices, organizationIds: number[], notice: Notice) {
-  await notifyUsers(services, await usersOf(services.db, organizationIds), notice);
+/**
+ * Keeps the notice for every user of the organizations and queues an e-mail to those who want it.
+ * Given `executor` (the caller's transaction), all of it is part of that transaction.
+ */
+export async function notifyOrganizations(
+  services: NotificationServices,
+  organizationIds: number[],
+  notice: Notice,
+  executor?: NoticeExecutor,
+) {
+  const db = executor ?? services.db;
+  await notifyUsers(services, await usersOf(db, organizationIds), notice, new Date(), db);
 }
 
+/**
+ * Each recipient's notification row and its e-mail (queued in the outbox) are written in one
+ * transaction (a savepoint of the caller's `executor` when given), so a notice kept is a notice sent.
+ */
 export async function notifyUsers(
   services: NotificationServices,
   recipients: { id: number; email: string }[],
   notice: Notice,
   now = new Date(),
+  executor?: NoticeExecutor,
 ) {
   if (recipients.length === 0) return;
-  const { db } = services;
+  const db = executor ?? services.db;
   const text = notice.lines.join("\n");
   const optedOut = OPTIONAL_NOTIFICATION_KINDS.includes(notice.kind)
     ? new Set(
@@ -63,7 +80,7 @@ export async function notifyUsers(
       )
     : new Set<number>();
   for (const recipient of recipients) {
-    const email = await db.transaction(async (tx) => {
+    await db.transaction(async (tx) => {
       const [row] = await tx
         .insert(notifications)
         .values({
@@ -75,7 +92,7 @@ export async function notifyUsers(
           createdAt: now,
         })
         .returning({ id: notifications.id });
-      if (!row || optedOut.has(recipient.id)) return false;
+      if (!row || optedOut.has(recipient.id)) return;
       if (notice.kind === "outbid" && notice.auctionId) {
         // One at a time per user and auction, so two outbids at the same moment cannot both be e-mailed.
         await tx.execute(sql`select pg_advisory_xact_lock(${recipient.id}, ${notice.auctionId})`);
@@ -91,18 +108,17 @@ export async function notifyUsers(
             ),
           )
           .limit(1);
-        if (recent) return false;
+        if (recent) return;
       }
       await tx.update(notifications).set({ emailedAt: now }).where(eq(notifications.id, row.id));
-      return true;
+      await queueMessage(tx, services.messaging, {
+        channel: "email",
+        kind: `${notice.kind} notification`,
+        to: recipient.email,
+        subject: notice.subject,
+        text,
+      });
     });
-    if (email) {
-      await sendNotice(
-        services.messaging,
-        { to: recipient.email, subject: notice.subject, text },
-        `${notice.kind} notification`,
-      );
-    }
   }
 }
 

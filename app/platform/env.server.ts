@@ -26,6 +26,10 @@ const environmentSchema = z
     TWILIO_AUTH_TOKEN: optionalText,
     TWILIO_FROM: optionalText,
     POSTMARK_SERVER_TOKEN: optionalText,
+    /** Postmark's address (a fake provider on localhost in tests). */
+    POSTMARK_API_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).default("https://api.postmarkapp.com")),
+    /** Twilio's address (a fake provider on localhost in tests). */
+    TWILIO_API_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).default("https://api.twilio.com")),
     MAIL_FROM: optionalText,
     STAFF_NOTIFICATION_EMAIL: optionalText.pipe(z.email().optional()),
     STRIPE_SECRET_KEY: optionalText,

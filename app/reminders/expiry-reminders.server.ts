@@ -1,5 +1,6 @@
 import { and, eq, inArray, isNotNull } from "drizzle-orm";
-import { type Messaging, sendNotice } from "~/messaging/messaging.server";
+import { queueMessage } from "~/messaging/delivery/outbox.server";
+import type { Messaging } from "~/messaging/messaging.server";
 import type { Environment } from "~/platform/env.server";
 import type { Database } from "~db/database.server";
 import {
@@ -14,9 +15,9 @@ import {
 } from "~db/schema";
 
 // The daily expiry reminders (issue 8): approved sellers and staff are e-mailed 30 days and 7 days
-// before an insurance, WCB or certification expires. Each reminder is recorded before it is sent,
-// under a key of organization, document, expiry date and threshold, so a second run the same day, or
-// two runs at once, send nothing twice.
+// before an insurance, WCB or certification expires. Each reminder is recorded, under a key of
+// organization, document, expiry date and threshold, in the transaction that queues its e-mails, so a
+// second run the same day, or two runs at once, send nothing twice, and a crash loses none.
 
 export const REMINDER_THRESHOLDS = [30, 7] as const;
 
@@ -102,52 +103,67 @@ async function sellerDocuments(db: Database): Promise<Document[]> {
 
 export type ReminderServices = { db: Database; messaging: Messaging; env: Environment };
 
-/** Sends today's reminders; answers how many documents were reminded of. */
+/**
+ * Queues today's reminders; answers how many documents were reminded of. Each organization's
+ * "already reminded" rows and its e-mails are written in one transaction.
+ */
 export async function sendExpiryReminders(services: ReminderServices, today: string): Promise<{ reminded: number }> {
   const { db } = services;
-  const due: (Document & { daysBefore: number })[] = [];
+  const byOrganization = new Map<number, (Document & { daysBefore: 30 | 7 })[]>();
   for (const document of await sellerDocuments(db)) {
     const daysBefore = thresholdReached(document.expiresOn, today);
     if (!daysBefore) continue;
-    const [recorded] = await db
-      .insert(expiryReminders)
-      .values({
-        organizationId: document.organizationId,
-        document: document.key,
-        expiresOn: document.expiresOn,
-        daysBefore,
-      })
-      .onConflictDoNothing()
-      .returning({ document: expiryReminders.document });
-    if (recorded) due.push({ ...document, daysBefore });
+    byOrganization.set(document.organizationId, [
+      ...(byOrganization.get(document.organizationId) ?? []),
+      { ...document, daysBefore },
+    ]);
   }
+  if (byOrganization.size === 0) return { reminded: 0 };
   const staff = await db.select({ email: users.email }).from(users).where(eq(users.role, 1));
-  const byOrganization = new Map<number, typeof due>();
-  for (const document of due) {
-    byOrganization.set(document.organizationId, [...(byOrganization.get(document.organizationId) ?? []), document]);
+  let reminded = 0;
+  for (const [organizationId, candidates] of byOrganization) {
+    reminded += await db.transaction(async (tx) => {
+      const documents: typeof candidates = [];
+      for (const document of candidates) {
+        const [recorded] = await tx
+          .insert(expiryReminders)
+          .values({
+            organizationId: document.organizationId,
+            document: document.key,
+            expiresOn: document.expiresOn,
+            daysBefore: document.daysBefore,
+          })
+          .onConflictDoNothing()
+          .returning({ document: expiryReminders.document });
+        if (recorded) documents.push(document);
+      }
+      if (documents.length === 0) return 0;
+      const sellerUsers = await tx
+        .select({ email: users.email })
+        .from(users)
+        .where(eq(users.organizationId, organizationId));
+      const name = documents[0]?.organizationName ?? "Your organization";
+      const lines = documents.map(
+        (document) =>
+          `- ${document.label}: expires ${document.expiresOn} (in ${daysBetween(today, document.expiresOn)} days)`,
+      );
+      for (const { email } of [...sellerUsers, ...staff]) {
+        await queueMessage(tx, services.messaging, {
+          channel: "email",
+          kind: "expiry reminder",
+          to: email,
+          subject: `Documents expiring soon: ${name}`,
+          text: [
+            `These documents of ${name} expire soon:`,
+            ...lines,
+            "",
+            "Please send us the renewed documents so that preference in auctions is not affected.",
+            `${services.env.APP_URL}/account`,
+          ].join("\n"),
+        });
+      }
+      return documents.length;
+    });
   }
-  for (const [organizationId, documents] of byOrganization) {
-    const sellerUsers = await db
-      .select({ email: users.email })
-      .from(users)
-      .where(eq(users.organizationId, organizationId));
-    const name = documents[0]?.organizationName ?? "Your organization";
-    const lines = documents.map(
-      (document) =>
-        `- ${document.label}: expires ${document.expiresOn} (in ${daysBetween(today, document.expiresOn)} days)`,
-    );
-    for (const { email } of [...sellerUsers, ...staff]) {
-      await send(services, email, `Documents expiring soon: ${name}`, [
-        `These documents of ${name} expire soon:`,
-        ...lines,
-        "",
-        "Please send us the renewed documents so that preference in auctions is not affected.",
-        `${services.env.APP_URL}/account`,
-      ]);
-    }
-  }
-  return { reminded: due.length };
+  return { reminded };
 }
-
-const send = (services: ReminderServices, to: string, subject: string, lines: string[]) =>
-  sendNotice(services.messaging, { to, subject, text: lines.join("\n") }, "expiry reminder e-mail");

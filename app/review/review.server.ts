@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq } from "drizzle-orm";
 import { accountLinkUrl, issueAccountToken } from "~/accounts/account-tokens.server";
 import { listOrganizationChanges } from "~/accounts/organization/organization-profile.server";
-import { sendNotice } from "~/messaging/messaging.server";
+import { queueMessage } from "~/messaging/delivery/outbox.server";
 import { toSubscriptionView } from "~/payments/subscription-summary";
 import { CHANGE_LINK_DAYS, changeLinkUrl, issueChangeToken } from "~/registration/changes/registration-changes.server";
 import { keyPersonItems } from "~/registration/changes/stored-registration.server";
@@ -178,13 +178,13 @@ async function takeDecision(
   return true;
 }
 
-/** E-mails the applicant; a delivery failure is logged (the decision stands). */
-const tellApplicant = (services: AppServices, to: string, subject: string, lines: string[]) =>
-  sendNotice(services.messaging, { to, subject, text: lines.join("\n") }, "decision e-mail to the applicant");
+/** Queues the applicant's e-mail in the decision's transaction. */
+const tellApplicant = (tx: Transaction, services: AppServices, to: string, subject: string, lines: string[]) =>
+  queueMessage(tx, services.messaging, { channel: "email", kind: "decision", to, subject, text: lines.join("\n") });
 
 /**
  * Approve: in one transaction the decision, the organization, its first user (from the primary or
- * sales contact) and an account-setup link (7 days); then the link is e-mailed.
+ * sales contact), an account-setup link (7 days) and its e-mail.
  */
 export async function approveRegistration(
   services: AppServices,
@@ -221,23 +221,20 @@ export async function approveRegistration(
     if (!user) throw new Error("no user row");
     await tx.update(registrations).set({ organizationId: organization.id }).where(eq(registrations.id, id));
     const token = await issueAccountToken(tx, user.id, "account_setup");
+    await tellApplicant(tx, services, email, "Your registration has been approved", [
+      `Your registration of ${registration.name} has been approved.`,
+      "",
+      "To complete your registration please set your account password and timezone here (the link works for 7 days):",
+      accountLinkUrl(services.env.APP_URL, "account_setup", token),
+    ]);
     return {
       kind: "approved" as const,
-      email,
-      name: registration.name,
-      token,
       organizationId: organization.id,
       organizationType: registration.organizationType,
     };
   });
   if (outcome.kind !== "approved") return outcome;
   if (outcome.organizationType === 3) await startSellerSubscription(services, outcome.organizationId, id);
-  await tellApplicant(services, outcome.email, "Your registration has been approved", [
-    `Your registration of ${outcome.name} has been approved.`,
-    "",
-    "To complete your registration please set your account password and timezone here (the link works for 7 days):",
-    accountLinkUrl(services.env.APP_URL, "account_setup", outcome.token),
-  ]);
   return { kind: "decided", decision: "approved" };
 }
 
@@ -257,16 +254,16 @@ export async function rejectRegistration(
     if (!(await takeDecision(tx, id, staffUserId, "rejected", reason))) {
       return { kind: "already-decided" as const, status: "rejected" };
     }
-    return { kind: "rejected" as const, email: found.contact.email.toLowerCase(), name: found.registration.name };
+    await tellApplicant(tx, services, found.contact.email.toLowerCase(), "Your registration was not approved", [
+      `We have reviewed the registration of ${found.registration.name} and could not approve it.`,
+      "",
+      `Reason: ${reason}`,
+      "",
+      "If you have questions, please reply to this e-mail.",
+    ]);
+    return { kind: "rejected" as const };
   });
   if (outcome.kind !== "rejected") return outcome;
-  await tellApplicant(services, outcome.email, "Your registration was not approved", [
-    `We have reviewed the registration of ${outcome.name} and could not approve it.`,
-    "",
-    `Reason: ${reason}`,
-    "",
-    "If you have questions, please reply to this e-mail.",
-  ]);
   return { kind: "decided", decision: "rejected" };
 }
 
@@ -289,13 +286,14 @@ export async function resendSetupLink(services: AppServices, id: number): Promis
       .limit(1)
       .for("update");
     if (!user || user.passwordHash) return undefined;
-    return { email: user.email, token: await issueAccountToken(tx, user.id, "account_setup") };
+    const token = await issueAccountToken(tx, user.id, "account_setup");
+    await tellApplicant(tx, services, user.email, "Set up your account", [
+      `Here is a new link to set up the account of ${registration.name} (it works for 7 days):`,
+      accountLinkUrl(services.env.APP_URL, "account_setup", token),
+    ]);
+    return { email: user.email };
   });
   if (!issued) return { kind: "already-set-up" };
-  await tellApplicant(services, issued.email, "Set up your account", [
-    `Here is a new link to set up the account of ${registration.name} (it works for 7 days):`,
-    accountLinkUrl(services.env.APP_URL, "account_setup", issued.token),
-  ]);
   return { kind: "sent", email: issued.email };
 }
 
@@ -320,16 +318,16 @@ export async function requestChanges(
       return { kind: "already-decided" as const, status: "changes_requested" };
     }
     const token = await issueChangeToken(tx, id);
-    return { kind: "asked" as const, email: found.contact.email.toLowerCase(), name: found.registration.name, token };
+    await tellApplicant(tx, services, found.contact.email.toLowerCase(), "Please update your registration", [
+      `We have reviewed the registration of ${found.registration.name} and need some changes before we can approve it:`,
+      "",
+      message,
+      "",
+      `Please update your registration here (the link works for ${CHANGE_LINK_DAYS} days); what you sent before is filled in:`,
+      changeLinkUrl(services.env.APP_URL, token),
+    ]);
+    return { kind: "asked" as const };
   });
   if (outcome.kind !== "asked") return outcome;
-  await tellApplicant(services, outcome.email, "Please update your registration", [
-    `We have reviewed the registration of ${outcome.name} and need some changes before we can approve it:`,
-    "",
-    message,
-    "",
-    `Please update your registration here (the link works for ${CHANGE_LINK_DAYS} days); what you sent before is filled in:`,
-    changeLinkUrl(services.env.APP_URL, outcome.token),
-  ]);
   return { kind: "decided", decision: "changes_requested" };
 }

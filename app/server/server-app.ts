@@ -14,7 +14,8 @@ import { ensureStaffUser } from "~/accounts/staff/staff.server";
 import { startAuctionClock } from "~/auctions/clock/auction-clock.server";
 import { createAuctionLive } from "~/auctions/live/auction-live.server";
 import { createCatalogueReadCache, serveCachedJson } from "~/catalogue/catalogue-read-cache.server";
-import { createMessaging, type Messaging } from "~/messaging/messaging.server";
+import { drainQueue, startMessageDelivery } from "~/messaging/delivery/delivery-runner.server";
+import { createMessaging, type DeliverySettings, type Messaging } from "~/messaging/messaging.server";
 import { createPayments, type Payments } from "~/payments/payments.server";
 import { checkStripeFees } from "~/payments/stripe-fees.server";
 import { sendExpiryReminders } from "~/reminders/expiry-reminders.server";
@@ -36,6 +37,8 @@ export type ApplicationOptions = {
   /** Dev server: loads the route build through Vite on each request. */
   loadBuild?: () => Promise<ServerBuild>;
   environment?: NodeJS.ProcessEnv;
+  /** The message queue's timing (tests shorten the backoff). */
+  delivery?: Partial<DeliverySettings>;
 };
 
 export type Application = {
@@ -92,11 +95,11 @@ function warnAboutDevDoors(env: Environment, messaging: Messaging, payments?: Pa
 }
 
 /** The services a background process needs: the database (migrated) and messaging. */
-async function openBackgroundServices(environment: NodeJS.ProcessEnv) {
+async function openBackgroundServices(environment: NodeJS.ProcessEnv, delivery?: Partial<DeliverySettings>) {
   const env = readEnvironment(environment);
   const database = await openDatabase({ databaseUrl: env.DATABASE_URL, pgliteDir: env.PGLITE_DIR });
   await prepareDatabase(database);
-  const services = { env, db: database.db, messaging: createMessaging(env, database.db) };
+  const services = { env, db: database.db, messaging: createMessaging(env, database.db, { settings: delivery }) };
   warnAboutDevDoors(env, services.messaging);
   return { env, database, services };
 }
@@ -105,10 +108,13 @@ async function openBackgroundServices(environment: NodeJS.ProcessEnv) {
  * `node server.js --worker`: the job queue's worker (the daily expiry reminders). It needs
  * PostgreSQL; on the embedded database run `node server.js --send-reminders` daily instead.
  */
-export async function runWorker(environment: NodeJS.ProcessEnv = process.env): Promise<{ stop(): Promise<void> }> {
+export async function runWorker(
+  environment: NodeJS.ProcessEnv = process.env,
+  options: { delivery?: Partial<DeliverySettings> } = {},
+): Promise<{ stop(): Promise<void> }> {
   // Before the database: Stripe's prices must be the fee table's (stops the start otherwise).
   await checkStripeFees(readEnvironment(environment));
-  const { env, database, services } = await openBackgroundServices(environment);
+  const { env, database, services } = await openBackgroundServices(environment, options.delivery);
   if (!env.DATABASE_URL) {
     await database.close();
     throw new ConfigurationError(
@@ -116,11 +122,13 @@ export async function runWorker(environment: NodeJS.ProcessEnv = process.env): P
     );
   }
   const worker = await startRemindersWorker(services, env.DATABASE_URL);
+  const delivery = await startMessageDelivery(database, services.messaging, { connectionString: env.DATABASE_URL });
   const auctionClock = startAuctionClock(services);
   return {
     async stop() {
       await auctionClock.stop();
       await worker.stop();
+      await delivery.stop();
       await database.close();
     },
   };
@@ -131,6 +139,9 @@ export async function sendRemindersOnce(environment: NodeJS.ProcessEnv = process
   const { database, services } = await openBackgroundServices(environment);
   try {
     const { reminded } = await sendExpiryReminders(services, new Date().toISOString().slice(0, 10));
+    // One pass over the queue before exiting (on the embedded database no other process may be
+    // running); what a provider does not take now stays queued for the next process that serves.
+    await drainQueue(database, services.messaging);
     return reminded;
   } finally {
     await database.close();
@@ -154,7 +165,7 @@ export async function createApplication(options: ApplicationOptions = {}): Promi
     await ensureStaffUser(database.db, env.SEED_STAFF_EMAIL, env.SEED_STAFF_PASSWORD);
   }
 
-  const messaging = createMessaging(env, database.db);
+  const messaging = createMessaging(env, database.db, { settings: options.delivery });
   const payments = createPayments(env);
   warnAboutDevDoors(env, messaging, payments);
   // Who may tell us the client's address and protocol, decided once.
@@ -252,6 +263,9 @@ export async function createApplication(options: ApplicationOptions = {}): Promi
       );
   await staticPages?.warm();
 
+  // Every process that serves works the message queue (pg-boss on PostgreSQL, a drain loop on PGlite).
+  const delivery = await startMessageDelivery(database, messaging, { connectionString: env.DATABASE_URL });
+
   // Without PostgreSQL there is no worker process: this process opens and closes auctions on time.
   const auctionClock = database.kind === "pglite" ? startAuctionClock(services) : undefined;
 
@@ -281,6 +295,7 @@ export async function createApplication(options: ApplicationOptions = {}): Promi
     endLiveStreams: () => auctionLive.close(),
     async close() {
       await auctionClock?.stop();
+      await delivery.stop();
       await auctionLive.close();
       await stopHearingSessionChanges();
       await database.close();

@@ -29,6 +29,9 @@ export default function StaffHome() {
           <Link to="/staff/pickers">Picker preview</Link>: the service-area and service checkboxes of the registration
           forms
         </li>
+        <li>
+          <Link to="/staff/messages">Messages</Link>: every e-mail and SMS with its delivery state; resend one
+        </li>
       </ul>
     </div>
   );

@@ -16,6 +16,7 @@ const sections = [
   { to: "/staff/service-areas", label: "Service areas" },
   { to: "/staff/api-tokens", label: "API tokens" },
   { to: "/staff/pickers", label: "Picker preview" },
+  { to: "/staff/messages", label: "Messages" },
 ];
 
 export default function StaffLayout() {

@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
+import type { DeliverySettings } from "~/messaging/messaging.server";
 import type { AppServices } from "~/server/app-context";
 import { createPostgresDatabase, type DatabaseKind } from "./test-database";
 
@@ -44,9 +45,16 @@ export type TestApp = {
  * `environment.DATABASE_URL` (postgres only) it uses that database instead and leaves it in place
  * when stopped: several apps on one database, as several machines (the caller drops it).
  */
-export async function startTestApp(kind: DatabaseKind, environment: NodeJS.ProcessEnv = {}): Promise<TestApp> {
+export async function startTestApp(
+  kind: DatabaseKind,
+  environment: NodeJS.ProcessEnv = {},
+  options: { delivery?: Partial<DeliverySettings> } = {},
+): Promise<TestApp> {
   const { createApplication } = (await import(/* @vite-ignore */ buildEntry)) as {
-    createApplication(options: { environment: NodeJS.ProcessEnv }): Promise<BuiltApplication>;
+    createApplication(options: {
+      environment: NodeJS.ProcessEnv;
+      delivery?: Partial<DeliverySettings>;
+    }): Promise<BuiltApplication>;
   };
   if (environment.DATABASE_URL && kind !== "postgres") throw new Error("DATABASE_URL is for postgres test apps");
   const database = kind === "postgres" && !environment.DATABASE_URL ? await createPostgresDatabase() : undefined;
@@ -64,6 +72,7 @@ export async function startTestApp(kind: DatabaseKind, environment: NodeJS.Proce
       APP_URL: baseURL,
       ...environment,
     },
+    delivery: options.delivery,
   });
   application = started;
   let databaseClosed = false;

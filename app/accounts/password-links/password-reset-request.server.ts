@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { DeliveryError } from "~/messaging/delivery-error";
+import { deliverNow, queueMessage } from "~/messaging/delivery/outbox.server";
 import type { AppServices } from "~/server/app-context";
 import { users } from "~db/schema";
 import { RESET_PROBLEM } from "../account-texts";
@@ -30,25 +30,33 @@ export async function requestPasswordReset(
   const [user] = await services.db.select({ id: users.id }).from(users).where(eq(users.email, email));
   if (!user) return { kind: "sent" };
 
-  const token = await issueAccountToken(services.db, user.id, "password_reset");
-  const link = accountLinkUrl(services.env.APP_URL, "password_reset", token);
-  try {
-    await services.messaging.sendEmail({
-      to: email,
-      subject: "Reset your Upstream Marketplace password",
-      text: [
-        "We received a request to reset the password of your Upstream Marketplace account.",
-        "",
-        `Choose a new password here (the link works once, for 1 hour):`,
-        link,
-        "",
-        "If you did not ask for this, you can ignore this e-mail: your password stays as it is.",
-      ].join("\n"),
-    });
-  } catch (error) {
-    if (!(error instanceof DeliveryError)) throw error;
-    console.error("password reset e-mail failed:", error.message);
-    return { kind: "failed", status: 400, message: RESET_PROBLEM };
-  }
+  // The link and its e-mail in one transaction; the request then makes the first attempt itself.
+  const { id } = await services.db.transaction(async (tx) => {
+    const token = await issueAccountToken(tx, user.id, "password_reset");
+    const link = accountLinkUrl(services.env.APP_URL, "password_reset", token);
+    return queueMessage(
+      tx,
+      services.messaging,
+      {
+        channel: "email",
+        kind: "password-reset",
+        to: email,
+        subject: "Reset your Upstream Marketplace password",
+        text: [
+          "We received a request to reset the password of your Upstream Marketplace account.",
+          "",
+          `Choose a new password here (the link works once, for 1 hour):`,
+          link,
+          "",
+          "If you did not ask for this, you can ignore this e-mail: your password stays as it is.",
+        ].join("\n"),
+      },
+      { firstAttemptInline: true },
+    );
+  });
+  // Refused by the provider (an invalid or inactive address): the user is told. A transient failure
+  // stays queued for a retry, and the user is told it was sent.
+  const outcome = await deliverNow(services, id);
+  if (outcome.kind === "failed") return { kind: "failed", status: 400, message: RESET_PROBLEM };
   return { kind: "sent" };
 }

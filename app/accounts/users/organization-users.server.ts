@@ -1,5 +1,5 @@
 import { and, asc, eq, isNull, or, sql } from "drizzle-orm";
-import { sendNotice } from "~/messaging/messaging.server";
+import { queueMessage } from "~/messaging/delivery/outbox.server";
 import type { AppServices } from "~/server/app-context";
 import type { Database, Transaction } from "~db/database.server";
 import { organizationInvitations, users } from "~db/schema";
@@ -102,7 +102,41 @@ export type Invitation = { email: string; firstName: string; lastName: string };
 export async function inviteUser(services: AppServices, admin: Admin, invitation: Invitation): Promise<void> {
   const email = invitation.email.trim().toLowerCase();
   const organizationName = admin.organizationName ?? "Upstream Marketplace";
-  const outcome = await services.db.transaction(async (tx) => {
+  const inviter = admin.firstName ?? admin.email;
+  await services.db.transaction(async (tx) => {
+    const outcome = await decideInvitation(tx);
+    // The e-mail is queued with what it announces.
+    if (outcome.token) {
+      await queueMessage(tx, services.messaging, {
+        channel: "email",
+        kind: "invitation",
+        to: email,
+        subject: `You have been invited to ${organizationName}`,
+        text: [
+          `${inviter} has invited you to the ${admin.organizationName ?? ""} account on Upstream Marketplace.`,
+          "",
+          "Choose your password here (the link works for 7 days):",
+          accountLinkUrl(services.env.APP_URL, "set_password", outcome.token),
+        ].join("\n"),
+      });
+    } else if (outcome.notify) {
+      await queueMessage(tx, services.messaging, {
+        channel: "email",
+        kind: "already-has-an-account",
+        to: email,
+        subject: `Someone at ${organizationName} tried to add you`,
+        text: [
+          `${inviter} at ${organizationName} tried to add this e-mail address as a user of their account on Upstream Marketplace.`,
+          "",
+          "You already have an Upstream Marketplace account with this address, so nothing was changed.",
+          "If you have forgotten your password, you can choose a new one here:",
+          `${services.env.APP_URL.replace(/\/+$/, "")}/forgot-password`,
+        ].join("\n"),
+      });
+    }
+  });
+
+  async function decideInvitation(tx: Transaction): Promise<{ token?: string; notify?: boolean }> {
     // Invitations of one address take turns (a double submit, two administrators at once).
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`organization-invitation:${email}`}))`);
     const [existing] = await tx
@@ -149,39 +183,6 @@ export async function inviteUser(services: AppServices, admin: Admin, invitation
     }
     await recordInvitation(tx, admin, { ...invitation, email }, null);
     return { token: undefined, notify: true };
-  });
-  const inviter = admin.firstName ?? admin.email;
-  if (outcome.token) {
-    await sendNotice(
-      services.messaging,
-      {
-        to: email,
-        subject: `You have been invited to ${organizationName}`,
-        text: [
-          `${inviter} has invited you to the ${admin.organizationName ?? ""} account on Upstream Marketplace.`,
-          "",
-          "Choose your password here (the link works for 7 days):",
-          accountLinkUrl(services.env.APP_URL, "set_password", outcome.token),
-        ].join("\n"),
-      },
-      "invitation e-mail",
-    );
-  } else if (outcome.notify) {
-    await sendNotice(
-      services.messaging,
-      {
-        to: email,
-        subject: `Someone at ${organizationName} tried to add you`,
-        text: [
-          `${inviter} at ${organizationName} tried to add this e-mail address as a user of their account on Upstream Marketplace.`,
-          "",
-          "You already have an Upstream Marketplace account with this address, so nothing was changed.",
-          "If you have forgotten your password, you can choose a new one here:",
-          `${services.env.APP_URL.replace(/\/+$/, "")}/forgot-password`,
-        ].join("\n"),
-      },
-      "already-has-an-account e-mail",
-    );
   }
 }
 

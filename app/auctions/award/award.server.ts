@@ -1,6 +1,9 @@
 import { and, eq, ne } from "drizzle-orm";
 import { rankedCandidates } from "~/evaluation/evaluation.server";
-import { issueInvoiceForAward } from "~/invoices/invoices.server";
+import { invoiceEmail } from "~/invoices/invoice-email";
+import { invoiceIssuer } from "~/invoices/invoice-issuer";
+import { issueInvoiceForAward, markEmailed } from "~/invoices/invoices.server";
+import { queueMessage } from "~/messaging/delivery/outbox.server";
 import { notifyOrganizations } from "~/notifications/notifications.server";
 import { BUYER_AUCTION_FEE_CENTS, formatCents } from "~/payments/fees";
 import type { Database } from "~db/database.server";
@@ -83,11 +86,15 @@ export async function awardAuction(
     // Under the auction's row lock the status was checked above; the guard makes a second award a no-op.
     if (awarded.length === 0) return { change: refused(409, "This auction has already been awarded.") };
     const invoice = await issueInvoiceForAward(tx, services.env, auction, BUYER_AUCTION_FEE_CENTS, now);
-    if (invoice.deliveryState === "to_email") {
-      // TODO(issue19-queue): queue the invoice e-mail here, in this transaction, through the durable
-      // message queue: invoiceEmail(invoice, invoice.pdf, { issuer: invoiceIssuer(services.env), appUrl:
-      // services.env.APP_URL }) from ~/invoices/invoice-email; once the provider accepts it the queue
-      // calls markEmailed(db, invoice.id) (~/invoices/invoices.server). Until then it stays "to_email".
+    if (invoice.deliveryState === "to_email" && invoice.billToEmail) {
+      // Email Invoice: the PDF goes to the accounting contact through the durable queue, committed with
+      // the award; from here the message's own state (/staff/messages) says whether it arrived.
+      const email = invoiceEmail(invoice, invoice.pdf, {
+        issuer: invoiceIssuer(services.env),
+        appUrl: services.env.APP_URL,
+      });
+      await queueMessage(tx, services.messaging, { channel: "email", kind: "invoice", ...email });
+      await markEmailed(tx, invoice.id, now);
     }
     await logEvent(tx, auctionId, "awarded", actor, {
       bidId: chosen.id,
@@ -99,33 +106,37 @@ export async function awardAuction(
       buyerFeeCents: BUYER_AUCTION_FEE_CENTS,
     });
     await notifyAuction(tx, auctionId);
-    return {
-      change: { kind: "done" as const, auctionId },
-      winner: chosen,
-      others: ranked.filter((row) => row.organizationId !== chosen.organizationId).map((row) => row.organizationId),
-      auction,
-    };
-  });
-  if (outcome.change.kind !== "done" || !outcome.winner || !outcome.auction) return outcome.change;
-  const link = auctionLink(services, auctionId);
-  const { title } = outcome.auction;
-  const kind = kindName(outcome.auction);
-  await notifyOrganizations(services, [outcome.winner.organizationId], {
-    kind: "awarded",
-    auctionId,
-    subject: `You won: ${title}`,
-    lines: [
-      `Your bid of ${formatCents(outcome.winner.amountCents)} has been awarded the ${kind} "${title}".`,
-      "The buyer will contact you about the work.",
-      "",
-      link,
-    ],
-  });
-  await notifyOrganizations(services, outcome.others ?? [], {
-    kind: "not-awarded",
-    auctionId,
-    subject: `Not awarded: ${title}`,
-    lines: [`The ${kind} "${title}" has been awarded to another seller. Thank you for bidding.`, "", link],
+    // The notices are part of the award (notification rows and their queued e-mails).
+    const link = auctionLink(services, auctionId);
+    const kind = kindName(auction);
+    await notifyOrganizations(
+      services,
+      [chosen.organizationId],
+      {
+        kind: "awarded",
+        auctionId,
+        subject: `You won: ${auction.title}`,
+        lines: [
+          `Your bid of ${formatCents(chosen.amountCents)} has been awarded the ${kind} "${auction.title}".`,
+          "The buyer will contact you about the work.",
+          "",
+          link,
+        ],
+      },
+      tx,
+    );
+    await notifyOrganizations(
+      services,
+      ranked.filter((row) => row.organizationId !== chosen.organizationId).map((row) => row.organizationId),
+      {
+        kind: "not-awarded",
+        auctionId,
+        subject: `Not awarded: ${auction.title}`,
+        lines: [`The ${kind} "${auction.title}" has been awarded to another seller. Thank you for bidding.`, "", link],
+      },
+      tx,
+    );
+    return { change: { kind: "done" as const, auctionId } };
   });
   return outcome.change;
 }

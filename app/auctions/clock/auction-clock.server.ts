@@ -40,16 +40,14 @@ export async function advanceAuctions(services: AuctionServices, now = new Date(
         .where(and(eq(auctions.id, id), eq(auctions.status, auction.status)));
       await logEvent(tx, id, status === "open" ? "opened" : "closed", null);
       await notifyAuction(tx, id);
-      return { status, auction };
+      // The notices are part of the change.
+      if (status === "open") await tellOpened(services, auction, tx);
+      else await tellClosed(services, auction, tx);
+      return { status };
     });
     if (!change) continue;
-    if (change.status === "open") {
-      opened += 1;
-      await tellOpened(services, change.auction);
-    } else {
-      closed += 1;
-      await tellClosed(services, change.auction);
-    }
+    if (change.status === "open") opened += 1;
+    else closed += 1;
   }
   return { opened, closed };
 }

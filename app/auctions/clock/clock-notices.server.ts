@@ -1,14 +1,18 @@
 import { eq } from "drizzle-orm";
-import { notifyOrganizations } from "~/notifications/notifications.server";
+import { type NoticeExecutor, notifyOrganizations } from "~/notifications/notifications.server";
 import { formatCents } from "~/payments/fees";
 import { auctionBids, auctionInvitations, type auctions, organizations, sealedBids } from "~db/schema";
 import { type AuctionServices, auctionLink, utcMinute } from "../auction-notices.server";
 
-// The e-mails the clock sends: bidding is open (to the invited sellers), bidding has closed (to the
+// The notices the clock sends (in the transaction that opens or closes the auction): bidding is open (to the invited sellers), bidding has closed (to the
 // buyer side, a sealed auction's evaluator and the bidders).
 
-export async function tellOpened(services: AuctionServices, auction: typeof auctions.$inferSelect) {
-  const invited = await services.db
+export async function tellOpened(
+  services: AuctionServices,
+  auction: typeof auctions.$inferSelect,
+  db: NoticeExecutor = services.db,
+) {
+  const invited = await db
     .select({ organizationId: auctionInvitations.organizationId })
     .from(auctionInvitations)
     .where(eq(auctionInvitations.auctionId, auction.id));
@@ -27,24 +31,29 @@ export async function tellOpened(services: AuctionServices, auction: typeof auct
         auctionLink(services, auction.id),
       ],
     },
+    db,
   );
 }
 
-export async function tellClosed(services: AuctionServices, auction: typeof auctions.$inferSelect) {
+export async function tellClosed(
+  services: AuctionServices,
+  auction: typeof auctions.$inferSelect,
+  db: NoticeExecutor = services.db,
+) {
   const link = auctionLink(services, auction.id);
   const sealed = auction.kind === "sealed";
   const bidders = sealed
-    ? await services.db
+    ? await db
         .select({ organizationId: sealedBids.organizationId })
         .from(sealedBids)
         .where(eq(sealedBids.auctionId, auction.id))
-    : await services.db
+    : await db
         .selectDistinct({ organizationId: auctionBids.organizationId })
         .from(auctionBids)
         .where(eq(auctionBids.auctionId, auction.id));
   const [leader] =
     !sealed && auction.leaderOrganizationId
-      ? await services.db
+      ? await db
           .select({ name: organizations.name })
           .from(organizations)
           .where(eq(organizations.id, auction.leaderOrganizationId))
@@ -56,27 +65,37 @@ export async function tellClosed(services: AuctionServices, auction: typeof auct
     : leader && auction.lowestCents !== null
       ? `The lowest bid is ${formatCents(auction.lowestCents)} by ${leader.name}.`
       : "Nobody bid.";
-  await notifyOrganizations(services, [auction.organizationId], {
-    kind: "closed",
-    auctionId: auction.id,
-    subject: `Auction closed: ${auction.title}`,
-    lines: [
-      sealed
-        ? `The submission deadline of "${auction.title}" has passed.`
-        : `Bidding on "${auction.title}" has closed.`,
-      summary,
-      "",
-      "Review the bids and award the auction here:",
-      link,
-    ],
-  });
-  if (sealed && auction.evaluatorOrganizationId) {
-    await notifyOrganizations(services, [auction.evaluatorOrganizationId], {
+  await notifyOrganizations(
+    services,
+    [auction.organizationId],
+    {
       kind: "closed",
       auctionId: auction.id,
-      subject: `Bids to evaluate: ${auction.title}`,
-      lines: [`The submission deadline of "${auction.title}" has passed.`, summary, "", link],
-    });
+      subject: `Auction closed: ${auction.title}`,
+      lines: [
+        sealed
+          ? `The submission deadline of "${auction.title}" has passed.`
+          : `Bidding on "${auction.title}" has closed.`,
+        summary,
+        "",
+        "Review the bids and award the auction here:",
+        link,
+      ],
+    },
+    db,
+  );
+  if (sealed && auction.evaluatorOrganizationId) {
+    await notifyOrganizations(
+      services,
+      [auction.evaluatorOrganizationId],
+      {
+        kind: "closed",
+        auctionId: auction.id,
+        subject: `Bids to evaluate: ${auction.title}`,
+        lines: [`The submission deadline of "${auction.title}" has passed.`, summary, "", link],
+      },
+      db,
+    );
   }
   await notifyOrganizations(
     services,
@@ -93,5 +112,6 @@ export async function tellClosed(services: AuctionServices, auction: typeof auct
         link,
       ],
     },
+    db,
   );
 }

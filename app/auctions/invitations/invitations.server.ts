@@ -70,6 +70,8 @@ export async function inviteSellers(
         })),
       );
       await logEvent(tx, auctionId, "invited", actor, { organizationIds: fresh });
+      // Invited once published: told in the same transaction.
+      if (auction.status === "scheduled") await tellInvited(services, auctionId, fresh, auction, tx);
     }
     return {
       change: { kind: "done" as const, auctionId },
@@ -78,9 +80,6 @@ export async function inviteSellers(
       auction,
     };
   });
-  if (outcome.change.kind === "done" && "published" in outcome && outcome.published && outcome.auction) {
-    await tellInvited(services, auctionId, outcome.invited, outcome.auction);
-  }
   return { ...outcome.change, invited: outcome.invited.length };
 }
 

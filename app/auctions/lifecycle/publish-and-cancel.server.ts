@@ -41,28 +41,34 @@ export async function publishAuction(
     await tx.update(auctions).set({ status: "scheduled", updatedAt: now }).where(eq(auctions.id, auctionId));
     await logEvent(tx, auctionId, "published", actor);
     await notifyAuction(tx, auctionId);
-    return {
-      change: { kind: "done" as const, auctionId },
-      invited: invited.map((row) => row.organizationId),
+    // The notices are part of the publication.
+    await tellInvited(
+      services,
+      auctionId,
+      invited.map((row) => row.organizationId),
       auction,
-    };
-  });
-  if (outcome.change.kind === "done" && outcome.invited && outcome.auction) {
-    await tellInvited(services, auctionId, outcome.invited, outcome.auction);
-    const { evaluatorOrganizationId, title } = outcome.auction;
+      tx,
+    );
+    const { evaluatorOrganizationId, title } = auction;
     if (evaluatorOrganizationId !== null) {
-      await notifyOrganizations(services, [evaluatorOrganizationId], {
-        kind: "invited",
-        auctionId,
-        subject: `You evaluate: ${title}`,
-        lines: [
-          `You are named to evaluate the bids of the ${kindName(outcome.auction)} "${title}" technically.`,
-          "Set the weighted criteria before bidding opens, then score the bids here:",
-          `${auctionLink(services, auctionId)}/evaluation`,
-        ],
-      });
+      await notifyOrganizations(
+        services,
+        [evaluatorOrganizationId],
+        {
+          kind: "invited",
+          auctionId,
+          subject: `You evaluate: ${title}`,
+          lines: [
+            `You are named to evaluate the bids of the ${kindName(auction)} "${title}" technically.`,
+            "Set the weighted criteria before bidding opens, then score the bids here:",
+            `${auctionLink(services, auctionId)}/evaluation`,
+          ],
+        },
+        tx,
+      );
     }
-  }
+    return { change: { kind: "done" as const, auctionId } };
+  });
   return outcome.change;
 }
 
@@ -105,24 +111,24 @@ export async function cancelAuction(
       .select({ organizationId: auctionInvitations.organizationId })
       .from(auctionInvitations)
       .where(eq(auctionInvitations.auctionId, auctionId));
-    return {
-      change: { kind: "done" as const, auctionId },
-      tell: status === "draft" ? [] : invited.map((row) => row.organizationId),
-      title: auction.title,
-      kind: auction.kind,
-    };
+    if (status !== "draft" && invited.length > 0) {
+      await notifyOrganizations(
+        services,
+        invited.map((row) => row.organizationId),
+        {
+          kind: "cancelled",
+          auctionId,
+          subject: `Auction cancelled: ${auction.title}`,
+          lines: [
+            `The ${kindName(auction)} "${auction.title}" has been cancelled by the buyer.`,
+            "",
+            `Reason: ${reason}`,
+          ],
+        },
+        tx,
+      );
+    }
+    return { change: { kind: "done" as const, auctionId } };
   });
-  if (outcome.change.kind === "done" && outcome.tell?.length) {
-    await notifyOrganizations(services, outcome.tell, {
-      kind: "cancelled",
-      auctionId,
-      subject: `Auction cancelled: ${outcome.title}`,
-      lines: [
-        `The ${kindName({ kind: outcome.kind ?? "reverse" })} "${outcome.title}" has been cancelled by the buyer.`,
-        "",
-        `Reason: ${reason}`,
-      ],
-    });
-  }
   return outcome.change;
 }

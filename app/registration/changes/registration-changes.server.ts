@@ -109,11 +109,11 @@ export async function submitChangesForm(request: Request, services: AppServices,
     await tx
       .insert(registrationDecisions)
       .values({ registrationId: stored.registrationId, decision: "resubmitted", createdAt: now });
+    await notifyStaff(tx, services, stored.registrationId, stored.organizationType, parsed.update.data.name);
     return true;
   });
   // A second submission of the same page (double click, another tab) finds the link spent.
   if (!resubmitted) return invalidLink();
-  await notifyStaff(services, stored.registrationId, stored.organizationType, parsed.update.data.name);
   return redirect(
     stored.organizationType === 3 ? SELLER_COMPLETE_PATH : registrationCompletePath(stored.organizationType),
   );

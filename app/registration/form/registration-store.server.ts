@@ -1,6 +1,7 @@
 import { and, eq, gt, inArray, isNotNull, isNull } from "drizzle-orm";
 import { hashToken } from "~/accounts/account-tokens.server";
-import { sendNotice } from "~/messaging/messaging.server";
+import { queueMessage } from "~/messaging/delivery/outbox.server";
+import type { Executor } from "~/messaging/messaging.server";
 import type { AppServices } from "~/server/app-context";
 import type { Database, Transaction } from "~db/database.server";
 import {
@@ -263,10 +264,11 @@ export async function registerBuyerOrConsultant(
     data,
     billingPreference: data.billing_preference,
     submissionHash: buyerSubmissionHash(organizationType, data),
-    writeDetails: (tx, registrationId) => writeBuyerContacts(tx, registrationId, data),
+    writeDetails: async (tx, registrationId) => {
+      await writeBuyerContacts(tx, registrationId, data);
+      await notifyStaff(tx, services, registrationId, organizationType, data.name);
+    },
   });
-
-  if (outcome.kind === "created") await notifyStaff(services, outcome.registrationId, organizationType, data.name);
   return outcome;
 }
 
@@ -318,28 +320,27 @@ async function explainRefusal(
   return { kind: "refused", status: 409, message: ACCEPT_LEGAL_FIRST };
 }
 
-/** Staff get an e-mail that a registration awaits review; a failed e-mail does not undo the registration. */
+/** Staff get an e-mail that a registration awaits review, queued in the transaction that submits it. */
 export async function notifyStaff(
+  executor: Executor,
   services: AppServices,
   registrationId: number,
   organizationType: number,
   name: string,
 ) {
-  const staff = await services.db.select({ email: users.email }).from(users).where(eq(users.role, 1));
+  const staff = await executor.select({ email: users.email }).from(users).where(eq(users.role, 1));
   for (const { email } of staff) {
-    await sendNotice(
-      services.messaging,
-      {
-        to: email,
-        subject: `New ${typeLabel(organizationType)} registration awaiting review: ${name}`,
-        text: [
-          `${name} has registered as a ${typeLabel(organizationType)} (registration ${registrationId}).`,
-          "",
-          "Review it here:",
-          `${services.env.APP_URL}/staff/registrations/${registrationId}`,
-        ].join("\n"),
-      },
-      "registration notice to staff",
-    );
+    await queueMessage(executor, services.messaging, {
+      channel: "email",
+      kind: "registration notice to staff",
+      to: email,
+      subject: `New ${typeLabel(organizationType)} registration awaiting review: ${name}`,
+      text: [
+        `${name} has registered as a ${typeLabel(organizationType)} (registration ${registrationId}).`,
+        "",
+        "Review it here:",
+        `${services.env.APP_URL}/staff/registrations/${registrationId}`,
+      ].join("\n"),
+    });
   }
 }

@@ -162,6 +162,8 @@ async function registerSellerWithCard<Answer extends { customerId: string }>(
   card: {
     ask: (holder: CardHolder) => Promise<{ kind: "answer"; answer: Answer } | ProviderRefusal>;
     columns: (answer: Answer) => PaymentColumns;
+    /** The card is saved with the registration: staff are told in its transaction (else at Checkout's return). */
+    tellStaff: boolean;
   },
 ): Promise<{ outcome: SellerRegisterOutcome; answer?: Answer }> {
   const { db } = services;
@@ -180,8 +182,10 @@ async function registerSellerWithCard<Answer extends { customerId: string }>(
     organizationType: SELLER,
     data,
     submissionHash: hash,
-    writeDetails: (tx, registrationId) =>
-      writeSellerDetails(tx, registrationId, data, certificationIds, card.columns(answer)),
+    writeDetails: async (tx, registrationId) => {
+      await writeSellerDetails(tx, registrationId, data, certificationIds, card.columns(answer));
+      if (card.tellStaff) await notifyStaff(tx, services, registrationId, SELLER, data.name);
+    },
   });
   await discardUnusedCustomer(services, outcome, answer.customerId);
   return { outcome, answer };
@@ -202,8 +206,8 @@ export async function registerSeller(
         idempotencyKey: registrationAttemptKey(data.reg_access_token, "card", { paymentToken, holder }),
       }),
     columns: (card) => savedCardColumns(card, payments.provider),
+    tellStaff: true,
   });
-  if (outcome.kind === "created") await notifyStaff(services, outcome.registrationId, SELLER, data.name);
   return outcome;
 }
 
@@ -232,6 +236,7 @@ export async function registerSellerAwaitingPayment(
       paymentCustomerId: started.customerId,
       checkoutSessionId: started.sessionId,
     }),
+    tellStaff: false,
   });
   if (outcome.kind !== "created" || !checkout) return outcome;
   return { kind: "checkout", registrationId: outcome.registrationId, checkoutUrl: checkout.url };
@@ -258,18 +263,20 @@ export async function completeSellerCheckout(services: AppServices, sessionId: s
   if (seller.paymentStatus === "card_saved") return { kind: "complete", registrationId: seller.registrationId };
   const result = await payments.readSetupCheckout(sessionId);
   if (result.status !== "complete") return { kind: result.status, registrationId: seller.registrationId };
-  const [updated] = await db
-    .update(sellerRegistrations)
-    .set(savedCardColumns(result.card, payments.provider))
-    .where(
-      and(
-        eq(sellerRegistrations.checkoutSessionId, sessionId),
-        eq(sellerRegistrations.paymentStatus, "awaiting_payment"),
-      ),
-    )
-    .returning({ registrationId: sellerRegistrations.registrationId });
-  // Only the request that made the change tells staff (a reload of the return page does not).
-  if (updated) await notifyStaff(services, seller.registrationId, SELLER, seller.name);
+  // Only the request that made the change tells staff (a reload of the return page does not), in its transaction.
+  await db.transaction(async (tx) => {
+    const [updated] = await tx
+      .update(sellerRegistrations)
+      .set(savedCardColumns(result.card, payments.provider))
+      .where(
+        and(
+          eq(sellerRegistrations.checkoutSessionId, sessionId),
+          eq(sellerRegistrations.paymentStatus, "awaiting_payment"),
+        ),
+      )
+      .returning({ registrationId: sellerRegistrations.registrationId });
+    if (updated) await notifyStaff(tx, services, seller.registrationId, SELLER, seller.name);
+  });
   return { kind: "complete", registrationId: seller.registrationId };
 }
 

@@ -52,7 +52,11 @@ describe.each(databaseKinds)("access codes through Twilio on %s", (kind) => {
     expect(response.status).toBe(200);
     const sent = captured.map((request) => Object.fromEntries(new URLSearchParams(request.body)));
     expect(sent.find((message) => message.To === "+14035550101")?.Body).toMatch(/\b\d{6}\b/);
-    expect(await app.services.db.select().from(outboxMessages)).toEqual([]);
+    // Queued for Twilio and sent: nothing in the dev outbox.
+    expect(await app.services.messaging.listOutbox()).toEqual([]);
+    expect(
+      (await app.services.db.select().from(outboxMessages)).map(({ provider, status }) => ({ provider, status })),
+    ).toEqual([{ provider: "twilio", status: "sent" }]);
   });
 
   it("answers a refused SMS with the spec's message and keeps nothing of the attempt", async () => {

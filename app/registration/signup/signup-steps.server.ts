@@ -2,7 +2,7 @@ import { createHash, randomBytes, randomInt, timingSafeEqual } from "node:crypto
 import { and, count, desc, eq, gt, isNotNull, isNull, min, sql } from "drizzle-orm";
 import { createRandomToken, hashToken } from "~/accounts/account-tokens.server";
 import { describeWait } from "~/accounts/sign-in/throttle.server";
-import { DeliveryError } from "~/messaging/delivery-error";
+import { deliverNow, queueMessage } from "~/messaging/delivery/outbox.server";
 import { lastUpdated as privacyPolicyVersion } from "~/public-pages/content/privacy-policy";
 import { lastUpdated as termsVersion } from "~/public-pages/content/terms-and-conditions";
 import type { AppServices } from "~/server/app-context";
@@ -112,18 +112,28 @@ async function takeSendAllowance(
   return { sendId: send.id };
 }
 
-async function deliverCode(services: AppServices, mobileNumber: string, code: string): Promise<boolean> {
-  try {
-    await services.messaging.sendSms({
+/** Queues the code's SMS in the transaction that records it; the request then makes the first attempt. */
+function queueCode(tx: Executor, services: AppServices, mobileNumber: string, code: string) {
+  return queueMessage(
+    tx,
+    services.messaging,
+    {
+      channel: "sms",
+      kind: "access-code",
       to: mobileNumber,
       text: `Your Upstream Marketplace verification code is ${code}. It expires in 10 minutes.`,
-    });
-    return true;
-  } catch (error) {
-    if (!(error instanceof DeliveryError)) throw error;
-    console.error("access code SMS failed:", error.message);
-    return false;
-  }
+    },
+    { firstAttemptInline: true },
+  );
+}
+
+/**
+ * The first attempt, after the commit: false only when the provider refused the message (a bad
+ * number); a transient failure stays queued for a retry and counts as sent.
+ */
+async function deliverCode(services: AppServices, messageId: number): Promise<boolean> {
+  const outcome = await deliverNow(services, messageId);
+  return outcome.kind !== "failed";
 }
 
 export type RegistrationRequestInput = {
@@ -158,10 +168,11 @@ export async function requestAccessCode(
       })
       .returning({ id: registrationRequests.id });
     if (!request) throw new Error("no request row");
-    return { sendId: allowance.sendId, requestId: request.id };
+    const message = await queueCode(tx, services, input.mobileNumber, code);
+    return { sendId: allowance.sendId, requestId: request.id, messageId: message.id };
   });
   if (!("sendId" in taken)) return { kind: "throttled", ...taken };
-  if (await deliverCode(services, input.mobileNumber, code)) return { kind: "sent", mobileNumber: input.mobileNumber };
+  if (await deliverCode(services, taken.messageId)) return { kind: "sent", mobileNumber: input.mobileNumber };
   // Undelivered: nothing of the attempt stays behind, and it does not count against the limits.
   await services.db.transaction(async (tx) => {
     await tx.delete(registrationRequests).where(eq(registrationRequests.id, taken.requestId));
@@ -199,11 +210,12 @@ export async function resendAccessCode(
         lastCodeSentAt: now,
       })
       .where(eq(registrationRequests.id, request.id));
-    return { sendId: allowance.sendId };
+    const message = await queueCode(tx, services, mobileNumber, code);
+    return { sendId: allowance.sendId, messageId: message.id };
   });
   if ("noRequest" in taken) return { kind: "no-request" };
   if (!("sendId" in taken)) return { kind: "throttled", ...taken };
-  if (await deliverCode(services, mobileNumber, code)) return { kind: "sent", mobileNumber };
+  if (await deliverCode(services, taken.messageId)) return { kind: "sent", mobileNumber };
   await services.db.delete(registrationCodeSends).where(eq(registrationCodeSends.id, taken.sendId));
   return { kind: "failed" };
 }
