@@ -18,6 +18,7 @@ import {
   registrations,
   registrationWcbs,
   sellerRegistrations,
+  sellerSubscriptions,
   serviceAreas,
   services,
   users,
@@ -46,8 +47,11 @@ export async function listRegistrations(db: Database, filter: QueueFilter) {
       status: registrations.status,
       submittedAt: registrations.submittedAt,
       email: registrations.email,
+      subscriptionStatus: sellerSubscriptions.status,
+      graceEndsAt: sellerSubscriptions.graceEndsAt,
     })
     .from(registrations)
+    .leftJoin(sellerSubscriptions, eq(sellerSubscriptions.organizationId, registrations.organizationId))
     .where(and(...conditions))
     .orderBy(desc(registrations.submittedAt), desc(registrations.id))
     .limit(500);

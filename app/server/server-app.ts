@@ -16,6 +16,7 @@ import { createAuctionLive } from "~/auctions/live/auction-live.server";
 import { createCatalogueReadCache, serveCachedJson } from "~/catalogue/catalogue-read-cache.server";
 import { createMessaging, type Messaging } from "~/messaging/messaging.server";
 import { createPayments, type Payments } from "~/payments/payments.server";
+import { startProviderEventDrain } from "~/payments/subscriptions/provider-events.server";
 import { sendExpiryReminders } from "~/reminders/expiry-reminders.server";
 import { startRemindersWorker } from "~/reminders/reminders-worker.server";
 import { type DatabaseHandle, openDatabase } from "~db/database.server";
@@ -114,8 +115,11 @@ export async function runWorker(environment: NodeJS.ProcessEnv = process.env): P
   }
   const worker = await startRemindersWorker(services, env.DATABASE_URL);
   const auctionClock = startAuctionClock(services);
+  // Stripe's events left received by a crash or a stopped app process (issue 19).
+  const eventDrain = startProviderEventDrain(services);
   return {
     async stop() {
+      await eventDrain.stop();
       await auctionClock.stop();
       await worker.stop();
       await database.close();
@@ -249,6 +253,9 @@ export async function createApplication(options: ApplicationOptions = {}): Promi
 
   // Without PostgreSQL there is no worker process: this process opens and closes auctions on time.
   const auctionClock = database.kind === "pglite" ? startAuctionClock(services) : undefined;
+  // Stripe's events (issue 19): each app process drains what its webhook stored, and what any
+  // process left behind; several machines share the work (rows claimed with SKIP LOCKED).
+  const eventDrain = startProviderEventDrain(services);
 
   const catalogueCache = createCatalogueReadCache(database.db);
   const serveFast = async (req: IncomingMessage, res: ServerResponse): Promise<boolean> => {
@@ -275,6 +282,7 @@ export async function createApplication(options: ApplicationOptions = {}): Promi
     },
     endLiveStreams: () => auctionLive.close(),
     async close() {
+      await eventDrain.stop();
       await auctionClock?.stop();
       await auctionLive.close();
       await stopHearingSessionChanges();

@@ -1,9 +1,12 @@
+import { blockedMessage } from "~/payments/subscriptions/standing";
+import { sellerMayBid } from "~/payments/subscriptions/standing.server";
 import type { Database, Transaction } from "~db/database.server";
 import { dropShare, LARGE_DROP } from "../auction-rules";
 import { minimumChange } from "./auto-bids.server";
 import { refusalMessage } from "./bid-messages";
 import {
   acceptedOutcome,
+  type BidderRequest,
   type BidOutcome,
   type Change,
   checkBidder,
@@ -176,8 +179,16 @@ async function manualRound(db: Database, auctionId: number, requests: ManualRequ
 }
 
 /** A seller's manual bid: binding once accepted; the auto-bids it sets off are written with it. */
-export function placeManualBid(db: Database, request: ManualRequest): Promise<BidOutcome> {
+export async function placeManualBid(db: Database, request: ManualRequest): Promise<BidOutcome> {
+  const blocked = await standingRefusal(db, request);
+  if (blocked) return blocked;
   return new Promise((settle, fail) => enqueue(db, request.auctionId, { kind: "manual", request, settle, fail }));
+}
+
+/** A seller whose subscription is overdue past the grace period, or cancelled, places no new bid (issue 19). */
+async function standingRefusal(db: Database, request: BidderRequest): Promise<BidOutcome | undefined> {
+  const standing = await sellerMayBid(db, request.organizationId, request.now ?? new Date());
+  return standing.mayBid ? undefined : refused(403, blockedMessage(standing.reason, "bid"));
 }
 
 /**
@@ -185,6 +196,8 @@ export function placeManualBid(db: Database, request: ManualRequest): Promise<Bi
  * the same transaction, which holds the auction's row lock. The minimum is never shown to anyone but
  * its seller.
  */
-export function setAutoBidMinimum(db: Database, request: MinimumRequest): Promise<BidOutcome> {
+export async function setAutoBidMinimum(db: Database, request: MinimumRequest): Promise<BidOutcome> {
+  const blocked = await standingRefusal(db, request);
+  if (blocked) return blocked;
   return new Promise((settle, fail) => enqueue(db, request.auctionId, { kind: "minimum", request, settle, fail }));
 }
