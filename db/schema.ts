@@ -731,10 +731,7 @@ export const providerEvents = pgTable(
     processedAt: timestamp("processed_at", { withTimezone: true }),
   },
   (table) => [
-    check(
-      "provider_events_state_check",
-      sql`${table.state} in ('received', 'processed', 'ignored', 'failed')`,
-    ),
+    check("provider_events_state_check", sql`${table.state} in ('received', 'processed', 'ignored', 'failed')`),
     index("provider_events_pending_idx").on(table.state, table.receivedAt),
   ],
 );

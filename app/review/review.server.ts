@@ -3,6 +3,7 @@ import { accountLinkUrl, issueAccountToken } from "~/accounts/account-tokens.ser
 import { listOrganizationChanges } from "~/accounts/organization/organization-profile.server";
 import { sendNotice } from "~/messaging/messaging.server";
 import { toSubscriptionView } from "~/payments/subscription-summary";
+import { subscriptionHistoryOf } from "~/payments/subscriptions/subscription-history.server";
 import { CHANGE_LINK_DAYS, changeLinkUrl, issueChangeToken } from "~/registration/changes/registration-changes.server";
 import { keyPersonItems } from "~/registration/changes/stored-registration.server";
 import type { AppServices } from "~/server/app-context";
@@ -100,9 +101,10 @@ export async function loadRegistration(db: Database, id: number) {
   const isSeller = registration.registration.organizationType === 3;
   const seller = isSeller ? await loadSellerDetails(db, id, contacts) : null;
   const organizationId = registration.registration.organizationId;
-  const [subscription, organizationChanges] = await Promise.all([
+  const [subscription, organizationChanges, subscriptionHistory] = await Promise.all([
     isSeller && organizationId ? sellerSubscriptionOf(db, organizationId) : undefined,
     organizationId ? listOrganizationChanges(db, organizationId) : [],
+    isSeller && organizationId ? subscriptionHistoryOf(db, organizationId) : [],
   ]);
   return {
     organizationChanges,
@@ -113,6 +115,7 @@ export async function loadRegistration(db: Database, id: number) {
     decisions,
     seller,
     subscription: subscription ? toSubscriptionView(subscription) : null,
+    subscriptionHistory,
   };
 }
 

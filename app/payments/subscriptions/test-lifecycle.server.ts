@@ -8,22 +8,13 @@ import { registrations, sellerRegistrations } from "~db/schema";
 import type { LifecycleServices } from "./lifecycle.server";
 import type { ProviderEvent } from "./provider-event";
 import { drainProviderEvents, storeProviderEvent } from "./provider-events.server";
+import type { TestLifecycleStep } from "./test-lifecycle-form";
 
 // The test card provider's side of the subscription lifecycle (issue 19): what Stripe would send when
 // a trial ends, a renewal fails, Stripe gives up retrying, or the renewal is paid after all, made as
 // events in Stripe's own shapes (ids evt_test_…) and put through the same store and processing as
 // the webhook's. Staff trigger these from the registration page, and `npm run subscription:test`
 // from a shell; only for subscriptions on the test provider while it is the provider in use.
-
-export const TEST_LIFECYCLE_STEPS = ["trial-ends", "renewal-fails", "retries-exhausted", "renewal-recovers"] as const;
-export type TestLifecycleStep = (typeof TEST_LIFECYCLE_STEPS)[number];
-
-export const TEST_STEP_LABELS: Record<TestLifecycleStep, string> = {
-  "trial-ends": "Trial ends soon",
-  "renewal-fails": "Renewal fails",
-  "retries-exhausted": "Retries exhausted (grace ends)",
-  "renewal-recovers": "Renewal recovers",
-};
 
 const API_VERSION = "2025-03-31.basil";
 const testId = (prefix: string) => `${prefix}_test_${randomBytes(12).toString("hex")}`;
