@@ -40,7 +40,7 @@ const environmentSchema = z
     STRIPE_GST_TAX_RATE_ID: optionalText.pipe(
       z.string().startsWith("txr_", "must be a Stripe tax rate id (txr_…)").optional(),
     ),
-    /** Signs the events Stripe posts to /webhooks/stripe (whsec_…); unset, that address answers 503. */
+    /** Signs the events Stripe posts to /webhooks/stripe (whsec_…); unset, that address answers 404. */
     STRIPE_WEBHOOK_SECRET: optionalText.pipe(
       z.string().startsWith("whsec_", "must be a Stripe webhook signing secret (whsec_…)").optional(),
     ),

@@ -11,8 +11,9 @@ import { verifyStripeEvent } from "./webhook-signature.server";
 // cross-origin check lets it through; nothing reads the body before this route.
 //
 // Answers: 200 stored (or a replay, which changes nothing); 400 a missing or wrong signature or a
-// body that is not an event; 413 over 1 MB; 503 when STRIPE_WEBHOOK_SECRET is not set (the
-// deployment is not ready for events: Stripe retries for days, so none is lost once it is set).
+// body that is not an event; 413 over 1 MB; 404 when STRIPE_WEBHOOK_SECRET is not set (no webhook
+// here, as /dev/outbox is absent where it is shut; never a 5xx for what a client sends). Stripe
+// retries any answer other than 2xx for days, so no event is lost once the secret is set.
 
 /** Stripe's events are a few kilobytes; a megabyte is far more than any. */
 const MAX_EVENT_BYTES = 1_000_000;
@@ -29,7 +30,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const secret = services.env.STRIPE_WEBHOOK_SECRET;
   if (!secret) {
     await discardBody(request);
-    return answer(503, { error: "Webhooks are not configured here (STRIPE_WEBHOOK_SECRET)." });
+    return answer(404, { error: "Not found." });
   }
   const signature = request.headers.get("stripe-signature");
   if (!signature) {
