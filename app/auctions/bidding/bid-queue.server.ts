@@ -1,5 +1,5 @@
 import { blockedMessage } from "~/payments/subscriptions/standing";
-import { sellerMayBid } from "~/payments/subscriptions/standing.server";
+import { blockedSellers, sellerMayBid } from "~/payments/subscriptions/standing.server";
 import type { Database, Transaction } from "~db/database.server";
 import { dropShare, LARGE_DROP } from "../auction-rules";
 import { minimumChange } from "./auto-bids.server";
@@ -58,7 +58,9 @@ function enqueue(db: Database, auctionId: number, item: Queued) {
       const head = waiting[0] as Queued;
       if (head.kind === "minimum") {
         waiting.shift();
-        await minimumChange(db, head.request).then(head.settle, head.fail);
+        await standingRefusal(db, head.request)
+          .then((blocked) => blocked ?? minimumChange(db, head.request))
+          .then(head.settle, head.fail);
         continue;
       }
       const end = waiting.findIndex((queued) => queued.kind !== "manual");
@@ -94,11 +96,18 @@ function largeDropQuestion(state: BiddingState, request: ManualRequest): BidOutc
  * a higher one), then the rest as they came. This only orders them: each is checked again when its
  * turn comes (the bids before it may have moved the end or the price).
  */
-function roundOrder(round: Round, requests: ManualRequest[], at: Date): number[] {
+function roundOrder(
+  round: Round,
+  requests: ManualRequest[],
+  at: Date,
+  blocked: ReadonlyMap<number, unknown>,
+): number[] {
   const ready: number[] = [];
   const rest: number[] = [];
   requests.forEach((request, index) => {
-    const problem = checkBidder(round.read, round.auction, request.organizationId, request.now ?? at);
+    const problem =
+      checkBidder(round.read, round.auction, request.organizationId, request.now ?? at) ||
+      blocked.has(request.organizationId);
     (problem || largeDropQuestion(round.state, request) ? rest : ready).push(index);
   });
   const bids = ready.map((index) => ({
@@ -119,17 +128,24 @@ const GUARDED_ATTEMPTS = 3;
  */
 async function manualRound(db: Database, auctionId: number, requests: ManualRequest[]): Promise<BidOutcome[]> {
   const sellers = [...new Set(requests.map((request) => request.organizationId))];
+  // Sellers held back by their subscription (issue 19): one read per round, not per bid.
+  const blocked = await blockedSellers(db, sellers);
   const decide = async (executor: Database | Transaction, read: Read | undefined, fromMemory = false) => {
     if (!read) return requests.map(() => refused(404, NOT_INVITED));
     const round = new Round(read);
     const decided: (BidOutcome | Change)[] = [];
     const at = new Date();
-    for (const index of roundOrder(round, requests, at)) {
+    for (const index of roundOrder(round, requests, at, blocked)) {
       const request = requests[index] as ManualRequest;
       const now = request.now ?? at;
       const problem = checkBidder(read, round.auction, request.organizationId, now);
       if (problem) {
         decided[index] = problem;
+        continue;
+      }
+      const heldBack = blocked.get(request.organizationId);
+      if (heldBack) {
+        decided[index] = refused(403, blockedMessage(heldBack, "bid"));
         continue;
       }
       const unconfirmed = largeDropQuestion(round.state, request);
@@ -179,9 +195,7 @@ async function manualRound(db: Database, auctionId: number, requests: ManualRequ
 }
 
 /** A seller's manual bid: binding once accepted; the auto-bids it sets off are written with it. */
-export async function placeManualBid(db: Database, request: ManualRequest): Promise<BidOutcome> {
-  const blocked = await standingRefusal(db, request);
-  if (blocked) return blocked;
+export function placeManualBid(db: Database, request: ManualRequest): Promise<BidOutcome> {
   return new Promise((settle, fail) => enqueue(db, request.auctionId, { kind: "manual", request, settle, fail }));
 }
 
@@ -196,8 +210,6 @@ async function standingRefusal(db: Database, request: BidderRequest): Promise<Bi
  * the same transaction, which holds the auction's row lock. The minimum is never shown to anyone but
  * its seller.
  */
-export async function setAutoBidMinimum(db: Database, request: MinimumRequest): Promise<BidOutcome> {
-  const blocked = await standingRefusal(db, request);
-  if (blocked) return blocked;
+export function setAutoBidMinimum(db: Database, request: MinimumRequest): Promise<BidOutcome> {
   return new Promise((settle, fail) => enqueue(db, request.auctionId, { kind: "minimum", request, settle, fail }));
 }

@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import type { Database, Transaction } from "~db/database.server";
 import { sellerSubscriptions } from "~db/schema";
 import { type Standing, standingOf } from "./standing";
@@ -17,4 +17,30 @@ export async function sellerMayBid(
     .from(sellerSubscriptions)
     .where(eq(sellerSubscriptions.organizationId, organizationId));
   return standingOf(row, now);
+}
+
+/**
+ * The same check for several sellers in one query (a round of bids on one auction): the ones held
+ * back, with the reason.
+ */
+export async function blockedSellers(
+  db: Database | Transaction,
+  organizationIds: number[],
+  now = new Date(),
+): Promise<Map<number, "overdue" | "cancelled">> {
+  const blocked = new Map<number, "overdue" | "cancelled">();
+  if (organizationIds.length === 0) return blocked;
+  const rows = await db
+    .select({
+      organizationId: sellerSubscriptions.organizationId,
+      status: sellerSubscriptions.status,
+      graceEndsAt: sellerSubscriptions.graceEndsAt,
+    })
+    .from(sellerSubscriptions)
+    .where(inArray(sellerSubscriptions.organizationId, organizationIds));
+  for (const row of rows) {
+    const standing = standingOf(row, now);
+    if (!standing.mayBid) blocked.set(row.organizationId, standing.reason);
+  }
+  return blocked;
 }
