@@ -145,3 +145,41 @@ describe.each(javaScriptModes)("a seller's standing with %s", (mode) => {
     await seller.context().close();
   });
 });
+
+describe("the standing pages without the app's scripts", () => {
+  it("have no accessibility violations: staff registration page, account and auction page of a blocked seller", async () => {
+    const { email, registrationId, auctionId } = await approvedSellerInAnAuction("axe");
+    for (const step of ["renewal-fails", "retries-exhausted"]) {
+      const moved = await staffClient.request(`/staff/registrations/${registrationId}`, {
+        form: { intent: "subscription-test", step },
+      });
+      expect(moved.status).toBe(302);
+    }
+    const context = await browser().newContext({ baseURL: app.app.baseURL, viewport: { width: 1200, height: 900 } });
+    // JavaScript stays on for axe; none of the app's scripts load (axe hangs with JavaScript off).
+    await context.route("**/assets/*.js", (route) => route.abort());
+    context.setDefaultTimeout(15_000);
+    try {
+      const staff = await context.newPage();
+      await signInThroughForm(staff, "no-js", STAFF);
+      await staff.goto(`/staff/registrations/${registrationId}`);
+      expect(await staff.locator("main").textContent()).toContain("Past due: bidding blocked");
+      await expectNoAxeViolations(staff);
+      await staff.goto("/staff/registrations");
+      await expectNoAxeViolations(staff);
+      await staff.goto("/logout");
+      await context.clearCookies();
+
+      const seller = await context.newPage();
+      await signInThroughForm(seller, "no-js", { email, password: SELLER_PASSWORD });
+      await seller.goto("/account");
+      expect(await seller.locator("main").textContent()).toContain(blockedMessage("overdue", "bid"));
+      await expectNoAxeViolations(seller);
+      await seller.goto(`/auctions/${auctionId}`);
+      expect(await seller.locator("main").textContent()).toContain("Bidding blocked");
+      await expectNoAxeViolations(seller);
+    } finally {
+      await context.close();
+    }
+  });
+});
