@@ -98,6 +98,7 @@ export default [
 
   route("auctions/:auctionId/events", "auctions/live/auction-events.ts"),
 
+  route("webhooks/stripe", "payments/subscriptions/stripe-webhook.ts"),
   route("healthz", "health/healthz.ts"),
   route("dev/outbox", "messaging/dev-outbox.tsx"),
   route("dev/outbox.json", "messaging/dev-outbox-json.ts"),

@@ -11,5 +11,6 @@ export const NOTIFICATION_KINDS = [
   "not-awarded",
   "cancelled",
   "evaluation-complete",
+  "subscription",
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];

@@ -10,9 +10,9 @@ export type Actor = { userId: number; organizationId: number };
 
 export type AuctionChange =
   | { kind: "done"; auctionId: number }
-  | { kind: "refused"; status: 400 | 404 | 409; message: string; field?: string };
+  | { kind: "refused"; status: 400 | 403 | 404 | 409; message: string; field?: string };
 
-export const refused = (status: 400 | 404 | 409, message: string, field?: string): AuctionChange => ({
+export const refused = (status: 400 | 403 | 404 | 409, message: string, field?: string): AuctionChange => ({
   kind: "refused",
   status,
   message,

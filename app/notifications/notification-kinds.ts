@@ -12,6 +12,7 @@ export const NOTIFICATION_LABELS: Record<NotificationKind, string> = {
   "not-awarded": "Not awarded",
   cancelled: "An auction is cancelled",
   "evaluation-complete": "Technical evaluation complete",
+  subscription: "Your subscription and card",
 };
 
 /** What a user may turn off; the others concern their own bids and decisions, and always come. */

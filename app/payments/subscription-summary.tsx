@@ -1,32 +1,103 @@
 import type { ReactNode } from "react";
 import { Alert } from "~/forms/alert";
+import type { SubscriptionStatus } from "~db/subscription-statuses";
 import { cardLabel } from "./card-label";
 import { formatCents } from "./fees";
+import { blockedMessage, STATUS_LABELS, standingOf } from "./subscriptions/standing";
 
 /** A seller's subscription as its pages show it (dates as ISO strings, amounts in cents). */
 export type SubscriptionView = {
-  status: "trialing" | "active" | "failed";
+  status: SubscriptionStatus;
   trialEndsAt: string | null;
   amountCents: number;
   cardBrand: string | null;
   cardLast4: string | null;
   failure: string | null;
+  pastDueSince: string | null;
+  graceEndsAt: string | null;
+  cancelledAt: string | null;
+  cardProblem: string | null;
+  /** Decided by the loader at the time of the request: past due beyond the grace period, or cancelled. */
+  blocked: "overdue" | "cancelled" | null;
 };
 
-export function toSubscriptionView(row: {
-  status: SubscriptionView["status"];
-  trialEndsAt: Date | null;
-  amountCents: number;
-  cardBrand: string | null;
-  cardLast4: string | null;
-  failure: string | null;
-}): SubscriptionView {
-  return { ...row, trialEndsAt: row.trialEndsAt?.toISOString() ?? null };
+export function toSubscriptionView(
+  row: {
+    status: SubscriptionStatus;
+    trialEndsAt: Date | null;
+    amountCents: number;
+    cardBrand: string | null;
+    cardLast4: string | null;
+    failure: string | null;
+    pastDueSince: Date | null;
+    graceEndsAt: Date | null;
+    cancelledAt: Date | null;
+    cardProblem: string | null;
+  },
+  now = new Date(),
+): SubscriptionView {
+  const standing = standingOf(row, now);
+  return {
+    status: row.status,
+    trialEndsAt: row.trialEndsAt?.toISOString() ?? null,
+    amountCents: row.amountCents,
+    cardBrand: row.cardBrand,
+    cardLast4: row.cardLast4,
+    failure: row.failure,
+    pastDueSince: row.pastDueSince?.toISOString() ?? null,
+    graceEndsAt: row.graceEndsAt?.toISOString() ?? null,
+    cancelledAt: row.cancelledAt?.toISOString() ?? null,
+    cardProblem: row.cardProblem,
+    blocked: standing.mayBid ? null : standing.reason,
+  };
 }
 
 const day = (iso: string) => iso.slice(0, 10);
 
-/** Trial end, next charge and card; or why the subscription could not start. */
+/** The standing in words: "Past due: bidding blocked" once the grace period is over. */
+export function standingText(subscription: Pick<SubscriptionView, "status" | "blocked">): string {
+  return subscription.blocked === "overdue" ? "Past due: bidding blocked" : STATUS_LABELS[subscription.status];
+}
+
+/** What the seller (or staff) must know about a past-due or cancelled subscription. */
+function StandingAlert({ subscription, audience }: { subscription: SubscriptionView; audience: "seller" | "staff" }) {
+  const { status, blocked, graceEndsAt, pastDueSince } = subscription;
+  if (status === "cancelled") {
+    return (
+      <Alert title="Subscription cancelled">
+        <p>
+          {audience === "seller"
+            ? blockedMessage("cancelled", "bid")
+            : "The subscription has been cancelled: the seller can no longer bid or accept invitations."}
+        </p>
+      </Alert>
+    );
+  }
+  if (status !== "past_due") return null;
+  if (blocked) {
+    return (
+      <Alert title="Payment overdue">
+        <p>
+          {audience === "seller"
+            ? blockedMessage("overdue", "bid")
+            : `The renewal failed${pastDueSince ? ` on ${day(pastDueSince)}` : ""} and the grace period is over: the seller can no longer bid or accept invitations.`}
+        </p>
+        {audience === "seller" ? <p>Bids you have already placed stand.</p> : null}
+      </Alert>
+    );
+  }
+  return (
+    <Alert title="Payment overdue">
+      <p>
+        {audience === "seller"
+          ? `Your subscription payment failed. Update your card at /account/card by ${graceEndsAt ? day(graceEndsAt) : "soon"}: after that date you can no longer bid or accept new invitations until the payment goes through.`
+          : `The renewal failed${pastDueSince ? ` on ${day(pastDueSince)}` : ""}; the grace period runs until ${graceEndsAt ? day(graceEndsAt) : "now"}.`}
+      </p>
+    </Alert>
+  );
+}
+
+/** Standing, trial end, next charge and card; or why the subscription could not start. */
 export function SubscriptionSummary({
   subscription,
   audience,
@@ -52,31 +123,52 @@ export function SubscriptionSummary({
       </>
     );
   }
+  const running = subscription.status === "trialing" || subscription.status === "active";
   return (
-    <dl className="summary-list">
-      {subscription.trialEndsAt ? (
+    <>
+      <StandingAlert subscription={subscription} audience={audience} />
+      <dl className="summary-list">
         <div>
-          <dt>Free trial until</dt>
+          <dt>Standing</dt>
+          <dd>{standingText(subscription)}</dd>
+        </div>
+        {subscription.status === "past_due" && subscription.graceEndsAt ? (
+          <div>
+            <dt>Grace period until</dt>
+            <dd>
+              <time dateTime={subscription.graceEndsAt}>{day(subscription.graceEndsAt)}</time>
+            </dd>
+          </div>
+        ) : null}
+        {subscription.trialEndsAt && subscription.status === "trialing" ? (
+          <div>
+            <dt>Free trial until</dt>
+            <dd>
+              <time dateTime={subscription.trialEndsAt}>{day(subscription.trialEndsAt)}</time>
+            </dd>
+          </div>
+        ) : null}
+        {running ? (
+          <div>
+            <dt>Next charge</dt>
+            <dd>
+              {formatCents(subscription.amountCents)}
+              {subscription.trialEndsAt && subscription.status === "trialing"
+                ? ` on ${day(subscription.trialEndsAt)}`
+                : ""}{" "}
+              (yearly subscription, processing fee and GST)
+            </dd>
+          </div>
+        ) : null}
+        <div>
+          <dt>Card</dt>
           <dd>
-            <time dateTime={subscription.trialEndsAt}>{day(subscription.trialEndsAt)}</time>
+            {cardLabel(subscription.cardBrand, subscription.cardLast4) ?? "Card ending …"}
+            {cardAction ? <> ({cardAction})</> : null}
+            {subscription.cardProblem ? <strong className="field-error"> {subscription.cardProblem}</strong> : null}
           </dd>
         </div>
-      ) : null}
-      <div>
-        <dt>Next charge</dt>
-        <dd>
-          {formatCents(subscription.amountCents)}
-          {subscription.trialEndsAt ? ` on ${day(subscription.trialEndsAt)}` : ""} (yearly subscription, processing fee
-          and GST)
-        </dd>
-      </div>
-      <div>
-        <dt>Card</dt>
-        <dd>
-          {cardLabel(subscription.cardBrand, subscription.cardLast4) ?? "Card ending …"}
-          {cardAction ? <> ({cardAction})</> : null}
-        </dd>
-      </div>
-    </dl>
+      </dl>
+    </>
   );
 }

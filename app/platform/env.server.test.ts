@@ -42,6 +42,15 @@ describe("readEnvironment", () => {
     expect(env.DATABASE_URL).toBeUndefined();
   });
 
+  it("reads the subscription grace period (default 7 days) and the webhook secret", () => {
+    expect(readEnvironment({}).SUBSCRIPTION_GRACE_DAYS).toBe(7);
+    expect(readEnvironment({ SUBSCRIPTION_GRACE_DAYS: "" }).SUBSCRIPTION_GRACE_DAYS).toBe(7);
+    expect(readEnvironment({ SUBSCRIPTION_GRACE_DAYS: "0" }).SUBSCRIPTION_GRACE_DAYS).toBe(0);
+    expect(() => readEnvironment({ SUBSCRIPTION_GRACE_DAYS: "seven" })).toThrow(/SUBSCRIPTION_GRACE_DAYS/);
+    expect(() => readEnvironment({ STRIPE_WEBHOOK_SECRET: "sk_test_x" })).toThrow(/STRIPE_WEBHOOK_SECRET/);
+    expect(readEnvironment({ STRIPE_WEBHOOK_SECRET: "whsec_abc" }).STRIPE_WEBHOOK_SECRET).toBe("whsec_abc");
+  });
+
   it("derives APP_URL from PORT and drops a trailing slash", () => {
     expect(readEnvironment({ PORT: "8080" }).APP_URL).toBe("http://localhost:8080");
     expect(readEnvironment({ APP_URL: "https://market.example.ca/" }).APP_URL).toBe("https://market.example.ca");

@@ -39,7 +39,7 @@ const environmentSchema = z
      * host, port and protocol; unset: https://api.stripe.com.
      */
     STRIPE_API_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
-    /** Verifies the events Stripe posts to /webhooks/stripe (the endpoint's signing secret). */
+    /** Verifies the events Stripe posts to /webhooks/stripe (whsec_…); unset, that address answers 404. */
     STRIPE_WEBHOOK_SECRET: optionalText.pipe(
       z.string().startsWith("whsec_", "must be a Stripe webhook signing secret (whsec_…)").optional(),
     ),
@@ -55,6 +55,15 @@ const environmentSchema = z
     ),
     STRIPE_GST_TAX_RATE_ID: optionalText.pipe(
       z.string().startsWith("txr_", "must be a Stripe tax rate id (txr_…)").optional(),
+    ),
+    /** Days a seller whose renewal failed may still bid and accept invitations. */
+    SUBSCRIPTION_GRACE_DAYS: optionalText.pipe(
+      z.coerce
+        .number<string | undefined>("must be a whole number from 0 to 60")
+        .int("must be a whole number from 0 to 60")
+        .min(0, "must be a whole number from 0 to 60")
+        .max(60, "must be a whole number from 0 to 60")
+        .default(7),
     ),
     /**
      * The development doors (dev outbox, test card provider): `on` opens them even in production (a

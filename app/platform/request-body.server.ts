@@ -110,6 +110,9 @@ async function readBytes(request: Request, limit: number): Promise<Buffer | "too
   return Buffer.concat(chunks);
 }
 
+/** The body's exact bytes, for a signature over them (webhooks): read nothing else before this. */
+export const readRawBody = readBytes;
+
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 
 function decodeUtf8(bytes: Buffer): string | undefined {

@@ -9,7 +9,18 @@ import { summaryLinks } from "~/forms/form-errors";
 import { parseSubmission } from "~/forms/parse-submission.server";
 import { SubmitButton } from "~/forms/submit-button";
 import { pageTitle } from "~/layout/page-title";
+import { TableRegion } from "~/layout/table-region";
 import { SubscriptionSummary } from "~/payments/subscription-summary";
+import { STATUS_LABELS } from "~/payments/subscriptions/standing";
+import { moveTestSubscription, testSubscriptionOf } from "~/payments/subscriptions/test-lifecycle.server";
+import {
+  CHOOSE_A_STEP,
+  isTestStep,
+  TEST_LIFECYCLE_STEPS,
+  TEST_STEP_DONE,
+  TEST_STEP_LABELS,
+  testLifecycleSchema,
+} from "~/payments/subscriptions/test-lifecycle-form";
 import { readFormBody } from "~/platform/request-body.server";
 import { appServicesContext } from "~/server/app-context";
 import type { Route } from "./+types/registration";
@@ -41,8 +52,50 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const id = parseId(params.id);
   const registration = id ? await loadRegistration(context.get(appServicesContext).db, id) : undefined;
   if (!registration) throw data(null, { status: 404 });
-  const done = new URL(request.url).searchParams.get("done");
-  return { registration, today: today(), done: isDone(done) ? done : undefined };
+  const query = new URL(request.url).searchParams;
+  const done = query.get("done");
+  const moved = query.get("moved");
+  const services = context.get(appServicesContext);
+  // Staff may move a subscription on the test provider, while that provider is in use (issue 19).
+  const testLifecycle = Boolean(
+    registration.organizationId &&
+      registration.subscription &&
+      (await testSubscriptionOf(services, registration.organizationId)),
+  );
+  return {
+    registration,
+    today: today(),
+    done: isDone(done) ? done : undefined,
+    moved: isTestStep(moved) ? moved : undefined,
+    testLifecycle,
+  };
+}
+
+/** A test subscription moved one step (the test card provider's lifecycle), or why not. */
+async function moveSubscription(context: Route.ActionArgs["context"], id: number, form: FormData) {
+  const services = context.get(appServicesContext);
+  const submission = parseSubmission(form, { schema: testLifecycleSchema });
+  if (submission.status !== "success") {
+    return data({ testResult: submission.reply({ formErrors: [CHOOSE_A_STEP] }) }, { status: 400 });
+  }
+  const registration = await loadRegistration(services.db, id);
+  if (!registration) throw data(null, { status: 404 });
+  const moved =
+    registration.organizationId &&
+    (await moveTestSubscription(services, registration.organizationId, submission.value.step));
+  if (!moved) {
+    return data(
+      {
+        testResult: submission.reply({
+          formErrors: [
+            "Only a running subscription on the test card provider can be moved, while that provider is in use.",
+          ],
+        }),
+      },
+      { status: 409 },
+    );
+  }
+  return redirect(`/staff/registrations/${id}?moved=${submission.value.step}#subscription`);
 }
 
 const ALREADY_DECIDED = (status: string) =>
@@ -64,7 +117,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const services = context.get(appServicesContext);
   const id = parseId(params.id);
   if (!id) throw data(null, { status: 404 });
-  const submission = parseSubmission(await readFormBody(request), { schema: decisionSchema });
+  const body = await readFormBody(request);
+  if (body.get("intent") === "subscription-test") return moveSubscription(context, id, body);
+  const submission = parseSubmission(body, { schema: decisionSchema });
   if (submission.status !== "success") {
     // Only the reason or the message is shown; anything else wrong is a post none of the forms sends.
     const atAField = Boolean(submission.error?.reason || submission.error?.message);
@@ -111,7 +166,8 @@ export default function Registration(props: Route.ComponentProps) {
 }
 
 function RegistrationPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { registration, today: day, done } = loaderData;
+  const { registration, today: day, done, moved, testLifecycle } = loaderData;
+  const testResult = actionData && "testResult" in actionData ? actionData.testResult : undefined;
   const confirm = actionData && "confirm" in actionData ? actionData.confirm : undefined;
   const result = actionData && "result" in actionData ? actionData.result : undefined;
   const resent = actionData && "resent" in actionData ? actionData.resent : undefined;
@@ -144,7 +200,14 @@ function RegistrationPage({ loaderData, actionData }: Route.ComponentProps) {
       {registration.subscription ? (
         <section aria-labelledby="subscription">
           <h2 id="subscription">Subscription</h2>
+          {moved ? (
+            <Alert title="Test subscription moved" tone="success">
+              <p>{TEST_STEP_DONE[moved]}</p>
+            </Alert>
+          ) : null}
           <SubscriptionSummary subscription={registration.subscription} audience="staff" />
+          {testLifecycle ? <TestLifecycleForm lastResult={testResult} /> : null}
+          <SubscriptionHistory events={registration.subscriptionHistory} />
         </section>
       ) : null}
       {resent ? (
@@ -322,5 +385,70 @@ function Decisions({
         <SubmitButton secondary>Reject</SubmitButton>
       </Form>
     </section>
+  );
+}
+
+/** The subscription's provider events, newest first: when, which, and the status it left. */
+function SubscriptionHistory({ events }: { events: RegistrationDetail["subscriptionHistory"] }) {
+  return (
+    <>
+      <h3 id="subscription-history">Subscription events</h3>
+      {events.length === 0 ? (
+        <p>No events from the card provider yet.</p>
+      ) : (
+        <TableRegion label="Subscription events">
+          <table className="data-table">
+            <caption className="visually-hidden">Subscription events, newest first</caption>
+            <thead>
+              <tr>
+                <th scope="col">Time (UTC)</th>
+                <th scope="col">Event</th>
+                <th scope="col">What it did</th>
+                <th scope="col">Status after</th>
+              </tr>
+            </thead>
+            <tbody>
+              {events.map((event) => (
+                <tr key={event.id}>
+                  <td>
+                    <time dateTime={event.occurredAt}>{utcMinute(event.occurredAt)}</time>
+                  </td>
+                  <td>
+                    <code>{event.type}</code>
+                  </td>
+                  <td>{event.summary}</td>
+                  <td>{STATUS_LABELS[event.status]}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableRegion>
+      )}
+    </>
+  );
+}
+
+/** Test card provider only: move the subscription as Stripe's events would (one button per step). */
+function TestLifecycleForm({ lastResult }: { lastResult?: SubmissionResult<string[]> }) {
+  const [form] = useForm({ id: "subscription-test", lastResult });
+  return (
+    <Form method="post" {...getFormProps(form)} aria-describedby="subscription-test-hint">
+      <ErrorSummary formErrors={form.errors} submissionKey={lastResult} />
+      <fieldset>
+        <legend>Test subscription (test card provider)</legend>
+        <p id="subscription-test-hint" className="field__hint">
+          Sends the card provider's events for the step, as Stripe would, through the same processing as Stripe's
+          webhook.
+        </p>
+        <input type="hidden" name="intent" value="subscription-test" />
+        <div className="button-row">
+          {TEST_LIFECYCLE_STEPS.map((step) => (
+            <button key={step} type="submit" name="step" value={step} className="button button--secondary">
+              {TEST_STEP_LABELS[step]}
+            </button>
+          ))}
+        </div>
+      </fieldset>
+    </Form>
   );
 }

@@ -1,5 +1,7 @@
 import { Form, Link } from "react-router";
 import { pageTitle } from "~/layout/page-title";
+import { standingText } from "~/payments/subscription-summary";
+import { standingReason } from "~/payments/subscriptions/standing";
 import { appServicesContext } from "~/server/app-context";
 import type { Route } from "./+types/registrations";
 import { listRegistrations, type QueueFilter } from "./review.server";
@@ -31,7 +33,17 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return {
     filter,
     counts,
-    rows: rows.map((row) => ({ ...row, submittedAt: row.submittedAt.toISOString() })),
+    rows: rows.map(({ subscriptionStatus, graceEndsAt, ...row }) => ({
+      ...row,
+      submittedAt: row.submittedAt.toISOString(),
+      // A seller's standing (issue 19), decided now: "Past due: bidding blocked" after the grace period.
+      standing: subscriptionStatus
+        ? standingText({
+            status: subscriptionStatus,
+            blocked: standingReason({ status: subscriptionStatus, graceEndsAt }, new Date()),
+          })
+        : null,
+    })),
   };
 }
 
@@ -77,6 +89,7 @@ export default function Registrations({ loaderData }: Route.ComponentProps) {
               <th scope="col">Organization</th>
               <th scope="col">Type</th>
               <th scope="col">Status</th>
+              <th scope="col">Subscription</th>
               <th scope="col">Submitted</th>
               <th scope="col">Email</th>
             </tr>
@@ -89,6 +102,7 @@ export default function Registrations({ loaderData }: Route.ComponentProps) {
                 </th>
                 <td>{typeLabelOf(row.organizationType)}</td>
                 <td>{statusLabelOf(row.status)}</td>
+                <td>{row.standing ?? "—"}</td>
                 <td>
                   <time dateTime={row.submittedAt}>{utcMinute(row.submittedAt)}</time>
                 </td>

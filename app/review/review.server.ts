@@ -3,6 +3,7 @@ import { accountLinkUrl, issueAccountToken } from "~/accounts/account-tokens.ser
 import { listOrganizationChanges } from "~/accounts/organization/organization-profile.server";
 import { queueMessage } from "~/messaging/delivery/outbox.server";
 import { toSubscriptionView } from "~/payments/subscription-summary";
+import { subscriptionHistoryOf } from "~/payments/subscriptions/subscription-history.server";
 import { CHANGE_LINK_DAYS, changeLinkUrl, issueChangeToken } from "~/registration/changes/registration-changes.server";
 import { keyPersonItems } from "~/registration/changes/stored-registration.server";
 import type { AppServices } from "~/server/app-context";
@@ -18,6 +19,7 @@ import {
   registrations,
   registrationWcbs,
   sellerRegistrations,
+  sellerSubscriptions,
   serviceAreas,
   services,
   users,
@@ -46,8 +48,11 @@ export async function listRegistrations(db: Database, filter: QueueFilter) {
       status: registrations.status,
       submittedAt: registrations.submittedAt,
       email: registrations.email,
+      subscriptionStatus: sellerSubscriptions.status,
+      graceEndsAt: sellerSubscriptions.graceEndsAt,
     })
     .from(registrations)
+    .leftJoin(sellerSubscriptions, eq(sellerSubscriptions.organizationId, registrations.organizationId))
     .where(and(...conditions))
     .orderBy(desc(registrations.submittedAt), desc(registrations.id))
     .limit(500);
@@ -96,9 +101,10 @@ export async function loadRegistration(db: Database, id: number) {
   const isSeller = registration.registration.organizationType === 3;
   const seller = isSeller ? await loadSellerDetails(db, id, contacts) : null;
   const organizationId = registration.registration.organizationId;
-  const [subscription, organizationChanges] = await Promise.all([
+  const [subscription, organizationChanges, subscriptionHistory] = await Promise.all([
     isSeller && organizationId ? sellerSubscriptionOf(db, organizationId) : undefined,
     organizationId ? listOrganizationChanges(db, organizationId) : [],
+    isSeller && organizationId ? subscriptionHistoryOf(db, organizationId) : [],
   ]);
   return {
     organizationChanges,
@@ -109,6 +115,7 @@ export async function loadRegistration(db: Database, id: number) {
     decisions,
     seller,
     subscription: subscription ? toSubscriptionView(subscription) : null,
+    subscriptionHistory,
   };
 }
 

@@ -4,6 +4,7 @@ import { CardError, PaymentProviderError } from "~/payments/payments";
 import type { AppServices } from "~/server/app-context";
 import type { Database } from "~db/database.server";
 import { registrations, sellerRegistrations, sellerSubscriptions } from "~db/schema";
+import type { SubscriptionStatus } from "~db/subscription-statuses";
 
 // The seller's yearly subscription, started when staff approve (spec section 9's fees, issue 8): on
 // the card saved at registration, after the free trial. It runs after the approval's transaction:
@@ -109,7 +110,7 @@ export async function startSellerSubscription(
 export async function retrySellerSubscription(
   services: AppServices,
   organizationId: number,
-): Promise<"trialing" | "active" | "failed"> {
+): Promise<SubscriptionStatus> {
   const current = await sellerSubscriptionOf(services.db, organizationId);
   if (current && current.status !== "failed") return current.status;
   const [seller] = await services.db

@@ -18,6 +18,7 @@ import { drainQueue, startMessageDelivery } from "~/messaging/delivery/delivery-
 import { createMessaging, type DeliverySettings, type Messaging } from "~/messaging/messaging.server";
 import { createPayments, type Payments } from "~/payments/payments.server";
 import { checkStripeFees } from "~/payments/stripe-fees.server";
+import { startProviderEventDrain } from "~/payments/subscriptions/provider-events.server";
 import { sendExpiryReminders } from "~/reminders/expiry-reminders.server";
 import { startRemindersWorker } from "~/reminders/reminders-worker.server";
 import { type DatabaseHandle, openDatabase } from "~db/database.server";
@@ -124,8 +125,11 @@ export async function runWorker(
   const worker = await startRemindersWorker(services, env.DATABASE_URL);
   const delivery = await startMessageDelivery(database, services.messaging, { connectionString: env.DATABASE_URL });
   const auctionClock = startAuctionClock(services);
+  // Stripe's events left received by a crash or a stopped app process (issue 19).
+  const eventDrain = startProviderEventDrain(services);
   return {
     async stop() {
+      await eventDrain.stop();
       await auctionClock.stop();
       await worker.stop();
       await delivery.stop();
@@ -268,6 +272,9 @@ export async function createApplication(options: ApplicationOptions = {}): Promi
 
   // Without PostgreSQL there is no worker process: this process opens and closes auctions on time.
   const auctionClock = database.kind === "pglite" ? startAuctionClock(services) : undefined;
+  // Stripe's events (issue 19): each app process drains what its webhook stored, and what any
+  // process left behind; several machines share the work (rows claimed with SKIP LOCKED).
+  const eventDrain = startProviderEventDrain(services);
 
   const catalogueCache = createCatalogueReadCache(database.db);
   const serveFast = async (req: IncomingMessage, res: ServerResponse): Promise<boolean> => {
@@ -294,6 +301,7 @@ export async function createApplication(options: ApplicationOptions = {}): Promi
     },
     endLiveStreams: () => auctionLive.close(),
     async close() {
+      await eventDrain.stop();
       await auctionClock?.stop();
       await delivery.stop();
       await auctionLive.close();

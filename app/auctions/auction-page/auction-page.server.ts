@@ -3,6 +3,8 @@ import { data, type RouterContextProvider, redirect } from "react-router";
 import { requireUser } from "~/accounts/sessions/auth.server";
 import { parseId } from "~/catalogue/catalogue-schemas";
 import { parseSubmission } from "~/forms/parse-submission.server";
+import { blockedMessage } from "~/payments/subscriptions/standing";
+import { sellerMayBid } from "~/payments/subscriptions/standing.server";
 import { readFormBody } from "~/platform/request-body.server";
 import { zonedTexts } from "~/platform/zoned-time";
 import { appServicesContext } from "~/server/app-context";
@@ -47,6 +49,8 @@ export async function loadAuctionPage(request: Request, context: Context, rawId:
   const { user, auction, viewer } = await requireAuction(request, context, rawId);
   const { db } = context.get(appServicesContext);
   const view = await viewFor(db, auction, viewer);
+  // A seller held back by its subscription (issue 19) is told before it tries to bid.
+  const standing = viewer.kind === "seller" ? await sellerMayBid(db, viewer.organizationId) : undefined;
   const params = new URL(request.url).searchParams;
   const notice = NOTICES.find((name) => params.has(name));
   // Times are formatted here, in the user's zone, and shown as they are (the event stream's views carry theirs too).
@@ -54,6 +58,7 @@ export async function loadAuctionPage(request: Request, context: Context, rawId:
     auctionId: auction.id,
     view: { ...view, times: zonedTexts(view, timezoneOf(user)) },
     notice: notice ?? null,
+    biddingBlocked: standing && !standing.mayBid ? blockedMessage(standing.reason, "bid") : null,
   };
 }
 

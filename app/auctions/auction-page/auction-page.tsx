@@ -95,7 +95,7 @@ function usePageForm(
 }
 
 export default function AuctionPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { notice, auctionId } = loaderData;
+  const { notice, auctionId, biddingBlocked } = loaderData;
   // With JavaScript the view follows the server's event stream and the time left ticks down.
   const { view, live } = useAuctionLiveView(auctionId, loaderData.view);
   // Every view comes with its times formatted by the server, in the user's zone.
@@ -130,6 +130,11 @@ export default function AuctionPage({ loaderData, actionData }: Route.ComponentP
       {notice ? (
         <Alert title="Done" tone="success">
           <p>{NOTICE_TEXTS[notice]}</p>
+        </Alert>
+      ) : null}
+      {biddingBlocked && view.status !== "closed" ? (
+        <Alert title="Bidding blocked">
+          <p>{biddingBlocked}</p>
         </Alert>
       ) : null}
       <ErrorSummary

@@ -1,9 +1,12 @@
+import { blockedMessage } from "~/payments/subscriptions/standing";
+import { blockedSellers, sellerMayBid } from "~/payments/subscriptions/standing.server";
 import type { Database, Transaction } from "~db/database.server";
 import { dropShare, LARGE_DROP } from "../auction-rules";
 import { minimumChange } from "./auto-bids.server";
 import { refusalMessage } from "./bid-messages";
 import {
   acceptedOutcome,
+  type BidderRequest,
   type BidOutcome,
   type Change,
   checkBidder,
@@ -55,7 +58,9 @@ function enqueue(db: Database, auctionId: number, item: Queued) {
       const head = waiting[0] as Queued;
       if (head.kind === "minimum") {
         waiting.shift();
-        await minimumChange(db, head.request).then(head.settle, head.fail);
+        await standingRefusal(db, head.request)
+          .then((blocked) => blocked ?? minimumChange(db, head.request))
+          .then(head.settle, head.fail);
         continue;
       }
       const end = waiting.findIndex((queued) => queued.kind !== "manual");
@@ -91,11 +96,18 @@ function largeDropQuestion(state: BiddingState, request: ManualRequest): BidOutc
  * a higher one), then the rest as they came. This only orders them: each is checked again when its
  * turn comes (the bids before it may have moved the end or the price).
  */
-function roundOrder(round: Round, requests: ManualRequest[], at: Date): number[] {
+function roundOrder(
+  round: Round,
+  requests: ManualRequest[],
+  at: Date,
+  blocked: ReadonlyMap<number, unknown>,
+): number[] {
   const ready: number[] = [];
   const rest: number[] = [];
   requests.forEach((request, index) => {
-    const problem = checkBidder(round.read, round.auction, request.organizationId, request.now ?? at);
+    const problem =
+      checkBidder(round.read, round.auction, request.organizationId, request.now ?? at) ||
+      blocked.has(request.organizationId);
     (problem || largeDropQuestion(round.state, request) ? rest : ready).push(index);
   });
   const bids = ready.map((index) => ({
@@ -116,17 +128,24 @@ const GUARDED_ATTEMPTS = 3;
  */
 async function manualRound(db: Database, auctionId: number, requests: ManualRequest[]): Promise<BidOutcome[]> {
   const sellers = [...new Set(requests.map((request) => request.organizationId))];
+  // Sellers held back by their subscription (issue 19): one read per round, not per bid.
+  const blocked = await blockedSellers(db, sellers);
   const decide = async (executor: Database | Transaction, read: Read | undefined, fromMemory = false) => {
     if (!read) return requests.map(() => refused(404, NOT_INVITED));
     const round = new Round(read);
     const decided: (BidOutcome | Change)[] = [];
     const at = new Date();
-    for (const index of roundOrder(round, requests, at)) {
+    for (const index of roundOrder(round, requests, at, blocked)) {
       const request = requests[index] as ManualRequest;
       const now = request.now ?? at;
       const problem = checkBidder(read, round.auction, request.organizationId, now);
       if (problem) {
         decided[index] = problem;
+        continue;
+      }
+      const heldBack = blocked.get(request.organizationId);
+      if (heldBack) {
+        decided[index] = refused(403, blockedMessage(heldBack, "bid"));
         continue;
       }
       const unconfirmed = largeDropQuestion(round.state, request);
@@ -178,6 +197,12 @@ async function manualRound(db: Database, auctionId: number, requests: ManualRequ
 /** A seller's manual bid: binding once accepted; the auto-bids it sets off are written with it. */
 export function placeManualBid(db: Database, request: ManualRequest): Promise<BidOutcome> {
   return new Promise((settle, fail) => enqueue(db, request.auctionId, { kind: "manual", request, settle, fail }));
+}
+
+/** A seller whose subscription is overdue past the grace period, or cancelled, places no new bid (issue 19). */
+async function standingRefusal(db: Database, request: BidderRequest): Promise<BidOutcome | undefined> {
+  const standing = await sellerMayBid(db, request.organizationId, request.now ?? new Date());
+  return standing.mayBid ? undefined : refused(403, blockedMessage(standing.reason, "bid"));
 }
 
 /**

@@ -1,5 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { prequalification } from "~/evaluation/assessments.server";
+import { blockedMessage } from "~/payments/subscriptions/standing";
+import { sellerMayBid } from "~/payments/subscriptions/standing.server";
 import type { Database } from "~db/database.server";
 import { auctionInvitations, auctions } from "~db/schema";
 import {
@@ -105,6 +107,19 @@ export async function acceptAuctionTerms(db: Database, auctionId: number, actor:
     if (!auction || auction.status === "draft") return refused(404, NOT_FOUND);
     const status = statusAt(auction, now);
     if (status !== "scheduled" && status !== "open") return refused(409, "Bidding has closed.");
+    // A seller overdue past the grace period (or cancelled) takes on no new auction (issue 19); an
+    // invitation accepted before stays accepted.
+    const standing = await sellerMayBid(tx, actor.organizationId, now);
+    if (!standing.mayBid) {
+      const [invitation] = await tx
+        .select({ termsAcceptedAt: auctionInvitations.termsAcceptedAt })
+        .from(auctionInvitations)
+        .where(
+          and(eq(auctionInvitations.auctionId, auctionId), eq(auctionInvitations.organizationId, actor.organizationId)),
+        );
+      if (!invitation) return refused(404, NOT_FOUND);
+      if (!invitation.termsAcceptedAt) return refused(403, blockedMessage(standing.reason, "accept"));
+    }
     const [accepted] = await tx
       .update(auctionInvitations)
       .set({ termsAcceptedAt: now, termsAcceptedByUserId: actor.userId })

@@ -1,4 +1,6 @@
 import { and, asc, count, eq, inArray } from "drizzle-orm";
+import { blockedMessage } from "~/payments/subscriptions/standing";
+import { sellerMayBid } from "~/payments/subscriptions/standing.server";
 import type { Database } from "~db/database.server";
 import { auctionEvents, auctionInvitations, auctions, organizations, sealedBidDocuments, sealedBids } from "~db/schema";
 import { notifyAuction } from "../auction-changes.server";
@@ -17,9 +19,9 @@ export type SealedBidFile = { requirementId: number; name: string; bytes: Buffer
 
 export type SealedBidOutcome =
   | { kind: "saved"; bidId: number; revision: number }
-  | { kind: "refused"; status: 400 | 404 | 409 | 413; message: string; field?: string };
+  | { kind: "refused"; status: 400 | 403 | 404 | 409 | 413; message: string; field?: string };
 
-const refused = (status: 400 | 404 | 409 | 413, message: string, field?: string): SealedBidOutcome => ({
+const refused = (status: 400 | 403 | 404 | 409 | 413, message: string, field?: string): SealedBidOutcome => ({
   kind: "refused",
   status,
   message,
@@ -58,6 +60,8 @@ export async function submitSealedBid(
     if (!invitation) return refused(404, "This auction does not exist.");
     if (statusAt(auction, now) !== "open") return refused(409, SEALED_MESSAGES.notOpen);
     if (!invitation.termsAcceptedAt) return refused(409, SEALED_MESSAGES.termsFirst);
+    const standing = await sellerMayBid(tx, bid.organizationId, now);
+    if (!standing.mayBid) return refused(403, blockedMessage(standing.reason, "bid"));
     if (bid.amountCents < 1) return refused(400, SEALED_MESSAGES.amountFormat, "amount");
     if (bid.amountCents > auction.reserveCents) return refused(400, overReserveMessage(auction.reserveCents), "amount");
 

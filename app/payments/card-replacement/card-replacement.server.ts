@@ -10,6 +10,7 @@ import {
 } from "~/payments/card-capture/card-capture.server";
 import { cardLabel } from "~/payments/card-label";
 import type { Payments, SavedCard } from "~/payments/payments";
+import { payOpenTestInvoice } from "~/payments/subscriptions/test-lifecycle.server";
 import { retrySellerSubscription, sellerSubscriptionOf } from "~/review/seller-subscription.server";
 import type { AppServices } from "~/server/app-context";
 import type { Database } from "~db/database.server";
@@ -136,7 +137,7 @@ async function applyNewCard(
       .where(eq(sellerRegistrations.registrationId, current.registrationId));
     await tx
       .update(sellerSubscriptions)
-      .set({ cardBrand: card.brand, cardLast4: card.last4 })
+      .set({ cardBrand: card.brand, cardLast4: card.last4, cardProblem: null })
       .where(eq(sellerSubscriptions.organizationId, organizationId));
     await tx.insert(organizationChanges).values({
       organizationId,
@@ -153,7 +154,12 @@ async function applyNewCard(
     return true;
   });
   // A subscription that could not start (no card, a refused one) starts on the new card now.
-  if (applied) await retrySellerSubscription(services, organizationId);
+  if (applied) {
+    await retrySellerSubscription(services, organizationId);
+    // Past due on the test provider: the open invoice is paid with the new card (its events follow).
+    // With Stripe, invoice.paid comes by webhook once Stripe charges the new card.
+    await payOpenTestInvoice(services, organizationId);
+  }
   return applied;
 }
 
