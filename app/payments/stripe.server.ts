@@ -184,13 +184,40 @@ export function createStripePayments(config: StripeConfig, fetchImpl?: typeof fe
     );
     const { subscriptionId } = options;
     if (subscriptionId) {
-      await call("update subscription", () =>
+      const subscription = await call("update subscription", () =>
         stripe.subscriptions.update(
           subscriptionId,
           { default_payment_method: paymentMethodId },
           { idempotencyKey: `subscription-default-${idempotencyKey}` },
         ),
       );
+      await payOverdueInvoice(subscription, paymentMethodId, idempotencyKey);
+    }
+  }
+
+  /**
+   * A past-due subscription's open invoice is charged to the new card at once (rather than at Stripe's
+   * next retry), so a seller who fixed the card can bid again. The card is saved whatever the charge
+   * does: its outcome arrives by webhook (invoice.paid or invoice.payment_failed), so a refusal here
+   * is only logged.
+   */
+  async function payOverdueInvoice(
+    subscription: { status?: string; latest_invoice?: string | { id?: string } | null },
+    paymentMethodId: string,
+    idempotencyKey: string,
+  ) {
+    if (subscription.status !== "past_due" && subscription.status !== "unpaid") return;
+    const invoice = subscription.latest_invoice;
+    const invoiceId = typeof invoice === "string" ? invoice : invoice?.id;
+    if (!invoiceId) return;
+    try {
+      await stripe.invoices.pay(
+        invoiceId,
+        { payment_method: paymentMethodId },
+        { idempotencyKey: `pay-overdue-${idempotencyKey}` },
+      );
+    } catch (error) {
+      console.error(`paying overdue invoice ${invoiceId} with the new card failed:`, (error as Error).message);
     }
   }
 

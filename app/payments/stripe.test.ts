@@ -230,6 +230,23 @@ describe("Stripe payments adapter", () => {
     ]);
   });
 
+  it("pays a past-due subscription's open invoice with the new card at once", async () => {
+    await stripe.replaceCard({
+      customerId: "cus_123",
+      token: "tok_mastercard",
+      subscriptionId: "sub_past_due",
+      idempotencyKey: "r2",
+    });
+    expect(captured.map((request) => request.url)).toEqual([
+      "https://api.stripe.com/v1/customers/cus_123/sources",
+      "https://api.stripe.com/v1/customers/cus_123",
+      "https://api.stripe.com/v1/subscriptions/sub_past_due",
+      "https://api.stripe.com/v1/invoices/in_overdue/pay",
+    ]);
+    expect(formOf(3)).toEqual({ payment_method: "card_mastercard" });
+    expect(captured[3]?.headers.get("idempotency-key")).toBe("pay-overdue-r2");
+  });
+
   it("replaces the card with a PaymentMethod through a confirmed off-session SetupIntent for the existing customer", async () => {
     const card = await stripe.replaceCard({ customerId: "cus_123", token: "pm_card_mastercard", idempotencyKey: "r2" });
     expect(card).toEqual({

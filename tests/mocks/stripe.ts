@@ -114,12 +114,19 @@ export function stripeHandlers(captured: CapturedRequest[]) {
     }),
     http.post("https://api.stripe.com/v1/subscriptions/:id", async ({ request, params }) => {
       const form = await capture(request);
+      // sub_past_due: a renewal failed, its invoice is open (paid with the new card).
+      const pastDue = params.id === "sub_past_due";
       return HttpResponse.json({
         id: params.id,
         object: "subscription",
-        status: "trialing",
+        status: pastDue ? "past_due" : "trialing",
+        latest_invoice: pastDue ? "in_overdue" : null,
         default_payment_method: form.get("default_payment_method"),
       });
+    }),
+    http.post("https://api.stripe.com/v1/invoices/:id/pay", async ({ request, params }) => {
+      await capture(request);
+      return HttpResponse.json({ id: params.id, object: "invoice", status: "paid" });
     }),
     http.post("https://api.stripe.com/v1/customers/:id", async ({ request, params }) => {
       await capture(request);

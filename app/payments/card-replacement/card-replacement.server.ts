@@ -157,7 +157,7 @@ async function applyNewCard(
   if (applied) {
     await retrySellerSubscription(services, organizationId);
     // Past due on the test provider: the open invoice is paid with the new card (its events follow).
-    // With Stripe, invoice.paid comes by webhook once Stripe charges the new card.
+    // With Stripe, replaceCard pays the open invoice with the new card and invoice.paid comes by webhook.
     await payOpenTestInvoice(services, organizationId);
   }
   return applied;
