@@ -3,6 +3,7 @@ import { data, Form, Link, redirect, useLocation } from "react-router";
 import { requireStaff } from "~/accounts/sessions/auth.server";
 import { Alert } from "~/forms/alert";
 import { ErrorSummary } from "~/forms/error-summary";
+import { FilterSelect } from "~/forms/filter-select";
 import { parseSubmission } from "~/forms/parse-submission.server";
 import { SubmitButton } from "~/forms/submit-button";
 import { pageTitle } from "~/layout/page-title";
@@ -220,36 +221,6 @@ function StaffInvoicesPage({ loaderData, actionData }: Route.ComponentProps) {
           </table>
         )}
       </section>
-    </div>
-  );
-}
-
-function FilterSelect({
-  name,
-  label,
-  all,
-  value,
-  options,
-}: {
-  name: string;
-  label: string;
-  all: string;
-  value: string;
-  options: { value: string; label: string }[];
-}) {
-  return (
-    <div className="field">
-      <label className="field__label" htmlFor={`filter-${name}`}>
-        {label}
-      </label>
-      <select id={`filter-${name}`} name={name} className="select" defaultValue={value}>
-        <option value="">{all}</option>
-        {options.map((option) => (
-          <option key={option.value} value={option.value}>
-            {option.label}
-          </option>
-        ))}
-      </select>
     </div>
   );
 }

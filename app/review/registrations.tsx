@@ -1,4 +1,5 @@
 import { Form, Link } from "react-router";
+import { FilterSelect } from "~/forms/filter-select";
 import { pageTitle } from "~/layout/page-title";
 import { standingText } from "~/payments/subscription-summary";
 import { standingReason } from "~/payments/subscriptions/standing";
@@ -112,36 +113,6 @@ export default function Registrations({ loaderData }: Route.ComponentProps) {
           </tbody>
         </table>
       )}
-    </div>
-  );
-}
-
-function FilterSelect({
-  name,
-  label,
-  all,
-  value,
-  options,
-}: {
-  name: string;
-  label: string;
-  all: string;
-  value: string | number;
-  options: { value: string; label: string }[];
-}) {
-  return (
-    <div className="field">
-      <label className="field__label" htmlFor={`filter-${name}`}>
-        {label}
-      </label>
-      <select id={`filter-${name}`} name={name} className="select" defaultValue={String(value)}>
-        <option value="">{all}</option>
-        {options.map((option) => (
-          <option key={option.value} value={option.value}>
-            {option.label}
-          </option>
-        ))}
-      </select>
     </div>
   );
 }

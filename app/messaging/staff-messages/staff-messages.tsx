@@ -3,6 +3,7 @@ import { data, Form, Link, redirect } from "react-router";
 import { Alert } from "~/forms/alert";
 import { validatedBy } from "~/forms/browser-validation";
 import { ErrorSummary } from "~/forms/error-summary";
+import { FilterSelect } from "~/forms/filter-select";
 import { parseSubmission } from "~/forms/parse-submission.server";
 import { pageTitle } from "~/layout/page-title";
 import { TableRegion } from "~/layout/table-region";
@@ -91,19 +92,13 @@ export default function StaffMessages({ loaderData, actionData }: Route.Componen
         </Alert>
       ) : null}
       <Form method="get" className="filter-row">
-        <div className="field">
-          <label className="field__label" htmlFor="filter-status">
-            State
-          </label>
-          <select id="filter-status" name="status" className="select" defaultValue={filter.status ?? ""}>
-            <option value="">All states</option>
-            {MESSAGE_STATES.map((state) => (
-              <option key={state.value} value={state.value}>
-                {state.label}
-              </option>
-            ))}
-          </select>
-        </div>
+        <FilterSelect
+          name="status"
+          label="State"
+          all="All states"
+          value={filter.status ?? ""}
+          options={[...MESSAGE_STATES]}
+        />
         <button type="submit" className="button button--secondary">
           Filter
         </button>
