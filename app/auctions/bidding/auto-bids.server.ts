@@ -1,3 +1,4 @@
+import { blockedSellers } from "~/payments/subscriptions/standing.server";
 import type { Database } from "~db/database.server";
 import { auctionAutoBids, auctionEvents } from "~db/schema";
 import { refusalMessage } from "./bid-messages";
@@ -28,7 +29,9 @@ export function minimumChange(db: Database, request: MinimumRequest): Promise<Bi
     const now = request.now ?? new Date();
     const problem = checkBidder(read, read.auction, request.organizationId, now);
     if (problem) return problem;
-    const round = new Round(read);
+    // Other sellers' minimums held back by their subscription (issue 19) bid nothing meanwhile.
+    const others = read.autoBids.map((autoBid) => autoBid.seller).filter((seller) => seller !== request.organizationId);
+    const round = new Round(read, new Set((await blockedSellers(tx, others, now)).keys()));
     const outcome = setAutoBid(round.state, request.organizationId, request.minimumCents, round.nextRank);
     if (!outcome.ok) return refused(400, refusalMessage(outcome), "minimum");
     const entered = outcome.state.autoBids.find((autoBid) => autoBid.seller === request.organizationId);

@@ -128,11 +128,13 @@ const GUARDED_ATTEMPTS = 3;
  */
 async function manualRound(db: Database, auctionId: number, requests: ManualRequest[]): Promise<BidOutcome[]> {
   const sellers = [...new Set(requests.map((request) => request.organizationId))];
-  // Sellers held back by their subscription (issue 19): one read per round, not per bid.
-  const blocked = await blockedSellers(db, sellers);
+  // Sellers held back by their subscription (issue 19), bidders and minimums' holders: one read per
+  // round, not per bid.
+  const blocked = await blockedSellers(db, sellers, new Date(), auctionId);
+  const paused = new Set(blocked.keys());
   const decide = async (executor: Database | Transaction, read: Read | undefined, fromMemory = false) => {
     if (!read) return requests.map(() => refused(404, NOT_INVITED));
-    const round = new Round(read);
+    const round = new Round(read, paused);
     const decided: (BidOutcome | Change)[] = [];
     const at = new Date();
     for (const index of roundOrder(round, requests, at, blocked)) {

@@ -91,8 +91,12 @@ export class Round {
   state: BiddingState;
   auction: Read["auction"];
 
-  constructor(readonly read: Read) {
-    this.state = biddingState(read);
+  /** `paused`: sellers held back by their subscription, whose minimums bid nothing in this round. */
+  constructor(
+    readonly read: Read,
+    paused?: ReadonlySet<number>,
+  ) {
+    this.state = paused?.size ? { ...biddingState(read), paused } : biddingState(read);
     this.auction = read.auction;
   }
 

@@ -169,6 +169,33 @@ describe("auto-bids", () => {
   });
 });
 
+describe("paused auto-bids (a seller held back by an unpaid subscription, issue 19)", () => {
+  it("bid nothing while paused; the seller's standing bid stays; they bid again once unpaused", () => {
+    let state = start(100_000, amount(1_000));
+    state = accepted(setAutoBid(state, A, 50_000, 1)).state;
+    expect(state.lowest).toMatchObject({ seller: A, amount: 100_000 });
+    const paused = { ...state, paused: new Set([A]) };
+    // B undercuts A's standing bid: A's minimum would answer, but it is paused.
+    const whilePaused = accepted(placeBid(paused, B, 90_000, 2));
+    expect(whilePaused.bids).toEqual([{ seller: B, amount: 90_000, kind: "manual", rank: 2 }]);
+    expect(whilePaused.state.lowest).toMatchObject({ seller: B, amount: 90_000 });
+    // The minimum is kept, and answers the next bid once A is in good standing again.
+    expect(whilePaused.state.autoBids).toEqual(state.autoBids);
+    const resumed = accepted(placeBid({ ...whilePaused.state, paused: new Set() }, C, 80_000, 3));
+    expect(resumed.bids.at(-1)).toMatchObject({ seller: A, amount: 79_000, kind: "auto" });
+  });
+
+  it("leave a contest of minimums to the others", () => {
+    let state = start(100_000, amount(1_000));
+    state = accepted(setAutoBid(state, A, 50_000, 1)).state;
+    const paused = { ...state, paused: new Set([A]) };
+    const outcome = accepted(setAutoBid(paused, B, 60_000, 2));
+    // B's minimum meets no live rival: it undercuts A's standing reserve bid by one decrement only.
+    expect(outcome.bids).toEqual([{ seller: B, amount: 99_000, kind: "auto", rank: 2 }]);
+    expect(outcome.state.lowest).toMatchObject({ seller: B, amount: 99_000 });
+  });
+});
+
 describe("simultaneous bids", () => {
   const D = 4;
   /** Decides bids in the given order, as a round does; answers who was placed and the end state. */

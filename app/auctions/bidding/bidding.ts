@@ -12,6 +12,8 @@
 //   bid equal to an earlier minimum loses to it.
 // - The leader is the lowest amount, ties broken by that rank. The lowest price never rises; it falls
 //   with every bid except an auto-bid that ties a later manual bid and takes the lead from it.
+// - A paused auto-bid (its seller is held back by an unpaid subscription, issue 19) bids nothing
+//   while paused: it keeps its place in line and bids again once the seller is in good standing.
 
 export type Decrement = { kind: "amount"; cents: number } | { kind: "percent"; basisPoints: number };
 
@@ -40,6 +42,8 @@ export type BiddingState = {
   autoBids: AutoBid[];
   /** Each seller's own lowest bid so far (a minimum cannot be raised above it). */
   ownLowest: ReadonlyMap<number, number>;
+  /** Sellers whose auto-bids bid nothing now (held back by their subscription); their bids placed stand. */
+  paused?: ReadonlySet<number>;
 };
 
 export type NewBid = { seller: number; amount: number; kind: "manual" | "auto"; rank: number };
@@ -110,12 +114,15 @@ type Contender = { seller: number; floor: number; key: number; hasAutoBid: boole
 function contenders(state: BiddingState): Contender[] {
   const list: Contender[] = [];
   const { lowest } = state;
-  for (const autoBid of state.autoBids) {
+  const active = state.paused?.size
+    ? state.autoBids.filter((autoBid) => !state.paused?.has(autoBid.seller))
+    : state.autoBids;
+  for (const autoBid of active) {
     if (lowest && autoBid.seller === lowest.seller) continue;
     list.push({ seller: autoBid.seller, floor: autoBid.minimum, key: autoBid.enteredAt, hasAutoBid: true });
   }
   if (lowest) {
-    const own = state.autoBids.find((autoBid) => autoBid.seller === lowest.seller);
+    const own = active.find((autoBid) => autoBid.seller === lowest.seller);
     const standing = { seller: lowest.seller, floor: lowest.amount, key: lowest.rank, hasAutoBid: false };
     const viaAutoBid = own ? { seller: own.seller, floor: own.minimum, key: own.enteredAt, hasAutoBid: true } : null;
     list.push(

@@ -187,6 +187,40 @@ describe.each(databaseKinds)("a seller's standing on %s", (kind) => {
     ).toMatchObject({ kind: "done" });
   });
 
+  it("a held-back seller's minimum bids nothing meanwhile, and bids again once paid", async () => {
+    const { seller, ids } = await subscribedSeller();
+    const { seller: rival } = await subscribedSeller();
+    const auction = await createAuctionRow(db, { owner: buyer, ...catalogue, sellers: [seller, rival] });
+    const as = await signedInClients(() => createClient(app.baseURL), [seller, rival]);
+    const minimum = await as(seller).request(`/auctions/${auction.id}`, {
+      form: { intent: "auto-bid", minimum: "5000.00" },
+    });
+    expect(minimum.status).toBe(302);
+    const amounts = async () =>
+      (await db.select().from(auctionBids).where(eq(auctionBids.auctionId, auction.id)))
+        .sort((a, b) => a.id - b.id)
+        .map((bid) => [bid.organizationId === seller.organizationId ? "seller" : "rival", bid.amountCents, bid.kind]);
+    const opened = await amounts();
+    expect(opened).toEqual([["seller", 1_000_000, "auto"]]);
+
+    await send("invoice.payment_failed", ids, nowSeconds() - 8 * DAY_SECONDS);
+    const rivalBid = await as(rival).request(`/auctions/${auction.id}`, {
+      form: { intent: "bid", amount: "9000.00", confirm: "yes" },
+    });
+    expect(rivalBid.status).toBe(302);
+    // No automatic answer: the rival leads.
+    expect(await amounts()).toEqual([...opened, ["rival", 900_000, "manual"]]);
+
+    await send("invoice.paid", ids, nowSeconds());
+    const rivalAgain = await as(rival).request(`/auctions/${auction.id}`, {
+      form: { intent: "auto-bid", minimum: "8000.00" },
+    });
+    expect(rivalAgain.status).toBe(302);
+    // The kept minimum answers again: the seller leads one decrement under the rival's minimum.
+    const [last] = (await amounts()).slice(-1);
+    expect(last?.[0]).toBe("seller");
+  });
+
   it("cancelled: refused with its own message", async () => {
     const { seller, ids } = await subscribedSeller();
     await send("customer.subscription.deleted", ids, nowSeconds());

@@ -1,6 +1,6 @@
-import { eq, inArray } from "drizzle-orm";
+import { eq, inArray, or } from "drizzle-orm";
 import type { Database, Transaction } from "~db/database.server";
-import { sellerSubscriptions } from "~db/schema";
+import { auctionAutoBids, sellerSubscriptions } from "~db/schema";
 import { type Standing, standingOf } from "./standing";
 
 // The one check behind every place a seller bids or accepts an invitation (issue 19): the live
@@ -21,15 +21,28 @@ export async function sellerMayBid(
 
 /**
  * The same check for several sellers in one query (a round of bids on one auction): the ones held
- * back, with the reason.
+ * back, with the reason. With `autoBidsOf`, the sellers holding a minimum on that auction are checked
+ * too (in the same query): a held-back seller's minimum bids nothing meanwhile.
  */
 export async function blockedSellers(
   db: Database | Transaction,
   organizationIds: number[],
   now = new Date(),
+  autoBidsOf?: number,
 ): Promise<Map<number, "overdue" | "cancelled">> {
   const blocked = new Map<number, "overdue" | "cancelled">();
-  if (organizationIds.length === 0) return blocked;
+  if (organizationIds.length === 0 && autoBidsOf === undefined) return blocked;
+  const holders =
+    autoBidsOf === undefined
+      ? undefined
+      : inArray(
+          sellerSubscriptions.organizationId,
+          db
+            .select({ organizationId: auctionAutoBids.organizationId })
+            .from(auctionAutoBids)
+            .where(eq(auctionAutoBids.auctionId, autoBidsOf)),
+        );
+  const asking = organizationIds.length > 0 ? inArray(sellerSubscriptions.organizationId, organizationIds) : undefined;
   const rows = await db
     .select({
       organizationId: sellerSubscriptions.organizationId,
@@ -37,7 +50,7 @@ export async function blockedSellers(
       graceEndsAt: sellerSubscriptions.graceEndsAt,
     })
     .from(sellerSubscriptions)
-    .where(inArray(sellerSubscriptions.organizationId, organizationIds));
+    .where(or(asking, holders));
   for (const row of rows) {
     const standing = standingOf(row, now);
     if (!standing.mayBid) blocked.set(row.organizationId, standing.reason);
