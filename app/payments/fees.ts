@@ -27,6 +27,10 @@ export const SELLER_FEES = {
 export const SELLER_FEES_TOTAL =
   SELLER_FEES.trial + SELLER_FEES.yearlySubscription + SELLER_FEES.processingFee + SELLER_FEES.gst;
 
+/** What renewing a cancelled subscription charges at once: the year and its GST (no processing fee, no trial). */
+export const SELLER_RENEWAL_CENTS =
+  SELLER_FEES.yearlySubscription + Math.round((SELLER_FEES.yearlySubscription * GST_PERCENT) / 100);
+
 /** The fee table's rows, in the order the payment section shows them. */
 export const SELLER_FEE_LINES = [
   { key: "trial", label: `${SELLER_TRIAL_DAYS}-day free trial`, cents: SELLER_FEES.trial },

@@ -40,6 +40,11 @@ export type SubscriptionRequest = {
   customerId: string;
   paymentMethodId: string;
   trialDays: number;
+  /**
+   * A cancelled subscription started again (issue 19): no trial and no processing fee; the year is
+   * charged at once, and a declined card is refused (CardError) rather than left incomplete.
+   */
+  renewal?: boolean;
   /** Repeating a request with the same key gives the same subscription. */
   idempotencyKey: string;
 };

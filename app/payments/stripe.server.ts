@@ -313,7 +313,7 @@ export function createStripePayments(config: StripeConfig, fetchImpl?: typeof fe
      * tax rate on both (spec section 9's amounts, configured as Stripe prices and checked against
      * fees.ts at start: stripe-prices.server.ts).
      */
-    async startSubscription({ customerId, paymentMethodId, trialDays, idempotencyKey }) {
+    async startSubscription({ customerId, paymentMethodId, trialDays, renewal = false, idempotencyKey }) {
       const { yearlySubscription, processingFee, gstTaxRate } = config.prices ?? {};
       if (!yearlySubscription || !processingFee) {
         throw new PaymentProviderError(
@@ -327,28 +327,31 @@ export function createStripePayments(config: StripeConfig, fetchImpl?: typeof fe
             customer: customerId,
             default_payment_method: paymentMethodId,
             items: [{ price: yearlySubscription }],
-            trial_period_days: trialDays,
+            ...(renewal ? {} : { trial_period_days: trialDays }),
             default_tax_rates: taxRates,
-            payment_behavior: "allow_incomplete",
+            // A renewal is paid now or refused: no incomplete subscription is left behind a declined card.
+            payment_behavior: renewal ? "error_if_incomplete" : "allow_incomplete",
           },
           { idempotencyKey: `subscription-${idempotencyKey}` },
         ),
       );
-      await call("create invoice item", () =>
-        stripe.invoiceItems.create(
-          // A price is given as `pricing[price]` since API version 2025-03-31.basil (before: `price`).
-          {
-            customer: customerId,
-            subscription: subscription.id,
-            pricing: { price: processingFee },
-            tax_rates: taxRates,
-          },
-          { idempotencyKey: `processing-fee-${idempotencyKey}` },
-        ),
-      );
+      // The processing fee is charged once, with the first subscription.
+      if (!renewal)
+        await call("create invoice item", () =>
+          stripe.invoiceItems.create(
+            // A price is given as `pricing[price]` since API version 2025-03-31.basil (before: `price`).
+            {
+              customer: customerId,
+              subscription: subscription.id,
+              pricing: { price: processingFee },
+              tax_rates: taxRates,
+            },
+            { idempotencyKey: `processing-fee-${idempotencyKey}` },
+          ),
+        );
       const trialEndsAt = subscription.trial_end
         ? new Date(subscription.trial_end * 1000)
-        : new Date(Date.now() + trialDays * 24 * 60 * 60 * 1000);
+        : new Date(Date.now() + (renewal ? 0 : trialDays) * 24 * 60 * 60 * 1000);
       return {
         subscriptionId: subscription.id,
         status: subscription.status === "active" ? "active" : "trialing",

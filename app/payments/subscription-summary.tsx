@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import { Alert } from "~/forms/alert";
 import type { SubscriptionStatus } from "~db/subscription-statuses";
 import { cardLabel } from "./card-label";
-import { formatCents } from "./fees";
+import { formatCents, SELLER_FEES_TOTAL, SELLER_RENEWAL_CENTS } from "./fees";
 import { blockedMessage, STATUS_LABELS, standingOf } from "./subscriptions/standing";
 
 /** A seller's subscription as its pages show it (dates as ISO strings, amounts in cents). */
@@ -70,6 +70,12 @@ function StandingAlert({ subscription, audience }: { subscription: SubscriptionV
             ? blockedMessage("cancelled", "bid")
             : "The subscription has been cancelled: the seller can no longer bid or accept invitations."}
         </p>
+        {subscription.failure ? (
+          <p>
+            {audience === "seller" ? "Renewing it on your card was refused:" : "Renewing it was refused:"}{" "}
+            {subscription.failure}
+          </p>
+        ) : null}
       </Alert>
     );
   }
@@ -152,11 +158,18 @@ export function SubscriptionSummary({
           <div>
             <dt>Next charge</dt>
             <dd>
-              {formatCents(subscription.amountCents)}
-              {subscription.trialEndsAt && subscription.status === "trialing"
-                ? ` on ${day(subscription.trialEndsAt)}`
-                : ""}{" "}
-              (yearly subscription, processing fee and GST)
+              {/* The first charge after the trial includes the processing fee; every renewal after it does not. */}
+              {subscription.status === "trialing" ? (
+                <>
+                  {formatCents(subscription.amountCents)}
+                  {subscription.trialEndsAt ? ` on ${day(subscription.trialEndsAt)}` : ""}{" "}
+                  {subscription.amountCents === SELLER_FEES_TOTAL
+                    ? "(yearly subscription, processing fee and GST)"
+                    : "(yearly subscription and GST)"}
+                </>
+              ) : (
+                `${formatCents(SELLER_RENEWAL_CENTS)} at the yearly renewal (yearly subscription and GST)`
+              )}
             </dd>
           </div>
         ) : null}

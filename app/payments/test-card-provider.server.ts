@@ -148,11 +148,12 @@ export function createTestCardProvider({ now = Date.now } = {}): TestCardPayment
         last4: card.last4,
       }));
     },
-    async startSubscription({ customerId, paymentMethodId, trialDays, idempotencyKey }) {
-      return idempotent(`subscription-${idempotencyKey}`, { customerId, paymentMethodId, trialDays }, () => ({
+    async startSubscription({ customerId, paymentMethodId, trialDays, renewal = false, idempotencyKey }) {
+      return idempotent(`subscription-${idempotencyKey}`, { customerId, paymentMethodId, trialDays, renewal }, () => ({
         subscriptionId: fakeId("sub"),
-        status: "trialing" as const,
-        trialEndsAt: new Date(now() + trialDays * 24 * 60 * 60 * 1000),
+        // A renewal is charged at once (the test cards that reach here are accepted ones).
+        status: renewal ? ("active" as const) : ("trialing" as const),
+        trialEndsAt: new Date(now() + (renewal ? 0 : trialDays) * 24 * 60 * 60 * 1000),
       }));
     },
     async discardCustomer(customerId) {

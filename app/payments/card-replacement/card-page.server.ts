@@ -44,7 +44,9 @@ export async function loadCardPage(services: AppServices, user: SellerAdmin) {
   return {
     card: cardLabel(card.cardBrand, card.cardLast4),
     payment: cardPaymentSetup(services.payments),
-    subscriptionFailed: subscription?.status === "failed",
+    /** What saving a new card does to the subscription: starts a failed one, renews a cancelled one. */
+    subscriptionState:
+      subscription?.status === "failed" || subscription?.status === "cancelled" ? subscription.status : "running",
   };
 }
 

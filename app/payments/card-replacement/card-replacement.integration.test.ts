@@ -3,6 +3,8 @@ import { HttpResponse, http } from "msw";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { hashPassword } from "~/accounts/password.server";
+import { blockedMessage } from "~/payments/subscriptions/standing";
+import { sellerMayBid } from "~/payments/subscriptions/standing.server";
 import type { Database } from "~db/database.server";
 import {
   cardUpdateCheckouts,
@@ -310,6 +312,41 @@ describe.each(databaseKinds)("replacing a seller's card with the test provider o
     expectNotIn(shown, "Your subscription could not be started.");
   });
 
+  it("renews a cancelled subscription on the new card: charged at once, no second trial, bidding again", async () => {
+    const { db } = context.app.services;
+    const cancelled = await newSeller();
+    await db
+      .update(sellerSubscriptions)
+      .set({ status: "cancelled", cancelledAt: new Date(), trialEndsAt: null, lastEventAt: new Date() })
+      .where(eq(sellerSubscriptions.organizationId, cancelled.organizationId));
+    const before = await stateOf(db, cancelled.organizationId, cancelled.registrationId);
+    expect(await sellerMayBid(db, cancelled.organizationId)).toEqual({ mayBid: false, reason: "cancelled" });
+    const account = await (await cancelled.client.request("/account")).text();
+    expectIn(account, blockedMessage("cancelled", "bid"));
+    expectIn(
+      await (await cancelled.client.request("/account/card")).text(),
+      "Once the new card is saved we renew it on that card: $210.00 (yearly subscription and GST) is charged at once.",
+    );
+
+    const replaced = await cancelled.client.request("/account/card", { form: card("5555 5555 5555 4444") });
+    expect(replaced.status).toBe(302);
+    const { subscription } = await stateOf(db, cancelled.organizationId, cancelled.registrationId);
+    expect(subscription).toMatchObject({
+      status: "active",
+      trialEndsAt: null,
+      cancelledAt: null,
+      lastEventAt: null,
+      amountCents: 21_000,
+      failure: null,
+      cardLast4: "4444",
+    });
+    expect(subscription?.subscriptionId).not.toBe(before.subscription?.subscriptionId);
+    expect(await sellerMayBid(db, cancelled.organizationId)).toEqual({ mayBid: true });
+    const shown = await (await cancelled.client.request("/account?card=replaced")).text();
+    expectIn(shown, "$210.00 at the yearly renewal (yearly subscription and GST)");
+    expectNotIn(shown, "Subscription cancelled");
+  });
+
   it("saves the card to a new customer when the one on file was saved with another provider, and starts the subscription", async () => {
     const { db } = context.app.services;
     const moved = await newSeller();
@@ -482,6 +519,38 @@ describe.each(databaseKinds)("replacing a seller's card with Stripe on %s", (kin
     expect(captured).toHaveLength(0);
     expect(await stateOf(db, seller.organizationId, seller.registrationId)).toEqual(after);
     expectIn(await (await seller.client.request("/account?card=replaced")).text(), "Mastercard ending 4444");
+  });
+
+  it("renews a cancelled subscription as a new one paid at once: no trial, no processing fee again", async () => {
+    const { db } = context.app.services;
+    const cancelled = await approvedSeller(context, staff, `stripe-renewal-${kind}@card.example`, {
+      card_number: null,
+      card_exp_month: null,
+      card_exp_year: null,
+      card_cvc: null,
+      stripe_payment_token: "tok_visa",
+    });
+    await db
+      .update(sellerSubscriptions)
+      .set({ status: "cancelled", cancelledAt: new Date() })
+      .where(eq(sellerSubscriptions.organizationId, cancelled.organizationId));
+    captured.length = 0;
+    const replaced = await cancelled.client.request("/account/card", {
+      form: { stripe_payment_token: "tok_mastercard" },
+    });
+    expect(replaced.status).toBe(302);
+    // The card goes to the customer; the cancelled subscription is left alone; a new one is created.
+    expect(captured.map((request) => request.url)).toEqual([
+      "https://api.stripe.com/v1/customers/cus_123/sources",
+      "https://api.stripe.com/v1/customers/cus_123",
+      "https://api.stripe.com/v1/subscriptions",
+    ]);
+    const created = new URLSearchParams(captured[2]?.body);
+    expect(created.get("payment_behavior")).toBe("error_if_incomplete");
+    expect(created.get("trial_period_days")).toBeNull();
+    expect(created.get("default_payment_method")).toBe("card_mastercard");
+    const { subscription } = await stateOf(db, cancelled.organizationId, cancelled.registrationId);
+    expect(subscription).toMatchObject({ status: "active", amountCents: 21_000, cancelledAt: null, failure: null });
   });
 
   it("replaces the card from a Stripe.js token on the existing customer and subscription, and shows a decline", async () => {

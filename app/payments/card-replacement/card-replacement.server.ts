@@ -26,7 +26,7 @@ import {
 // card goes to the organization's customer at the provider (a new customer when the card on file was
 // saved with another provider), then one transaction writes it to the registration's payment columns
 // and the subscription, with a line in the organization's audit log. A failed subscription is then
-// started again on the new card. Only ids, brand and last four digits are kept: never the number.
+// started again on the new card, and a cancelled one renewed on it (issue 19). Only ids, brand and last four digits are kept: never the number.
 
 /** Who replaces the card: a signed-in administrator of a seller organization. */
 export type CardReplacer = { id: number; organizationId: number };
@@ -70,10 +70,18 @@ function customerFor(card: OrganizationCard, payments: Payments, organizationId:
   ) satisfies CardCustomer;
 }
 
-/** The provider's subscription charged to the card, when one is running at the provider now configured. */
+/**
+ * The provider's subscription charged to the card, when one is running at the provider now
+ * configured (a cancelled one is not: it is renewed as a new subscription once the card is saved).
+ */
 async function chargedSubscriptionOf(services: AppServices, organizationId: number) {
   const subscription = await sellerSubscriptionOf(services.db, organizationId);
-  if (!subscription || subscription.status === "failed" || subscription.provider !== services.payments.provider) {
+  if (
+    !subscription ||
+    subscription.status === "failed" ||
+    subscription.status === "cancelled" ||
+    subscription.provider !== services.payments.provider
+  ) {
     return undefined;
   }
   return subscription.subscriptionId ?? undefined;

@@ -8,6 +8,7 @@ import { pageTitle } from "~/layout/page-title";
 import { type CardCaptureValues, STRIPE_TOKEN_FIELD } from "~/payments/card-capture/card-capture";
 import { CardCaptureFields, cardSummaryLinks } from "~/payments/card-capture/card-capture-fields";
 import { useCardCapture } from "~/payments/card-capture/use-card-capture";
+import { formatCents, SELLER_RENEWAL_CENTS } from "~/payments/fees";
 import { appServicesContext } from "~/server/app-context";
 import type { Route } from "./+types/card";
 import { createCardReplacementSchema } from "./card-form";
@@ -33,7 +34,7 @@ export function meta() {
 const FORM_ID = "card-replacement";
 
 export default function CardReplacement({ loaderData, actionData }: Route.ComponentProps) {
-  const { card, payment, subscriptionFailed } = loaderData;
+  const { card, payment, subscriptionState } = loaderData;
   const schema = useMemo(() => createCardReplacementSchema({ cardFields: payment.provider === "test" }), [payment]);
   const [form, fields] = useForm<CardCaptureValues>({
     id: FORM_ID,
@@ -64,9 +65,11 @@ export default function CardReplacement({ loaderData, actionData }: Route.Compon
         </div>
       </dl>
       <p>
-        {subscriptionFailed
+        {subscriptionState === "failed"
           ? "Your subscription could not be started. Once the new card is saved we start it again on that card."
-          : "The yearly subscription is charged to this card. Nothing is charged when you replace it."}
+          : subscriptionState === "cancelled"
+            ? `Your subscription has been cancelled. Once the new card is saved we renew it on that card: ${formatCents(SELLER_RENEWAL_CENTS)} (yearly subscription and GST) is charged at once.`
+            : "The yearly subscription is charged to this card. Nothing is charged when you replace it."}
       </p>
       <section aria-labelledby={`${FORM_ID}-heading`}>
         <h2 id={`${FORM_ID}-heading`}>New card</h2>

@@ -208,7 +208,7 @@ async function applyStatusEvent(
         lines: [
           "Your yearly subscription has been cancelled.",
           "You can no longer bid or accept new invitations. Bids you have already placed stand.",
-          "Please contact us to renew it.",
+          `Replace your card at ${cardLink(env)} to renew it: the year is charged to the new card at once.`,
         ],
       });
     } else if (target.status === "active") {

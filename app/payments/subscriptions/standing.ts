@@ -35,7 +35,7 @@ export function blockedMessage(reason: "overdue" | "cancelled", action: "bid" | 
   const what = action === "bid" ? "bid" : "accept invitations";
   return reason === "overdue"
     ? `Your subscription payment is overdue. Update your card at /account/card to ${what} again.`
-    : `Your subscription has been cancelled, so you can no longer ${what}. Please contact us to renew it.`;
+    : `Your subscription has been cancelled, so you can no longer ${what}. Update your card at /account/card to renew it.`;
 }
 
 export const STATUS_LABELS: Record<SubscriptionStatus, string> = {
