@@ -1,9 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { pdfStructureTypes, pdfText, taggedPdfMarkers } from "../../tests/support/pdf-text";
+import {
+  pdfFonts,
+  pdfStructureTypes,
+  pdfText,
+  pdfXmp,
+  taggedPdfMarkers,
+  unmarkedDrawing,
+} from "../../tests/support/pdf-text";
 import { invoiceAmounts } from "./invoice-amounts";
 import { invoiceEmail } from "./invoice-email";
 import { invoiceIssuer } from "./invoice-issuer";
-import { creditNotePdf, type InvoiceDocument, invoicePdf } from "./invoice-pdf.server";
+import { type CreditNoteDocument, creditNotePdf, type InvoiceDocument, invoicePdf } from "./invoice-pdf.server";
 
 const issuer = invoiceIssuer({
   INVOICE_ISSUER_NAME: "Upstream Marketplace Ltd.",
@@ -25,6 +32,16 @@ const invoice: InvoiceDocument = {
   feeCents: amounts.amountCents,
   gstCents: amounts.gstCents,
   totalCents: amounts.totalCents,
+};
+
+const creditNote: CreditNoteDocument = {
+  number: "CN-000003",
+  issuedAt: new Date("2026-12-01T10:00:00Z"),
+  reason: "Fee charged twice",
+  amountCents: 10_000,
+  gstCents: 500,
+  totalCents: 10_500,
+  invoice,
 };
 
 describe("the invoice PDF", () => {
@@ -72,18 +89,7 @@ describe("the invoice PDF", () => {
 
 describe("the credit note PDF", () => {
   it("refers to the invoice and gives the credited amount, GST and total", async () => {
-    const pdf = await creditNotePdf(
-      {
-        number: "CN-000003",
-        issuedAt: new Date("2026-12-01T10:00:00Z"),
-        reason: "Fee charged twice",
-        amountCents: 10_000,
-        gstCents: 500,
-        totalCents: 10_500,
-        invoice,
-      },
-      issuer,
-    );
+    const pdf = await creditNotePdf(creditNote, issuer);
     const text = await pdfText(pdf);
     for (const expected of [
       "Credit note CN-000003",
@@ -98,6 +104,74 @@ describe("the credit note PDF", () => {
       expect(text).toContain(expected);
     }
     expect(taggedPdfMarkers(pdf).marked).toBe(true);
+  });
+});
+
+describe("the invoice and credit note PDFs as PDF/UA-1", () => {
+  const documents = async () => ({
+    invoice: await invoicePdf(invoice, issuer),
+    creditNote: await creditNotePdf(creditNote, issuer),
+  });
+  const STANDARD_FONTS = /^(Courier|Helvetica|Times|Symbol|ZapfDingbats)/;
+
+  it("embed every font they use (none of the standard fonts left to the viewer)", async () => {
+    for (const pdf of Object.values(await documents())) {
+      const fonts = pdfFonts(pdf);
+      expect(fonts.map((font) => font.name.replace(/^[A-Z]{6}\+/, "")).sort()).toEqual([
+        "DejaVuSans",
+        "DejaVuSans-Bold",
+      ]);
+      for (const font of fonts) {
+        expect(font).toMatchObject({ subtype: "Type0", embedded: true });
+        // A subset (six-letter tag): only the glyphs used travel with the PDF.
+        expect(font.name).toMatch(/^[A-Z]{6}\+/);
+        expect(font.name.split("+")[1]).not.toMatch(STANDARD_FONTS);
+      }
+      expect(Buffer.from(pdf).toString("latin1")).toMatch(/\/FontFile2 \d+ 0 R/);
+    }
+  });
+
+  it("say PDF/UA-1 and their title in the XMP metadata, and stay tagged with language and title", async () => {
+    const { invoice: invoiceBytes, creditNote: creditNoteBytes } = await documents();
+    expect(await pdfXmp(invoiceBytes)).toEqual({ pdfuaPart: "1", title: "Invoice INV-000007" });
+    expect(await pdfXmp(creditNoteBytes)).toEqual({ pdfuaPart: "1", title: "Credit note CN-000003" });
+    expect(taggedPdfMarkers(creditNoteBytes)).toEqual({
+      marked: true,
+      structTreeRoot: true,
+      lang: "/Lang (en-CA)",
+      displayTitle: true,
+    });
+  });
+
+  it("draw nothing outside the structure tree or an artifact", async () => {
+    for (const pdf of Object.values(await documents())) expect(await unmarkedDrawing(pdf)).toEqual([]);
+  });
+
+  it("print letters beyond Latin-1 with the font's own glyphs: the text reads back as written", async () => {
+    const pdf = await invoicePdf(
+      {
+        ...invoice,
+        billToName: "Łukasz Dvořák Énergie Ltée",
+        billToContact: "Zoë Ødegård",
+        billToAddress: "12 Rue Saint-Œuvre\nQuébec QC  G1R 4P5\nCanada",
+      },
+      issuer,
+    );
+    const text = await pdfText(pdf);
+    for (const expected of [
+      "Łukasz Dvořák Énergie Ltée",
+      "Attention: Zoë Ødegård",
+      "12 Rue Saint-Œuvre",
+      "Québec QC",
+    ]) {
+      expect(text).toContain(expected);
+    }
+    // No glyph missing from the font (drawn as .notdef, read back as U+0000).
+    expect(text).not.toContain("\u0000");
+  });
+
+  it("stay small: the font subsets keep each PDF under 100 KB", async () => {
+    for (const pdf of Object.values(await documents())) expect(pdf.byteLength).toBeLessThan(100_000);
   });
 });
 
