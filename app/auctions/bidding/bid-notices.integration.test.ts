@@ -121,6 +121,37 @@ describe.each(databaseKinds)("bid notices on %s", (kind) => {
     expect(await pending(auction.id)).toHaveLength(0);
   });
 
+  // Several connections: PGlite has one, so a second transaction cannot be open beside the first.
+  it.runIf(kind === "postgres")(
+    "takes bids while a fold that has written notices for the auction is still open",
+    async () => {
+      const auction = await createAuctionRow(db(), { owner: buyer, ...catalogue, sellers: sellers.slice(0, 2) });
+      await bid(auction.id, seller(0), 900_000);
+      const outcome = await db().transaction(async (tx) => {
+        // What a fold holds until it commits: notification rows referencing the auction.
+        await tx.insert(notifications).values({
+          userId: seller(0).userId,
+          kind: "outbid",
+          auctionId: auction.id,
+          subject: "held",
+          text: "held",
+        });
+        // On another connection: the round's guarded write must not wait for this transaction.
+        const [placed, minimum] = await Promise.all([
+          bid(auction.id, seller(1), 890_000),
+          setAutoBidMinimum(db(), {
+            auctionId: auction.id,
+            organizationId: seller(0).organizationId,
+            userId: seller(0).userId,
+            minimumCents: 700_000,
+          }),
+        ]);
+        return [placed.kind, minimum.kind];
+      });
+      expect(outcome).toEqual(["accepted", "accepted"]);
+    },
+  );
+
   it("stores what a secret minimum's automatic bids mean", async () => {
     const auction = await createAuctionRow(db(), { owner: buyer, ...catalogue, sellers: sellers.slice(0, 2) });
     await bid(auction.id, seller(0), 900_000);

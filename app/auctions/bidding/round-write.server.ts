@@ -7,9 +7,12 @@ import { effectsOfRound, type Round } from "./bid-round.server";
 // The guarded write of a round (issue 9, decision 005): the bids with the automatic ones they set off,
 // the new lowest, the end moved by late bids, the events and the notification (delivered by
 // PostgreSQL at commit) and what the round means for the other parties (bid_effects, told after the
-// commit by bid-notices.server.ts) in ONE statement, guarded by the auction's sequence number: it writes only if
-// nothing changed the auction since the read, under the row lock that statement takes. The lock is
-// held for that statement alone, never across round trips to this process.
+// commit by bid-notices.server.ts) in ONE statement, guarded by the auction's sequence number: it
+// writes only if nothing changed the auction since the read, under the row lock that statement takes. The lock is
+// held for that statement alone, never across round trips to this process. It is the lock an update
+// that keeps the row's key takes (FOR NO KEY UPDATE): it serializes the auction's writers, but not
+// the rows that only reference the auction (a bid notice's fold holds such references, the
+// notifications it writes, until it commits: FOR UPDATE would make each round wait for it).
 
 /** Both drivers' answer to `execute`: postgres.js gives the rows, PGlite an object holding them. */
 function rowsOf<Row>(result: unknown): Row[] {
@@ -91,7 +94,7 @@ export async function writeRound(db: Database | Transaction, round: Round, at: D
       select id from ${auctions}
       where id = ${auction.id} and sequence = ${auction.sequence} and status = ${auction.status}
         and date_trunc('milliseconds', ends_at) = ${auction.endsAt.toISOString()}::timestamptz
-      for update
+      for no key update
     ),
     taken as (
       select row_number() over (order by id) as ord, id
