@@ -1048,6 +1048,32 @@ export const auctionEvents = pgTable(
   (table) => [index("auction_events_auction_idx").on(table.auctionId, table.id)],
 );
 
+/**
+ * What a round of accepted bids means for the other parties (issue 19), written in the round's own
+ * guarded statement and told (outbid, extended) by a fold after the commit: one row per round, not
+ * per bid. Only pending rows are kept: the fold deletes the rows it told, in the transaction that
+ * writes the notifications (which, with the auction's events, are the record).
+ */
+export const bidEffects = pgTable(
+  "bid_effects",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    auctionId: integer("auction_id")
+      .notNull()
+      .references(() => auctions.id, { onDelete: "cascade" }),
+    /** The sellers who lost the lead in the round (told only if they have not taken it back by the fold). */
+    outbidOrganizationIds: integer("outbid_organization_ids").array().notNull(),
+    /** Whether a late bid moved the end; `endsAt` is the end the round left. */
+    extended: boolean("extended").notNull(),
+    endsAt: timestamp("ends_at", { withTimezone: true }).notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index("bid_effects_auction_idx").on(table.auctionId, table.id),
+    index("bid_effects_created_idx").on(table.createdAt),
+  ],
+);
+
 // Closed-bid (sealed) auctions and technical evaluation (issue 10).
 
 /** The documents each sealed bid must carry (price schedule, technical proposal, safety documents…). */

@@ -11,6 +11,7 @@ import {
 } from "~/accounts/sessions/signed-in-users.server";
 import { createThrottles } from "~/accounts/sign-in/throttle.server";
 import { ensureStaffUser } from "~/accounts/staff/staff.server";
+import { startBidEffectsSweep } from "~/auctions/bidding/bid-notices.server";
 import { startAuctionClock } from "~/auctions/clock/auction-clock.server";
 import { createAuctionLive } from "~/auctions/live/auction-live.server";
 import { createCatalogueReadCache, serveCachedJson } from "~/catalogue/catalogue-read-cache.server";
@@ -127,8 +128,11 @@ export async function runWorker(
   const auctionClock = startAuctionClock(services);
   // Stripe's events left received by a crash or a stopped app process (issue 19).
   const eventDrain = startProviderEventDrain(services);
+  // Bid notices a crash or a stopped app process left owed (issue 19).
+  const bidEffectsSweep = startBidEffectsSweep(services);
   return {
     async stop() {
+      await bidEffectsSweep.stop();
       await eventDrain.stop();
       await auctionClock.stop();
       await worker.stop();
@@ -275,6 +279,9 @@ export async function createApplication(options: ApplicationOptions = {}): Promi
   // Stripe's events (issue 19): each app process drains what its webhook stored, and what any
   // process left behind; several machines share the work (rows claimed with SKIP LOCKED).
   const eventDrain = startProviderEventDrain(services);
+  // Outbid and extension notices (issue 19): this process folds its own bids' at once; the sweep
+  // takes what any process left owed (rows claimed with SKIP LOCKED).
+  const bidEffectsSweep = startBidEffectsSweep(services);
 
   const catalogueCache = createCatalogueReadCache(database.db);
   const serveFast = async (req: IncomingMessage, res: ServerResponse): Promise<boolean> => {
@@ -301,6 +308,7 @@ export async function createApplication(options: ApplicationOptions = {}): Promi
     },
     endLiveStreams: () => auctionLive.close(),
     async close() {
+      await bidEffectsSweep.stop();
       await eventDrain.stop();
       await auctionClock?.stop();
       await delivery.stop();

@@ -171,8 +171,12 @@ async function submitBidding(
       if (outcome.status === 404) throw data(null, { status: 404 });
       return refuse(submission, outcome.status, { field, message: outcome.message }, form.intent);
     case "accepted": {
-      // The outbid and extension notices go out after the answer: the bid stands whatever happens to them.
-      tellBidEffectsSoon(services, bidder.auctionId, outcome);
+      // The outbid and extension notices, stored with the bid, go out after the answer (the sweep
+      // sends them if this process stops first): the bid stands whatever happens to them.
+      const leadLost = outcome.previousLeaderId !== null && outcome.previousLeaderId !== outcome.leaderId;
+      if (outcome.extended || leadLost) {
+        void tellBidEffectsSoon(services, bidder.auctionId);
+      }
       // No bid id in the address: the auction's bid ids would count the other sellers' bids (issue 17).
       const notice = form.intent === "bid" ? "placed=1" : "minimum=1";
       return redirect(`/auctions/${bidder.auctionId}?${notice}`);

@@ -1,106 +1,190 @@
-import { and, eq, isNotNull } from "drizzle-orm";
-import { notifyOrganizations } from "~/notifications/notifications.server";
+import { and, asc, eq, inArray, isNotNull, lt } from "drizzle-orm";
+import { type NoticeExecutor, notifyOrganizations } from "~/notifications/notifications.server";
 import { formatCents } from "~/payments/fees";
 import type { Database } from "~db/database.server";
-import { auctionInvitations, auctions } from "~db/schema";
+import { auctionInvitations, auctions, bidEffects } from "~db/schema";
 import { type AuctionServices, auctionLink, utcMinute } from "../auction-notices.server";
 
 // What accepted bids tell the other parties (issue 9): the sellers outbid, and everyone concerned
-// when a late bid moved the end.
+// when a late bid moved the end. Durable (issue 19, decision 016): each round's guarded write stores
+// what it means in `bid_effects` (round-write.server.ts), and a fold claims an auction's pending rows,
+// writes the notices (notification rows and queued e-mails) and deletes the rows in ONE transaction.
+// The process that took the bid folds at once after the commit; a sweep (at start and every 30 s, in
+// every app process and the worker) folds what a crash or a stopped process left.
 
-/** What accepted bids mean for the other parties: who lost the lead, and whether the end moved. */
-export type BidEffects = { previousLeaderId: number | null; leaderId: number | null; extended: boolean; endsAt: Date };
+/** Rows left longer than this are the sweep's: younger ones are being folded by the process that wrote them. */
+export const BID_EFFECTS_SWEEP_AGE_MS = 10_000;
+const SWEEP_INTERVAL_MS = 30_000;
+/** At most this many auctions per sweep pass (the next pass takes the rest). */
+const SWEEP_BATCH = 100;
 
-type FoldedEffects = { outbid: Set<number>; extended: boolean; endsAt: Date; waiting: boolean };
+type Folding = { running: Promise<void>; again: boolean };
 
-/** Per database handle: the auctions whose notices are being sent now, with what came in meanwhile. */
-const noticesUnderWay = new WeakMap<Database, Map<number, FoldedEffects>>();
+/** Per database handle: the auctions being folded in this process now. */
+const foldsUnderWay = new WeakMap<Database, Map<number, Folding>>();
 
 /**
- * Tells the effects of accepted bids in the background (the bid stands whatever happens to the
- * notices). While an auction's notices are being sent, the effects of later bids are folded into one
- * more round: in a bidding war each seller gets one notice per round, not one per bid, and the
- * notice says where the auction stands when it is sent.
+ * Claims the auction's pending effects (rows another process is folding are skipped), folds them and
+ * tells them: each seller who lost the lead in one of them and has not taken it back is told once, and
+ * when the end moved the parties are told the latest end. The notices and the rows' deletion commit
+ * together: a crash before the commit leaves the rows for the next fold, after it nothing is owed.
+ * Answers whether there was anything to fold.
  */
-export function tellBidEffectsSoon(services: AuctionServices, auctionId: number, effects: BidEffects) {
-  const lost =
-    effects.previousLeaderId !== null && effects.previousLeaderId !== effects.leaderId
-      ? [effects.previousLeaderId]
-      : [];
-  let underWay = noticesUnderWay.get(services.db);
+export async function foldBidEffects(services: AuctionServices, auctionId: number): Promise<boolean> {
+  return services.db.transaction(async (tx) => {
+    const rows = await tx
+      .select()
+      .from(bidEffects)
+      .where(eq(bidEffects.auctionId, auctionId))
+      .orderBy(asc(bidEffects.id))
+      .for("update", { skipLocked: true });
+    if (rows.length === 0) return false;
+    const outbid = new Set<number>();
+    let extended = false;
+    let endsAt = rows[0]?.endsAt as Date;
+    for (const row of rows) {
+      for (const organizationId of row.outbidOrganizationIds) outbid.add(organizationId);
+      extended ||= row.extended;
+      if (row.endsAt > endsAt) endsAt = row.endsAt;
+    }
+    await tellBidEffects(services, auctionId, { outbid: [...outbid], extended, endsAt }, tx);
+    // Deleted rather than marked: the notifications and the auction's events are the record, and a
+    // table of pending rows only stays a few rows long without a clean-up job.
+    await tx.delete(bidEffects).where(
+      inArray(
+        bidEffects.id,
+        rows.map((row) => row.id),
+      ),
+    );
+    return true;
+  });
+}
+
+/**
+ * Folds the auction's effects in the background, after a commit that stored some (the bid stands
+ * whatever happens to the notices; the sweep takes what this leaves). While a fold is under way in
+ * this process, the rounds that commit meanwhile are folded into one more: in a bidding war each
+ * seller gets one notice per fold, not one per bid, and the notice says where the auction stands when
+ * it is sent. Resolves when this process's folds of the auction are done.
+ */
+export function tellBidEffectsSoon(services: AuctionServices, auctionId: number): Promise<void> {
+  let underWay = foldsUnderWay.get(services.db);
   if (!underWay) {
     underWay = new Map();
-    noticesUnderWay.set(services.db, underWay);
+    foldsUnderWay.set(services.db, underWay);
   }
-  const running = underWay.get(auctionId);
+  const folds = underWay;
+  const running = folds.get(auctionId);
   if (running) {
-    for (const organizationId of lost) running.outbid.add(organizationId);
-    running.extended ||= effects.extended;
-    if (effects.endsAt > running.endsAt) running.endsAt = effects.endsAt;
-    running.waiting = true;
-    return;
+    running.again = true;
+    return running.running;
   }
-  const folded: FoldedEffects = {
-    outbid: new Set(lost),
-    extended: effects.extended,
-    endsAt: effects.endsAt,
-    waiting: true,
-  };
-  const auctions = underWay;
-  auctions.set(auctionId, folded);
-  void (async () => {
+  const folding: Folding = { running: Promise.resolve(), again: true };
+  folding.running = (async () => {
     try {
-      while (folded.waiting) {
-        const round = { outbid: [...folded.outbid], extended: folded.extended, endsAt: folded.endsAt };
-        folded.outbid = new Set();
-        folded.extended = false;
-        folded.waiting = false;
-        await tellBidEffects(services, auctionId, round).catch((error) => console.error("bid notices failed:", error));
+      while (folding.again) {
+        folding.again = false;
+        await foldBidEffects(services, auctionId).catch((error) => console.error("bid notices failed:", error));
       }
     } finally {
-      auctions.delete(auctionId);
+      folds.delete(auctionId);
     }
   })();
+  folds.set(auctionId, folding);
+  return folding.running;
+}
+
+/**
+ * Folds every auction's effects stored before `before` (by default, old enough that the process that
+ * wrote them should have folded them): what a crash, or a process stopped between a bid's commit and
+ * its notices, left. Safe on several machines at once (the claim skips locked rows). Answers how many
+ * auctions it looked at.
+ */
+export async function sweepBidEffects(
+  services: AuctionServices,
+  before = new Date(Date.now() - BID_EFFECTS_SWEEP_AGE_MS),
+): Promise<number> {
+  const pending = await services.db
+    .selectDistinct({ auctionId: bidEffects.auctionId })
+    .from(bidEffects)
+    .where(lt(bidEffects.createdAt, before))
+    .limit(SWEEP_BATCH);
+  for (const { auctionId } of pending) await tellBidEffectsSoon(services, auctionId);
+  return pending.length;
+}
+
+/** The sweep at start and on a timer (every app process and the worker). Stopping waits for the pass under way. */
+export function startBidEffectsSweep(services: AuctionServices, intervalMs = SWEEP_INTERVAL_MS) {
+  let running: Promise<unknown> | undefined;
+  const tick = () => {
+    if (running) return;
+    running = sweepBidEffects(services)
+      .catch((error) => console.error("bid notices sweep:", error))
+      .finally(() => {
+        running = undefined;
+      });
+  };
+  const timer = setInterval(tick, intervalMs);
+  timer.unref();
+  tick();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+      await Promise.all([...(foldsUnderWay.get(services.db)?.values() ?? [])].map((folding) => folding.running));
+    },
+  };
 }
 
 /**
  * After accepted bids: each seller who lost the lead (and has not taken it back) is told it was
  * outbid (the notifications module e-mails at most one such notice per user and auction every five
  * minutes), and when the end moved, the buyer side and the sellers who accepted the terms are told
- * the new end.
+ * the new end. Given `executor`, the notices are part of that transaction.
  */
 export async function tellBidEffects(
   services: AuctionServices,
   auctionId: number,
   effects: { outbid: number[]; extended: boolean; endsAt: Date },
+  executor: NoticeExecutor = services.db,
 ) {
-  const [auction] = await services.db.select().from(auctions).where(eq(auctions.id, auctionId));
+  const [auction] = await executor.select().from(auctions).where(eq(auctions.id, auctionId));
   if (!auction) return;
   const link = auctionLink(services, auctionId);
   const outbid = effects.outbid.filter((organizationId) => organizationId !== auction.leaderOrganizationId);
   if (outbid.length > 0) {
-    await notifyOrganizations(services, outbid, {
-      kind: "outbid",
-      auctionId,
-      subject: `Outbid: ${auction.title}`,
-      lines: [
-        `Another seller now has the lowest bid in "${auction.title}"${auction.lowestCents !== null ? `: ${formatCents(auction.lowestCents)}` : ""}.`,
-        `Bidding ends ${utcMinute(auction.endsAt)}.`,
-        "",
-        link,
-      ],
-    });
+    await notifyOrganizations(
+      services,
+      outbid,
+      {
+        kind: "outbid",
+        auctionId,
+        subject: `Outbid: ${auction.title}`,
+        lines: [
+          `Another seller now has the lowest bid in "${auction.title}"${auction.lowestCents !== null ? `: ${formatCents(auction.lowestCents)}` : ""}.`,
+          `Bidding ends ${utcMinute(auction.endsAt)}.`,
+          "",
+          link,
+        ],
+      },
+      executor,
+    );
   }
   if (effects.extended) {
-    const accepted = await services.db
+    const accepted = await executor
       .select({ organizationId: auctionInvitations.organizationId })
       .from(auctionInvitations)
       .where(and(eq(auctionInvitations.auctionId, auctionId), isNotNull(auctionInvitations.termsAcceptedAt)));
-    await notifyOrganizations(services, [auction.organizationId, ...accepted.map((row) => row.organizationId)], {
-      kind: "extended",
-      auctionId,
-      subject: `Extended: ${auction.title}`,
-      lines: [`A late bid moved the end of "${auction.title}" to ${utcMinute(effects.endsAt)}.`, "", link],
-    });
+    await notifyOrganizations(
+      services,
+      [auction.organizationId, ...accepted.map((row) => row.organizationId)],
+      {
+        kind: "extended",
+        auctionId,
+        subject: `Extended: ${auction.title}`,
+        lines: [`A late bid moved the end of "${auction.title}" to ${utcMinute(effects.endsAt)}.`, "", link],
+      },
+      executor,
+    );
   }
 }

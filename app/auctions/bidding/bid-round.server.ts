@@ -125,3 +125,18 @@ export const acceptedOutcome = (change: Change, ids: number[]): BidOutcome => ({
   leaderId: change.after.lowest?.seller ?? null,
   extended: change.endsAfter.getTime() !== change.endsBefore.getTime(),
 });
+
+/**
+ * What a round means for the other parties: the sellers who lost the lead in one of its changes, and
+ * whether a late bid moved the end. Undefined when nobody is owed a notice.
+ */
+export function effectsOfRound(round: Round): { outbid: number[]; extended: boolean } | undefined {
+  const outbid = new Set<number>();
+  let extended = false;
+  for (const change of round.changes) {
+    const previous = change.before.lowest?.seller;
+    if (previous !== undefined && previous !== change.after.lowest?.seller) outbid.add(previous);
+    if (change.endsAfter.getTime() !== change.endsBefore.getTime()) extended = true;
+  }
+  return outbid.size > 0 || extended ? { outbid: [...outbid], extended } : undefined;
+}

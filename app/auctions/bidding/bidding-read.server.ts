@@ -85,7 +85,8 @@ export async function lockAndRead(tx: Transaction, auctionId: number, sellers: n
     .select({ id: auctions.id })
     .from(auctions)
     .where(eq(auctions.id, auctionId))
-    .for("update")
+    // The update's own lock (see round-write.server.ts): rows that only reference the auction do not wait.
+    .for("no key update")
     .then(() => undefined);
   const [, read] = await Promise.all([locked, readForBidding(tx, auctionId, sellers, withOwnLowest)]);
   return read;

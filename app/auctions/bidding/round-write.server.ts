@@ -1,14 +1,18 @@
 import { sql } from "drizzle-orm";
 import type { Database, Transaction } from "~db/database.server";
-import { auctionBids, auctionEvents, auctions } from "~db/schema";
+import { auctionBids, auctionEvents, auctions, bidEffects } from "~db/schema";
 import { AUCTION_CHANNEL } from "../auction-changes.server";
-import type { Round } from "./bid-round.server";
+import { effectsOfRound, type Round } from "./bid-round.server";
 
 // The guarded write of a round (issue 9, decision 005): the bids with the automatic ones they set off,
 // the new lowest, the end moved by late bids, the events and the notification (delivered by
-// PostgreSQL at commit) in ONE statement, guarded by the auction's sequence number: it writes only if
-// nothing changed the auction since the read, under the row lock that statement takes. The lock is
-// held for that statement alone, never across round trips to this process.
+// PostgreSQL at commit) and what the round means for the other parties (bid_effects, told after the
+// commit by bid-notices.server.ts) in ONE statement, guarded by the auction's sequence number: it
+// writes only if nothing changed the auction since the read, under the row lock that statement takes. The lock is
+// held for that statement alone, never across round trips to this process. It is the lock an update
+// that keeps the row's key takes (FOR NO KEY UPDATE): it serializes the auction's writers, but not
+// the rows that only reference the auction (a bid notice's fold holds such references, the
+// notifications it writes, until it commits: FOR UPDATE would make each round wait for it).
 
 /** Both drivers' answer to `execute`: postgres.js gives the rows, PGlite an object holding them. */
 function rowsOf<Row>(result: unknown): Row[] {
@@ -74,12 +78,23 @@ export async function writeRound(db: Database | Transaction, round: Round, at: D
       : sql``;
   const endsAt = round.auction.endsAt;
   const iso = at.toISOString();
+  // The outbid and extension notices, owed from the commit on: one row for the round, if anyone is owed one.
+  const effects = effectsOfRound(round);
+  const effectsWritten = effects
+    ? sql`,
+    effects_written as (
+      insert into ${bidEffects} (auction_id, outbid_organization_ids, extended, ends_at, created_at)
+      select ${auction.id}, ${`{${effects.outbid.join(",")}}`}::int[], ${effects.extended},
+        ${endsAt.toISOString()}::timestamptz, ${iso}::timestamptz
+      from moved
+    )`
+    : sql``;
   const result = await db.execute(sql`
     with guard as (
       select id from ${auctions}
       where id = ${auction.id} and sequence = ${auction.sequence} and status = ${auction.status}
         and date_trunc('milliseconds', ends_at) = ${auction.endsAt.toISOString()}::timestamptz
-      for update
+      for no key update
     ),
     taken as (
       select row_number() over (order by id) as ord, id
@@ -124,7 +139,7 @@ export async function writeRound(db: Database | Transaction, round: Round, at: D
         select 'extended', null, null, extension.data, extension.event_ord
         from guard, json_to_recordset(${JSON.stringify(extensions)}::json) as extension(event_ord int, data jsonb)
       ) as event order by event_ord
-    )
+    )${effectsWritten}
     select (select coalesce(json_agg(id order by ord), '[]'::json) from new_bid) as bid_ids,
       pg_notify(${AUCTION_CHANNEL}, ${String(auction.id)})
     from moved`);
