@@ -132,6 +132,19 @@ export async function listProviderEvents(db: Database, filter: { state?: EventSt
   };
 }
 
+/** One event's state, for the note after "Retry now" (the list's filter may no longer show it). */
+export async function providerEventState(db: Database, id: string) {
+  const [row] = await db
+    .select({
+      state: providerEvents.state,
+      attempts: providerEvents.attempts,
+      nextAttemptAt: providerEvents.nextAttemptAt,
+    })
+    .from(providerEvents)
+    .where(eq(providerEvents.id, id));
+  return row ? { ...row, nextAttemptAt: row.nextAttemptAt.toISOString() } : undefined;
+}
+
 /**
  * Staff's "Retry now": a failed event is received again and the drain runs at once (this process's,
  * or the one under way, run once more); answers false when the event is not failed.

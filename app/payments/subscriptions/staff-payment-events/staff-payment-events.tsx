@@ -11,7 +11,7 @@ import { readFormBody } from "~/platform/request-body.server";
 import { utcMinute } from "~/review/review-terms";
 import { appServicesContext } from "~/server/app-context";
 import type { Route } from "./+types/staff-payment-events";
-import { listProviderEvents, retryProviderEvent } from "./staff-payment-events.server";
+import { listProviderEvents, providerEventState, retryProviderEvent } from "./staff-payment-events.server";
 import { EVENT_STATES, type EventState, RETRY_REFUSED, retryEventForm } from "./staff-payment-events-schema";
 
 // /staff/payment-events: Stripe's events (and the test provider's) with their processing state, a GET
@@ -40,9 +40,16 @@ function listLink(filter: { state?: EventState; page: number }, extra: Record<st
 export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const filter = readFilter(url);
-  const { events, hasOlder } = await listProviderEvents(context.get(appServicesContext).db, filter);
-  const retried = url.searchParams.get("retried");
-  return { filter, events, hasOlder, retried: retried && EVENT_ID.test(retried) ? retried : undefined };
+  const { db } = context.get(appServicesContext);
+  const { events, hasOlder } = await listProviderEvents(db, filter);
+  const retriedId = url.searchParams.get("retried");
+  const retriedState = retriedId && EVENT_ID.test(retriedId) ? await providerEventState(db, retriedId) : undefined;
+  return {
+    filter,
+    events,
+    hasOlder,
+    retried: retriedState && retriedId ? { id: retriedId, ...retriedState } : undefined,
+  };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -80,7 +87,6 @@ function stateText(event: { state: string; attempts: number; nextAttemptAt: stri
 
 export default function StaffPaymentEvents({ loaderData, actionData }: Route.ComponentProps) {
   const { filter, events, hasOlder, retried } = loaderData;
-  const retriedEvent = retried ? events.find((event) => event.id === retried) : undefined;
   return (
     <div>
       <h1>Payment events</h1>
@@ -93,8 +99,7 @@ export default function StaffPaymentEvents({ loaderData, actionData }: Route.Com
       {retried && !actionData ? (
         <Alert title="Event tried again." tone="success">
           <p>
-            Event {retried}
-            {retriedEvent ? `: ${stateText(retriedEvent).toLowerCase()}` : " was put back to be processed"}.
+            Event {retried.id}: {stateText(retried).toLowerCase()}.
           </p>
         </Alert>
       ) : null}
