@@ -49,6 +49,7 @@ export default [
     route("api-tokens", "catalogue/staff/api-tokens.tsx"),
     route("pickers", "catalogue/staff/pickers-preview.tsx"),
     route("messages", "messaging/staff-messages/staff-messages.tsx"),
+    route("payment-events", "payments/subscriptions/staff-payment-events/staff-payment-events.tsx"),
     route("registrations", "review/registrations.tsx"),
     route("registrations/:id", "review/registration.tsx"),
     route("invoices", "invoices/staff-invoices.tsx"),

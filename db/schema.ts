@@ -746,7 +746,7 @@ export const sellerSubscriptions = pgTable(
 /**
  * Every event the card provider sent us (issue 19), once: keyed by the provider's event id, so a
  * replay changes nothing. Stored by the webhook in the request, processed outside it by a drain
- * (state received → processed, ignored or failed with the error). The test provider's own events
+ * (state received → processed, ignored, or failed after its last retry, with the error). The test provider's own events
  * (evt_test_…) go through the same table and the same code.
  */
 export const providerEvents = pgTable(
@@ -760,14 +760,18 @@ export const providerEvents = pgTable(
     state: text("state", { enum: ["received", "processed", "ignored", "failed"] })
       .notNull()
       .default("received"),
-    error: text("error"),
+    /** The error of the last attempt that threw (kept after a later success, for staff). */
+    lastError: text("last_error"),
     attempts: integer("attempts").notNull().default(0),
+    /** A received event is not taken before this (the backoff after a failed attempt). */
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull().defaultNow(),
     receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
     processedAt: timestamp("processed_at", { withTimezone: true }),
   },
   (table) => [
     check("provider_events_state_check", sql`${table.state} in ('received', 'processed', 'ignored', 'failed')`),
-    index("provider_events_pending_idx").on(table.state, table.receivedAt),
+    index("provider_events_pending_idx").on(table.state, table.nextAttemptAt),
+    index("provider_events_received_idx").on(table.receivedAt),
   ],
 );
 

@@ -19,7 +19,7 @@ import { drainQueue, startMessageDelivery } from "~/messaging/delivery/delivery-
 import { createMessaging, type DeliverySettings, type Messaging } from "~/messaging/messaging.server";
 import { createPayments, type Payments } from "~/payments/payments.server";
 import { checkStripeFees } from "~/payments/stripe-fees.server";
-import { startProviderEventDrain } from "~/payments/subscriptions/provider-events.server";
+import { type EventRetrySettings, startProviderEventDrain } from "~/payments/subscriptions/provider-events.server";
 import { sendExpiryReminders } from "~/reminders/expiry-reminders.server";
 import { startRemindersWorker } from "~/reminders/reminders-worker.server";
 import { type DatabaseHandle, openDatabase } from "~db/database.server";
@@ -41,6 +41,8 @@ export type ApplicationOptions = {
   environment?: NodeJS.ProcessEnv;
   /** The message queue's timing (tests shorten the backoff). */
   delivery?: Partial<DeliverySettings>;
+  /** The provider events' retry timing (tests shorten the backoff). */
+  eventRetry?: Partial<EventRetrySettings>;
 };
 
 export type Application = {
@@ -278,7 +280,7 @@ export async function createApplication(options: ApplicationOptions = {}): Promi
   const auctionClock = database.kind === "pglite" ? startAuctionClock(services) : undefined;
   // Stripe's events (issue 19): each app process drains what its webhook stored, and what any
   // process left behind; several machines share the work (rows claimed with SKIP LOCKED).
-  const eventDrain = startProviderEventDrain(services);
+  const eventDrain = startProviderEventDrain(services, { retry: options.eventRetry });
   // Outbid and extension notices (issue 19): this process folds its own bids' at once; the sweep
   // takes what any process left owed (rows claimed with SKIP LOCKED).
   const bidEffectsSweep = startBidEffectsSweep(services);

@@ -32,6 +32,10 @@ export default function StaffHome() {
         <li>
           <Link to="/staff/messages">Messages</Link>: every e-mail and SMS with its delivery state; resend one
         </li>
+        <li>
+          <Link to="/staff/payment-events">Payment events</Link>: Stripe's webhook events with their processing state;
+          retry a failed one
+        </li>
       </ul>
     </div>
   );

@@ -17,6 +17,7 @@ const sections = [
   { to: "/staff/api-tokens", label: "API tokens" },
   { to: "/staff/pickers", label: "Picker preview" },
   { to: "/staff/messages", label: "Messages" },
+  { to: "/staff/payment-events", label: "Payment events" },
 ];
 
 export default function StaffLayout() {

@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import type { DeliverySettings } from "~/messaging/messaging.server";
+import type { EventRetrySettings } from "~/payments/subscriptions/provider-events.server";
 import type { AppServices } from "~/server/app-context";
 import { createPostgresDatabase, type DatabaseKind } from "./test-database";
 
@@ -48,12 +49,13 @@ export type TestApp = {
 export async function startTestApp(
   kind: DatabaseKind,
   environment: NodeJS.ProcessEnv = {},
-  options: { delivery?: Partial<DeliverySettings> } = {},
+  options: { delivery?: Partial<DeliverySettings>; eventRetry?: Partial<EventRetrySettings> } = {},
 ): Promise<TestApp> {
   const { createApplication } = (await import(/* @vite-ignore */ buildEntry)) as {
     createApplication(options: {
       environment: NodeJS.ProcessEnv;
       delivery?: Partial<DeliverySettings>;
+      eventRetry?: Partial<EventRetrySettings>;
     }): Promise<BuiltApplication>;
   };
   if (environment.DATABASE_URL && kind !== "postgres") throw new Error("DATABASE_URL is for postgres test apps");
@@ -73,6 +75,7 @@ export async function startTestApp(
       ...environment,
     },
     delivery: options.delivery,
+    eventRetry: options.eventRetry,
   });
   application = started;
   let databaseClosed = false;

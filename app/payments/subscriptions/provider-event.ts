@@ -52,3 +52,21 @@ export function isProviderEvent(value: unknown): value is ProviderEvent {
     Boolean(objectField(objectField(event, "data"), "object"))
   );
 }
+
+/** The provider's ids an event names, by which staff see the seller it concerns (as the lifecycle finds it). */
+export function eventReferences(event: ProviderEvent): {
+  subscriptionId?: string;
+  customerId?: string;
+  paymentMethodId?: string;
+} {
+  const object = event.data.object;
+  return {
+    subscriptionId: event.type.startsWith("invoice.")
+      ? invoiceSubscriptionId(object)
+      : event.type.startsWith("customer.subscription.")
+        ? idField(object, "id")
+        : undefined,
+    customerId: idField(object, "customer") ?? idField(event.data.previous_attributes, "customer"),
+    paymentMethodId: event.type.startsWith("payment_method.") ? idField(object, "id") : undefined,
+  };
+}

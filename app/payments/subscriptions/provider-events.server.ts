@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, lte } from "drizzle-orm";
 import type { Database } from "~db/database.server";
 import { providerEvents } from "~db/schema";
 import { applyProviderEvent, type LifecycleServices, sendLifecycleNotices } from "./lifecycle.server";
@@ -6,10 +6,27 @@ import type { ProviderEvent } from "./provider-event";
 
 // The provider's events (issue 19), stored once and processed outside the request. The webhook (or
 // the test provider) stores an event in the request and answers at once; a drain in each app process
-// and in the worker claims the received rows one at a time (FOR UPDATE SKIP LOCKED, so several
-// machines never take the same one), applies each in the claim's transaction and marks it processed,
-// ignored or failed with the error. A crash rolls the claim back: the row stays received and the
-// next drain takes it.
+// and in the worker claims the due received rows one at a time (FOR UPDATE SKIP LOCKED, so several
+// machines never take the same one) and applies each in a savepoint of the claim's transaction, the
+// done-mark (processed or ignored) with it. An attempt that throws (a database hiccup, a bug) is rolled
+// back to the savepoint and, still under the claim's lock, counted with its error and put off by a
+// backoff (30 s doubling, capped at an hour, as the message outbox); the 10th failed attempt marks it
+// failed, for staff to retry at /staff/payment-events. A crash rolls the whole claim back: the row
+// stays received, untouched, and the next drain takes it. Applied and marked in one commit, an event
+// is never applied twice, and a late one meets the lifecycle's "older than the last one applied
+// changes nothing" rule like any other.
+
+/** How failed attempts are spaced: `retryDelayMs(attempts)` after the attempts made so far; `maxAttempts`, then failed. */
+export type EventRetrySettings = {
+  retryDelayMs(attempts: number): number;
+  maxAttempts: number;
+};
+
+/** 30 s, 1 min, 2 min, ... capped at an hour; 10 attempts span about 3 hours and a half. */
+export const DEFAULT_EVENT_RETRY: EventRetrySettings = {
+  retryDelayMs: (attempts) => Math.min(30_000 * 2 ** Math.max(0, attempts - 1), 60 * 60_000),
+  maxAttempts: 10,
+};
 
 /** Stores the event once; answers false for a replay (its id is already stored), which changes nothing. */
 export async function storeProviderEvent(db: Database, event: ProviderEvent): Promise<boolean> {
@@ -20,64 +37,92 @@ export async function storeProviderEvent(db: Database, event: ProviderEvent): Pr
       type: event.type,
       createdAt: new Date(event.created * 1000),
       payload: event,
+      // This process's clock, the one its drain compares with (the database's may differ a little).
+      nextAttemptAt: new Date(),
     })
     .onConflictDoNothing({ target: providerEvents.id })
     .returning({ id: providerEvents.id });
   return inserted.length > 0;
 }
 
-/** Claims, applies and marks one received event; answers false when none is left to claim. */
-async function processOne(services: LifecycleServices): Promise<boolean> {
-  const { db } = services;
-  let claimedId: string | undefined;
-  try {
-    const outcome = await db.transaction(async (tx) => {
-      const [row] = await tx
-        .select({ id: providerEvents.id, payload: providerEvents.payload })
-        .from(providerEvents)
-        .where(eq(providerEvents.state, "received"))
-        .orderBy(asc(providerEvents.createdAt), asc(providerEvents.receivedAt))
-        .limit(1)
-        .for("update", { skipLocked: true });
-      if (!row) return undefined;
-      claimedId = row.id;
-      const applied = await applyProviderEvent(tx, row.payload as ProviderEvent, services.env);
-      await tx
-        .update(providerEvents)
-        .set({
-          state: applied.handled ? "processed" : "ignored",
-          processedAt: new Date(),
-          attempts: sql`${providerEvents.attempts} + 1`,
-        })
-        .where(eq(providerEvents.id, row.id));
-      // The notices (notification rows and their queued e-mails) commit with the change, or not at all.
-      await sendLifecycleNotices(services, applied.notices, tx);
-      return applied;
-    });
-    if (!outcome) return false;
-    return true;
-  } catch (error) {
-    if (!claimedId) throw error;
-    // The event itself could not be applied (a bug, a shape we do not know): kept with the error for
-    // staff, and not taken again, so one bad event cannot stop the others.
-    const message = error instanceof Error ? error.message : String(error);
-    console.error(`provider event ${claimedId} failed:`, message);
-    await db
-      .update(providerEvents)
-      .set({ state: "failed", error: message, processedAt: new Date(), attempts: sql`${providerEvents.attempts} + 1` })
-      .where(and(eq(providerEvents.id, claimedId), eq(providerEvents.state, "received")));
-    return true;
-  }
+/**
+ * What staff read of a failed attempt: the innermost cause (the database's own words, not Drizzle's
+ * "Failed query: …" with its parameters), kept short.
+ */
+function errorText(error: unknown): string {
+  let inner = error;
+  while (inner instanceof Error && inner.cause instanceof Error) inner = inner.cause;
+  return (inner instanceof Error ? inner.message : String(inner)).slice(0, 2000);
 }
 
-/** Processes every received event; safe to run in several processes at once. Answers how many it took. */
-export async function drainProviderEvents(services: LifecycleServices): Promise<number> {
+/** Claims, applies and marks one due received event; answers false when none is left to claim. */
+async function processOne(services: LifecycleServices, retry: EventRetrySettings): Promise<boolean> {
+  const { db } = services;
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .select({ id: providerEvents.id, payload: providerEvents.payload, attempts: providerEvents.attempts })
+      .from(providerEvents)
+      .where(and(eq(providerEvents.state, "received"), lte(providerEvents.nextAttemptAt, new Date())))
+      .orderBy(asc(providerEvents.createdAt), asc(providerEvents.receivedAt))
+      .limit(1)
+      .for("update", { skipLocked: true });
+    if (!row) return false;
+    const attempts = row.attempts + 1;
+    try {
+      await tx.transaction(async (attempt) => {
+        const applied = await applyProviderEvent(attempt, row.payload as ProviderEvent, services.env);
+        // The notices (notification rows and their queued e-mails) commit with the change, or not at all.
+        await sendLifecycleNotices(services, applied.notices, attempt);
+        await attempt
+          .update(providerEvents)
+          .set({ state: applied.handled ? "processed" : "ignored", processedAt: new Date(), attempts })
+          .where(eq(providerEvents.id, row.id));
+      });
+    } catch (error) {
+      // Rolled back to the savepoint: nothing of the attempt stays but its count and its error.
+      const lastError = errorText(error);
+      const failed = attempts >= retry.maxAttempts;
+      console.error(`provider event ${row.id} attempt ${attempts} failed${failed ? " (giving up)" : ""}:`, lastError);
+      await tx
+        .update(providerEvents)
+        .set(
+          failed
+            ? { state: "failed", lastError, attempts, processedAt: new Date() }
+            : { lastError, attempts, nextAttemptAt: new Date(Date.now() + retry.retryDelayMs(attempts)) },
+        )
+        .where(eq(providerEvents.id, row.id));
+    }
+    return true;
+  });
+}
+
+/**
+ * Processes every due received event; safe to run in several processes at once. Answers how many
+ * attempts it made (an event retried within the same drain counts each time).
+ */
+export async function drainProviderEvents(
+  services: LifecycleServices,
+  retry: EventRetrySettings = DEFAULT_EVENT_RETRY,
+): Promise<number> {
   let taken = 0;
-  while (await processOne(services)) taken += 1;
+  while (await processOne(services, retry)) taken += 1;
   return taken;
 }
 
-type Drainer = { running?: Promise<unknown>; again: boolean };
+/**
+ * Staff's "Retry now" on a failed event: received again and due at once, its attempts and last error
+ * kept (one more failure marks it failed again). Answers false when the event is not failed.
+ */
+export async function requeueFailedEvent(db: Database, id: string): Promise<boolean> {
+  const rows = await db
+    .update(providerEvents)
+    .set({ state: "received", nextAttemptAt: new Date(), processedAt: null })
+    .where(and(eq(providerEvents.id, id), eq(providerEvents.state, "failed")))
+    .returning({ id: providerEvents.id });
+  return rows.length > 0;
+}
+
+type Drainer = { running?: Promise<unknown>; again: boolean; retry: EventRetrySettings };
 const drainers = new WeakMap<Database, Drainer>();
 
 /**
@@ -87,7 +132,7 @@ const drainers = new WeakMap<Database, Drainer>();
 export function drainSoon(services: LifecycleServices): Promise<unknown> {
   let drainer = drainers.get(services.db);
   if (!drainer) {
-    drainer = { again: false };
+    drainer = { again: false, retry: DEFAULT_EVENT_RETRY };
     drainers.set(services.db, drainer);
   }
   const state = drainer;
@@ -98,7 +143,7 @@ export function drainSoon(services: LifecycleServices): Promise<unknown> {
   const run = async (): Promise<void> => {
     do {
       state.again = false;
-      await drainProviderEvents(services).catch((error) => console.error("provider events:", error));
+      await drainProviderEvents(services, state.retry).catch((error) => console.error("provider events:", error));
     } while (state.again);
   };
   state.running = run().finally(() => {
@@ -109,10 +154,17 @@ export function drainSoon(services: LifecycleServices): Promise<unknown> {
 
 /**
  * The drain on a timer (every app process and the worker): picks up what a crash or a stopped
- * process left received. Stopping waits for the drain under way.
+ * process left received, and the retries as they fall due. `retry` sets this process's backoff (for
+ * every drain of this database, the webhook's and staff's too). Stopping waits for the drain under way.
  */
-export function startProviderEventDrain(services: LifecycleServices, intervalMs = 30_000) {
-  const timer = setInterval(() => void drainSoon(services), intervalMs);
+export function startProviderEventDrain(
+  services: LifecycleServices,
+  options: { intervalMs?: number; retry?: Partial<EventRetrySettings> } = {},
+) {
+  const drainer = drainers.get(services.db) ?? { again: false, retry: DEFAULT_EVENT_RETRY };
+  drainer.retry = { ...DEFAULT_EVENT_RETRY, ...options.retry };
+  drainers.set(services.db, drainer);
+  const timer = setInterval(() => void drainSoon(services), options.intervalMs ?? 30_000);
   timer.unref();
   void drainSoon(services);
   return {
