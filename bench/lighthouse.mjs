@@ -43,13 +43,19 @@ async function main() {
       }
       const samples = [];
       for (let run = 0; run < runs; run++) {
-        const { lhr } = await lighthouse(`${app.origin}${page.path}`, {
-          port: chrome.port,
-          output: "json",
-          logLevel: "error",
-          onlyCategories: ["performance"],
-        });
-        if (lhr.runtimeError) throw new Error(`${page.path}: ${lhr.runtimeError.message}`);
+        // Lighthouse's trace recording now and then fails on a busy machine (NO_NAVSTART): try again.
+        let lhr;
+        for (let attempt = 0; attempt < 3 && !lhr; attempt++) {
+          const result = await lighthouse(`${app.origin}${page.path}`, {
+            port: chrome.port,
+            output: "json",
+            logLevel: "error",
+            onlyCategories: ["performance"],
+          });
+          if (!result?.lhr.runtimeError) lhr = result?.lhr;
+          else console.log(`  ${page.name}: run failed (${result.lhr.runtimeError.code}), trying again`);
+        }
+        if (!lhr) throw new Error(`${page.path}: Lighthouse failed three times`);
         samples.push({
           score: Math.round((lhr.categories.performance.score ?? 0) * 100),
           tbt: lhr.audits["total-blocking-time"].numericValue,
