@@ -61,6 +61,10 @@ async function main() {
           tbt: lhr.audits["total-blocking-time"].numericValue,
           fcp: lhr.audits["first-contentful-paint"].numericValue,
           lcp: lhr.audits["largest-contentful-paint"].numericValue,
+          // Anything but the stylesheet holding back the first paint is a finding (issue 20).
+          blocking: (lhr.audits["render-blocking-resources"]?.details?.items ?? []).map((item) =>
+            new URL(item.url).pathname.replace(/-[\w-]{8}\./, "."),
+          ),
         });
       }
       const result = {
@@ -70,9 +74,13 @@ async function main() {
         tbt: median(samples.map((s) => s.tbt)),
         fcp: median(samples.map((s) => s.fcp)),
         lcp: median(samples.map((s) => s.lcp)),
+        blocking: [...new Set(samples.flatMap((s) => s.blocking))],
       };
       results.push(result);
-      console.log(`  ${page.name}: score ${result.scores.join(", ")}, TBT ${fixed(result.tbt)} ms`);
+      console.log(
+        `  ${page.name}: score ${result.scores.join(", ")}, TBT ${fixed(result.tbt)} ms, ` +
+          `render-blocking: ${result.blocking.join(", ") || "none"}`,
+      );
     }
   } finally {
     chrome.kill();
