@@ -12,6 +12,7 @@ import type { Route } from "./+types/root";
 import { currentUserMiddleware, getCurrentUser } from "./accounts/sessions/auth.server";
 import { NotFoundContent } from "./errors/not-found-content";
 import { isRequestRefusal, REQUEST_REFUSED_TITLE, RequestRefusedContent } from "./errors/request-refused-content";
+import { usePageScripts } from "./layout/no-javascript";
 import { useNonce } from "./layout/nonce";
 import { pageTitle } from "./layout/page-title";
 import { ProgressBar } from "./layout/progress-bar";
@@ -39,6 +40,7 @@ export function loader({ context }: Route.LoaderArgs) {
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
   const rootData = useRouteLoaderData<typeof loader>("root");
+  const pageScripts = usePageScripts();
   return (
     <html lang="en">
       <head>
@@ -58,8 +60,14 @@ export function Layout({ children }: { children: ReactNode }) {
           {children}
         </main>
         <SiteFooter />
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        {pageScripts.app ? (
+          <>
+            <ScrollRestoration nonce={nonce} />
+            <Scripts nonce={nonce} />
+          </>
+        ) : (
+          pageScripts.scripts.map((src) => <script key={src} type="module" src={src} />)
+        )}
       </body>
     </html>
   );

@@ -4,6 +4,7 @@
 // It reports; it does not fail: exit code 0 unless something crashes.
 import { gzipSync } from "node:zlib";
 import { compare, describeRun, fixed, printTable, startApp, startReference, stopChild } from "./bench-support.mjs";
+import { NO_JAVASCRIPT, PUBLIC_PAGES, registrationSteps } from "./first-visit-pages.mjs";
 
 const targetPages = [
   { path: "/", name: "Home", target: 0.25 },
@@ -56,6 +57,20 @@ async function firstVisitJavaScript(origin, html) {
     }
   }
   return { files, listed };
+}
+
+/** The gzipped JavaScript each public page and registration step makes a first visit download. */
+async function javaScriptPerPage(origin) {
+  const rows = [];
+  for (const page of [...PUBLIC_PAGES, ...(await registrationSteps(origin))]) {
+    const response = await fetch(`${origin}${page.path}`);
+    const html = await response.text();
+    const { files } = await firstVisitJavaScript(origin, html);
+    const gzip = files.reduce((sum, file) => sum + file.gzip, 0);
+    const target = NO_JAVASCRIPT.has(page.path) ? 0 : undefined;
+    rows.push({ ...page, status: response.status, files: files.length, gzip, target });
+  }
+  return rows;
 }
 
 /** Light no-JavaScript check in Chromium, plus the scripts Chromium actually loads with JavaScript on. */
@@ -176,6 +191,21 @@ async function main() {
       `${fixed(totalRaw / 1024, 1)} KB raw, ${fixed(totalGzip / 1024, 1)} KB gzipped`,
   );
 
+  const perPage = await javaScriptPerPage(app.origin);
+  console.log("\nJavaScript a first visit downloads, per page (gzipped, level 9; target 0 where the page needs none):");
+  printTable(
+    ["page", "path", "status", "files", "KB gzip", "target", ""],
+    perPage.map((r) => [
+      r.name,
+      r.path.length > 48 ? `${r.path.slice(0, 45)}...` : r.path,
+      String(r.status),
+      String(r.files),
+      fixed(r.gzip / 1024, 1),
+      r.target === undefined ? "-" : "0",
+      r.target === undefined ? "" : r.gzip === 0 ? "PASS" : "MISS",
+    ]),
+  );
+
   let browser;
   try {
     browser = await browserChecks(app.origin);
@@ -216,6 +246,11 @@ async function main() {
     `${jsBudgetOk ? "PASS" : "MISS"} Home first-visit JavaScript ${fixed(totalGzip / 1024, 1)} KB gzipped (target <= ${jsBudgetKb} KB)`,
   );
   console.log(`${noJs ? "PASS" : "MISS"} JavaScript needed for any task: 0 bytes`);
+  for (const r of perPage.filter((row) => row.target !== undefined)) {
+    console.log(
+      `${r.gzip === 0 ? "PASS" : "MISS"} ${r.path} JavaScript ${fixed(r.gzip / 1024, 1)} KB gzipped (target 0)`,
+    );
+  }
 }
 
 try {

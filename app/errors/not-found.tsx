@@ -1,4 +1,5 @@
 import { data } from "react-router";
+import type { PageScripts } from "~/layout/no-javascript";
 import { pageTitle } from "~/layout/page-title";
 import { NotFoundContent } from "./not-found-content";
 
@@ -10,6 +11,9 @@ export function loader() {
 export function action() {
   return data(null, { status: 404 });
 }
+
+// Works without JavaScript: a first visit gets none (issue 20).
+export const handle: PageScripts = { hydrate: false };
 
 export function meta() {
   return [{ title: pageTitle("Page Not Found") }];

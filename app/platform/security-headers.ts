@@ -1,7 +1,23 @@
 import { randomBytes } from "node:crypto";
 
+const NONCE_BYTES = 16;
+const POOL_BYTES = NONCE_BYTES * 256;
+let pool = Buffer.alloc(0);
+let used = POOL_BYTES;
+
+/**
+ * A fresh CSP nonce: 16 bytes from the CSPRNG, base64. The bytes are drawn 4 KB at a time and each
+ * byte serves one nonce only: one `randomBytes` call per request cost about a tenth of a static
+ * page's CPU time (issue 20).
+ */
 export function createNonce(): string {
-  return randomBytes(16).toString("base64");
+  if (used + NONCE_BYTES > pool.length) {
+    pool = randomBytes(POOL_BYTES);
+    used = 0;
+  }
+  const nonce = pool.toString("base64", used, used + NONCE_BYTES);
+  used += NONCE_BYTES;
+  return nonce;
 }
 
 /**

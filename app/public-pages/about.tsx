@@ -1,6 +1,10 @@
 import { Link } from "react-router";
+import type { PageScripts } from "~/layout/no-javascript";
 import { pageTitle } from "~/layout/page-title";
 import { aboutIntro, aboutSections } from "./content/about-content";
+
+// Works without JavaScript: a first visit gets none (issue 20).
+export const handle: PageScripts = { hydrate: false };
 
 export function meta() {
   return [{ title: pageTitle("About") }];

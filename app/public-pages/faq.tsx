@@ -1,21 +1,40 @@
 import { useState } from "react";
 import { Form, useSearchParams } from "react-router";
+import { type PageScripts, usePageScripts } from "~/layout/no-javascript";
 import { pageTitle } from "~/layout/page-title";
-import { faqEntries } from "./content/faq-entries";
+import { type FaqEntry, faqEntries } from "./content/faq-entries";
+import faqLiveSearch from "./faq-live-search.js?url&no-inline";
 import { describeResults, searchFaq } from "./faq-search";
+
+// A first visit gets the server's page and a small live-search script instead of the app (issue 20).
+export const handle: PageScripts = { hydrate: false, scripts: [faqLiveSearch] };
 
 export function meta() {
   return [{ title: pageTitle("FAQ") }];
 }
 
+function FaqEntrySection({ entry }: { entry: FaqEntry }) {
+  return (
+    <section className="faq-entry" aria-labelledby={`faq-${entry.id}`}>
+      <h2 id={`faq-${entry.id}`}>{entry.question}</h2>
+      {entry.answer.map((paragraph) => (
+        <p key={paragraph}>{paragraph}</p>
+      ))}
+    </section>
+  );
+}
+
 /**
- * Without JavaScript the search box submits ?q= and the server renders the filtered list; with it,
- * the list filters as the user types and the result count is announced.
+ * Without JavaScript the search box submits ?q= and the server renders the filtered list. On a first
+ * visit, `faq-live-search.js` filters as the user types; inside the running app (reached by a link),
+ * this component does. Either way the result count is announced.
  */
 export default function Faq() {
   const [searchParams] = useSearchParams();
   const [query, setQuery] = useState(searchParams.get("q") ?? "");
   const results = searchFaq(faqEntries, query);
+  // The live-search script needs every entry, also when the server filtered the list.
+  const allEntriesForScript = !usePageScripts().app && results.length !== faqEntries.length;
 
   return (
     <article className="prose">
@@ -43,13 +62,15 @@ export default function Faq() {
         {describeResults(results.length, faqEntries.length)}
       </p>
       {results.map((entry) => (
-        <section key={entry.id} className="faq-entry" aria-labelledby={`faq-${entry.id}`}>
-          <h2 id={`faq-${entry.id}`}>{entry.question}</h2>
-          {entry.answer.map((paragraph) => (
-            <p key={paragraph}>{paragraph}</p>
-          ))}
-        </section>
+        <FaqEntrySection key={entry.id} entry={entry} />
       ))}
+      {allEntriesForScript ? (
+        <template id="faq-all-entries">
+          {faqEntries.map((entry) => (
+            <FaqEntrySection key={entry.id} entry={entry} />
+          ))}
+        </template>
+      ) : null}
     </article>
   );
 }

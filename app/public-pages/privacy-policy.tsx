@@ -1,6 +1,10 @@
+import type { PageScripts } from "~/layout/no-javascript";
 import { pageTitle } from "~/layout/page-title";
 import { lastUpdated, legalSections } from "./content/privacy-policy";
 import { formatLastUpdated, LegalDocument } from "./legal-document";
+
+// Works without JavaScript: a first visit gets none (issue 20).
+export const handle: PageScripts = { hydrate: false };
 
 export function meta() {
   return [{ title: pageTitle("Privacy Policy") }];

@@ -286,11 +286,15 @@ export async function createApplication(options: ApplicationOptions = {}): Promi
   const bidEffectsSweep = startBidEffectsSweep(services);
 
   const catalogueCache = createCatalogueReadCache(database.db);
-  const serveFast = async (req: IncomingMessage, res: ServerResponse): Promise<boolean> => {
+  /** true: answered at once; false: not a fast path's; a promise: a fast path answering later (or not). */
+  const serveFast = (req: IncomingMessage, res: ServerResponse): boolean | Promise<boolean> => {
     if (req.method !== "GET" && req.method !== "HEAD") return false;
+    // A static page already in memory is answered synchronously: no promise on the busiest path.
+    const now = staticPages?.serveNow(req, res);
+    if (now) return true;
     const pathname = (req.url ?? "").split("?")[0] ?? "";
     if (catalogueCache.paths.has(pathname)) return serveCachedJson(catalogueCache, pathname, req, res, trust);
-    return staticPages ? staticPages.tryServe(req, res) : false;
+    return now === undefined && staticPages ? staticPages.tryServe(req, res) : false;
   };
 
   return {
@@ -298,7 +302,20 @@ export async function createApplication(options: ApplicationOptions = {}): Promi
     port: env.PORT,
     host: env.HOST,
     handle(req, res) {
-      serveFast(req, res).then(
+      let fast: boolean | Promise<boolean>;
+      try {
+        fast = serveFast(req, res);
+      } catch (error) {
+        console.error("fast path failed; handing the request to the app instead", error);
+        fast = false;
+        if (res.headersSent) return;
+      }
+      if (fast === true) return;
+      if (fast === false) {
+        app(req, res);
+        return;
+      }
+      fast.then(
         (served) => {
           if (!served) app(req, res);
         },

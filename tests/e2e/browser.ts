@@ -113,6 +113,17 @@ export function browserForFile(
   return { browser: current, open };
 }
 
+/**
+ * After a page has loaded: if it carries the app's scripts, waits until React has hydrated (the
+ * progress indicator's status region renders only then). A page that works without JavaScript ships
+ * none (issue 20) and is ready once loaded; the FAQ's live-search module has run by then (deferred).
+ */
+export async function waitForAppIfShipped(page: Page): Promise<void> {
+  if (await page.evaluate(() => "__reactRouterContext" in window)) {
+    await page.locator(".progress [role=status]").waitFor({ state: "attached" });
+  }
+}
+
 /** Waits until React has hydrated, so a click is handled by the app, not by the browser's default. */
 export async function waitForHydration(page: Page): Promise<void> {
   await page.waitForFunction(

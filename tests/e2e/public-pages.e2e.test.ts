@@ -1,6 +1,6 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
-import { type JavaScriptMode, javaScriptModes, launchBrowser, openPage } from "./browser";
+import { type JavaScriptMode, javaScriptModes, launchBrowser, openPage, waitForAppIfShipped } from "./browser";
 
 // The public site of spec section 2 and issue 3, in Chromium, with JavaScript on and off.
 
@@ -115,14 +115,15 @@ async function open(mode: JavaScriptMode, options: { width?: number } = {}): Pro
 }
 
 /**
- * Goes to a path and answers the HTTP status. With JavaScript on, waits until React has hydrated
- * and run its effects: the progress indicator's status region is rendered only then (issue 3), so
- * its presence is both the hydration signal and a check that it appears. Quicker than
- * waitForHydration's network-idle wait, which matters on this two-core machine.
+ * Goes to a path and answers the HTTP status. With JavaScript on, on a page with the app's scripts,
+ * waits until React has hydrated and run its effects: the progress indicator's status region is
+ * rendered only then (issue 3), so its presence is both the hydration signal and a check that it
+ * appears. Quicker than waitForHydration's network-idle wait, which matters on this two-core machine.
+ * Pages that work without JavaScript ship none on a first visit (issue 20).
  */
 async function visit(page: Page, mode: JavaScriptMode, path: string): Promise<number | undefined> {
   const response = await page.goto(path);
-  if (mode === "js") await page.locator(".progress [role=status]").waitFor({ state: "attached" });
+  if (mode === "js") await waitForAppIfShipped(page);
   return response?.status();
 }
 
@@ -409,5 +410,40 @@ describe("progress indicator", () => {
     release();
     await page.getByRole("heading", { level: 1, name: "About Upstream Marketplace" }).waitFor();
     await expect.poll(() => status.innerText()).toBe("");
+  });
+});
+
+describe("first visits (issue 20)", () => {
+  it("pages that need no JavaScript ship none; the FAQ ships only its live-search module", async () => {
+    const page = await open("js");
+    const scripts: string[] = [];
+    page.on("request", (request) => {
+      if (request.resourceType() === "script") scripts.push(new URL(request.url()).pathname);
+    });
+    for (const path of [
+      "/about",
+      "/privacy-policy",
+      "/terms-and-conditions",
+      "/signup/buyer-registration-complete",
+      "/signup/seller-registration-complete",
+      "/signup/consultant-registration-complete",
+      "/no-such-page",
+    ]) {
+      scripts.length = 0;
+      await page.goto(path);
+      await page.waitForLoadState("networkidle");
+      expect(scripts, path).toEqual([]);
+      expect(await page.locator("script, link[rel=modulepreload]").count(), path).toBe(0);
+    }
+    for (const path of ["/faq", "/faq?q=wcb"]) {
+      scripts.length = 0;
+      await page.goto(path);
+      await page.waitForLoadState("networkidle");
+      expect(scripts, path).toEqual([expect.stringMatching(/^\/assets\/faq-live-search-[\w-]+\.js$/)]);
+      expect(await page.locator("link[rel=modulepreload]").count(), path).toBe(0);
+    }
+    // Home keeps the app: its sign-in form shows a pending button, and links navigate inside it.
+    await visit(page, "js", "/");
+    expect(await page.locator(".progress [role=status]").count()).toBe(1);
   });
 });
