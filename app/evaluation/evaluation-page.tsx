@@ -2,6 +2,7 @@ import { getFormProps, type SubmissionResult, useForm } from "@conform-to/react"
 import { Form, Link } from "react-router";
 import { Alert } from "~/forms/alert";
 import { ErrorSummary, type FieldErrorLink } from "~/forms/error-summary";
+import { RowActionForm } from "~/forms/row-action-form";
 import { SubmitButton } from "~/forms/submit-button";
 import { describedBy, FieldFrame, TextAreaInput, TextInput } from "~/forms/text-input";
 import { pageTitle } from "~/layout/page-title";
@@ -200,13 +201,9 @@ function Criteria({ data, lastResult }: { data: LoaderData; lastResult?: Submiss
                 <td>{`${criterion.weight} (${Math.round((criterion.weight / totalWeight) * 100)} % of the technical score)`}</td>
                 {changeable ? (
                   <td>
-                    <Form method="post">
-                      <input type="hidden" name="intent" value="remove-criterion" />
-                      <input type="hidden" name="criterionId" value={criterion.id} />
-                      <button type="submit" className="link-button">
-                        Remove<span className="visually-hidden">{` ${criterion.name}`}</span>
-                      </button>
-                    </Form>
+                    <RowActionForm intent="remove-criterion" name="criterionId" value={criterion.id}>
+                      Remove<span className="visually-hidden">{` ${criterion.name}`}</span>
+                    </RowActionForm>
                   </td>
                 ) : null}
               </tr>

@@ -14,6 +14,7 @@ import {
   createAuctionRow,
   createBuyer,
   createSeller,
+  offering,
   type Party,
   signedInClients,
   TEST_STAFF_ENV,
@@ -43,7 +44,7 @@ describe.each(databaseKinds)("technical evaluation on %s", (kind) => {
     catalogue = await catalogueForAuctions(db);
     buyer = await createBuyer(db, "Evaluated Energy Ltd.");
     consultant = await createBuyer(db, "Scoring Consultants Inc.", 4);
-    const offers = { serviceIds: [catalogue.serviceId], serviceAreaIds: [catalogue.serviceAreaId] };
+    const offers = offering(catalogue);
     alpha = await createSeller(db, { name: "Alpha Scored Ltd.", ...offers });
     bravo = await createSeller(db, { name: "Bravo Scored Inc.", ...offers });
     charlie = await createSeller(db, { name: "Charlie Scored Co.", ...offers });

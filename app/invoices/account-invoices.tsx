@@ -1,5 +1,7 @@
 import { data, Link } from "react-router";
 import { requireUser } from "~/accounts/sessions/auth.server";
+import { ColumnHeads } from "~/layout/column-heads";
+import { PageLinks } from "~/layout/page-links";
 import { pageTitle } from "~/layout/page-title";
 import { TableRegion } from "~/layout/table-region";
 import { formatCents } from "~/payments/fees";
@@ -46,18 +48,7 @@ export default function AccountInvoices({ loaderData }: Route.ComponentProps) {
         <TableRegion label="Invoices and credit notes">
           <table className="data-table">
             <caption>{`Invoices and credit notes, newest first${page > 1 ? `, page ${page}` : ""}`}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Number</th>
-                <th scope="col">Date</th>
-                <th scope="col">Auction</th>
-                <th scope="col">Amount</th>
-                <th scope="col">GST</th>
-                <th scope="col">Total</th>
-                <th scope="col">State</th>
-                <th scope="col">PDF</th>
-              </tr>
-            </thead>
+            <ColumnHeads columns={["Number", "Date", "Auction", "Amount", "GST", "Total", "State", "PDF"]} />
             <tbody>
               {rows.map((row) => (
                 <tr key={row.number}>
@@ -87,12 +78,11 @@ export default function AccountInvoices({ loaderData }: Route.ComponentProps) {
           </table>
         </TableRegion>
       )}
-      <nav aria-label="Pages of invoices" className="button-row">
-        {page > 1 ? (
-          <Link to={page === 2 ? "/account/invoices" : `/account/invoices?page=${page - 1}`}>Newer</Link>
-        ) : null}
-        {hasOlder ? <Link to={`/account/invoices?page=${page + 1}`}>Older</Link> : null}
-      </nav>
+      <PageLinks
+        label="Pages of invoices"
+        newer={page === 2 ? "/account/invoices" : page > 2 ? `/account/invoices?page=${page - 1}` : null}
+        older={hasOlder ? `/account/invoices?page=${page + 1}` : null}
+      />
       <p className="field__hint">{`${PAGE_SIZE} a page. Dates are in UTC.`}</p>
     </div>
   );

@@ -10,6 +10,7 @@ import { summaryLinks } from "~/forms/form-errors";
 import { parseSubmission } from "~/forms/parse-submission.server";
 import { useSubmitAttempts } from "~/forms/submit-attempts";
 import { SubmitButton } from "~/forms/submit-button";
+import { ColumnHeads } from "~/layout/column-heads";
 import { pageTitle } from "~/layout/page-title";
 import { formatCents } from "~/payments/fees";
 import { readFormBody } from "~/platform/request-body.server";
@@ -225,16 +226,7 @@ function StaffInvoicePage({ loaderData, actionData }: Route.ComponentProps) {
         ) : (
           <table className="data-table">
             <caption>{`Credit notes of ${invoice.number}`}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Number</th>
-                <th scope="col">Date</th>
-                <th scope="col">Amount</th>
-                <th scope="col">GST</th>
-                <th scope="col">Total</th>
-                <th scope="col">Reason</th>
-              </tr>
-            </thead>
+            <ColumnHeads columns={["Number", "Date", "Amount", "GST", "Total", "Reason"]} />
             <tbody>
               {notes.map((note) => (
                 <tr key={note.number}>

@@ -6,6 +6,8 @@ import { ErrorSummary } from "~/forms/error-summary";
 import { FilterSelect } from "~/forms/filter-select";
 import { parseSubmission } from "~/forms/parse-submission.server";
 import { SubmitButton } from "~/forms/submit-button";
+import { ColumnHeads } from "~/layout/column-heads";
+import { PageLinks } from "~/layout/page-links";
 import { pageTitle } from "~/layout/page-title";
 import { TableRegion } from "~/layout/table-region";
 import { formatCents } from "~/payments/fees";
@@ -134,18 +136,9 @@ function StaffInvoicesPage({ loaderData, actionData }: Route.ComponentProps) {
         <TableRegion label="Invoices">
           <table className="data-table">
             <caption>{`Invoices, newest first: ${total} match${page > 1 ? `, page ${page}` : ""}`}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Number</th>
-                <th scope="col">Date</th>
-                <th scope="col">Bill to</th>
-                <th scope="col">Auction</th>
-                <th scope="col">Billing preference</th>
-                <th scope="col">State</th>
-                <th scope="col">Total</th>
-                <th scope="col">Credited</th>
-              </tr>
-            </thead>
+            <ColumnHeads
+              columns={["Number", "Date", "Bill to", "Auction", "Billing preference", "State", "Total", "Credited"]}
+            />
             <tbody>
               {rows.map((row) => (
                 <tr key={row.number}>
@@ -167,10 +160,11 @@ function StaffInvoicesPage({ loaderData, actionData }: Route.ComponentProps) {
           </table>
         </TableRegion>
       )}
-      <nav aria-label="Pages of invoices" className="button-row">
-        {page > 1 ? <Link to={`/staff/invoices${filterQuery(filter, page - 1)}`}>Newer</Link> : null}
-        {hasOlder ? <Link to={`/staff/invoices${filterQuery(filter, page + 1)}`}>Older</Link> : null}
-      </nav>
+      <PageLinks
+        label="Pages of invoices"
+        newer={page > 1 ? `/staff/invoices${filterQuery(filter, page - 1)}` : null}
+        older={hasOlder ? `/staff/invoices${filterQuery(filter, page + 1)}` : null}
+      />
       <section aria-labelledby="exports-heading">
         <h2 id="exports-heading">E-invoicing exports</h2>
         <p>
@@ -194,14 +188,7 @@ function StaffInvoicesPage({ loaderData, actionData }: Route.ComponentProps) {
         ) : (
           <table className="data-table">
             <caption>Past exports, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">File</th>
-                <th scope="col">Network</th>
-                <th scope="col">Invoices</th>
-                <th scope="col">Made</th>
-              </tr>
-            </thead>
+            <ColumnHeads columns={["File", "Network", "Invoices", "Made"]} />
             <tbody>
               {exports.map((entry) => (
                 <tr key={entry.id}>

@@ -1,5 +1,6 @@
 import { Form, Link } from "react-router";
 import { FilterSelect } from "~/forms/filter-select";
+import { ColumnHeads } from "~/layout/column-heads";
 import { pageTitle } from "~/layout/page-title";
 import { standingText } from "~/payments/subscription-summary";
 import { standingReason } from "~/payments/subscriptions/standing";
@@ -85,16 +86,7 @@ export default function Registrations({ loaderData }: Route.ComponentProps) {
       ) : (
         <table className="data-table">
           <caption className="visually-hidden">Registrations, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Organization</th>
-              <th scope="col">Type</th>
-              <th scope="col">Status</th>
-              <th scope="col">Subscription</th>
-              <th scope="col">Submitted</th>
-              <th scope="col">Email</th>
-            </tr>
-          </thead>
+          <ColumnHeads columns={["Organization", "Type", "Status", "Subscription", "Submitted", "Email"]} />
           <tbody>
             {rows.map((row) => (
               <tr key={row.id}>

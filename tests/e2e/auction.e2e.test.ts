@@ -1,46 +1,26 @@
-import { eq } from "drizzle-orm";
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { advanceAuctions } from "~/auctions/clock/auction-clock.server";
-import { auctions } from "~db/schema";
-import { catalogueForAuctions, createBuyer, createSeller } from "../support/auction-fixtures";
-import { startTestApp, type TestApp } from "../support/test-app";
+import { describe, expect, it } from "vitest";
+import { createBuyer } from "../support/auction-fixtures";
 import { submit } from "./account-helpers";
-import { pagesOn, signInThroughForm } from "./app-pages";
-import { browserForFile, expectNoAxeViolations, javaScriptModes, validateHtml } from "./browser";
+import { signInThroughForm } from "./app-pages";
+import { auctionAppForFile, awardAuction, closeAuction, mainText, openBidding, twoSellers } from "./auction-steps";
+import { expectNoAxeViolations, javaScriptModes, validateHtml } from "./browser";
 
 // A whole reverse auction in Chromium, with JavaScript on and off (issue 9): the buyer writes the
 // terms, invites two sellers and publishes; both accept the terms; one bids, the other sets a secret
 // minimum and the system bids for it; the buyer watches the console, the auction closes and the
 // buyer awards it. Neither seller ever sees the other's name or bids. axe on every screen.
 
-let app: TestApp;
-let catalogue: Awaited<ReturnType<typeof catalogueForAuctions>>;
-beforeAll(async () => {
-  app = await startTestApp("pglite");
-  catalogue = await catalogueForAuctions(app.services.db);
-});
-afterAll(async () => {
-  await app?.stop();
-});
-const { browser } = browserForFile();
-const open = pagesOn(browser, () => app.baseURL);
-
-const mainText = async (page: Page) => (await page.locator("main").textContent()) ?? "";
+const { started, open } = auctionAppForFile();
 
 describe.each(javaScriptModes)("a reverse auction with %s", (mode) => {
   const axe = (page: Page) => (mode === "js" ? expectNoAxeViolations(page) : Promise.resolve());
 
   it("runs from the buyer's terms to the award, and no seller sees the other", { timeout: 240_000 }, async () => {
-    const { db } = app.services;
-    const buyer = await createBuyer(db, `Prairie Oil ${mode} Ltd.`);
+    const { app, catalogue } = started();
+    const buyer = await createBuyer(app.services.db, `Prairie Oil ${mode} Ltd.`);
     const sellerNames = [`Alpha Hauling ${mode} Ltd.`, `Bravo Trucking ${mode} Inc.`];
-    const [alpha, bravo] = await Promise.all(
-      sellerNames.map((name) =>
-        createSeller(db, { name, serviceIds: [catalogue.serviceId], serviceAreaIds: [catalogue.serviceAreaId] }),
-      ),
-    );
-    if (!alpha || !bravo) throw new Error("no sellers");
+    const [alpha, bravo] = await twoSellers(app, catalogue, sellerNames);
     const title = `Gravel hauling ${mode}`;
 
     // The buyer: terms, sellers, publish.
@@ -67,11 +47,7 @@ describe.each(javaScriptModes)("a reverse auction with %s", (mode) => {
     await axe(buyerPage);
 
     // Bidding opens (as the clock would at the start time).
-    await db
-      .update(auctions)
-      .set({ startsAt: new Date(Date.now() - 1_000) })
-      .where(eq(auctions.id, auctionId));
-    await advanceAuctions(app.services);
+    await openBidding(app, auctionId);
 
     // Alpha: accept the terms, then bid; a large drop asks first.
     const alphaPage = await open(mode);
@@ -151,21 +127,8 @@ describe.each(javaScriptModes)("a reverse auction with %s", (mode) => {
     }
 
     // Closed on time; the buyer awards the lowest bid after a confirmation.
-    const ended = new Date(Date.now() - 1_000);
-    await db
-      .update(auctions)
-      .set({ startsAt: new Date(ended.getTime() - 60_000), endsAt: ended, scheduledEndsAt: ended })
-      .where(eq(auctions.id, auctionId));
-    await advanceAuctions(app.services);
-    await buyerPage.goto(`/auctions/${auctionId}`);
-    await submit(buyerPage, mode, buyerPage.getByRole("link", { name: "Award the auction" }), { clientSide: true });
-    await buyerPage.getByRole("button", { name: "Award", exact: true }).waitFor();
-    await axe(buyerPage);
-    await submit(buyerPage, mode, buyerPage.getByRole("button", { name: "Award", exact: true }));
-    await buyerPage.getByRole("button", { name: "Yes, award" }).waitFor();
-    await submit(buyerPage, mode, buyerPage.getByRole("button", { name: "Yes, award" }));
-    await expect.poll(() => mainText(buyerPage)).toContain(`Awarded to ${sellerNames[1]} at $46,500.00`);
-    await axe(buyerPage);
+    await closeAuction(app, auctionId);
+    await awardAuction(buyerPage, mode, auctionId, `Awarded to ${sellerNames[1]} at $46,500.00`, axe);
     await bravoPage.goto(`/auctions/${auctionId}`);
     expect(await mainText(bravoPage)).toContain("You won this auction");
     for (const page of [buyerPage, alphaPage, bravoPage]) await page.context().close();

@@ -151,8 +151,14 @@ export async function expectNoAxeViolations(page: Page): Promise<void> {
 }
 
 /** A page in "no-js" state for axe: JavaScript on, but none of the app's scripts may load. */
-export async function openPageWithoutAppScripts(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ baseURL: baseURL(), viewport: { width: 1200, height: 900 } });
+export async function openPageWithoutAppScripts(
+  browser: Browser,
+  options: { baseURL?: string } = {},
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({
+    baseURL: options.baseURL ?? baseURL(),
+    viewport: { width: 1200, height: 900 },
+  });
   await context.route("**/assets/*.js", (route) => route.abort());
   const page = await context.newPage();
   return { context, page };

@@ -1,15 +1,10 @@
 import { eq } from "drizzle-orm";
-import { setupServer } from "msw/node";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hashPassword } from "~/accounts/password.server";
-import { registrations, sellerRegistrations, users } from "~db/schema";
-import type { CapturedRequest } from "../mocks/providers";
-import { stripeHandlers } from "../mocks/stripe";
-import { startSellerFormApp } from "../support/seller-form-app";
+import { beforeAll, describe, expect, it } from "vitest";
+import { registrations, sellerRegistrations } from "~db/schema";
 import { createClient } from "../support/test-app";
-import { expectNoAxeViolations, launchBrowser, waitForHydration } from "./browser";
-import { FAKE_STRIPE_JS } from "./fake-stripe-js";
+import { expectNoAxeViolations, waitForHydration } from "./browser";
+import { stripeJsAppForFile } from "./fake-stripe-js";
+import { approvedSeller } from "./seller-form-steps";
 
 // Replacing a seller's card with Stripe configured and JavaScript on: Stripe.js's card fields (the
 // stand-in served by the browser's router; Stripe's API faked with MSW at the edge). A card Stripe.js
@@ -19,70 +14,37 @@ import { FAKE_STRIPE_JS } from "./fake-stripe-js";
 const STAFF = { email: "card-stripe-staff@example.com", password: "card-stripe-staff-password" };
 const SELLER = { email: "card-stripe-admin@seller.example", password: "card-stripe-seller-password" };
 
-const captured: CapturedRequest[] = [];
-const stripeApi = setupServer(...stripeHandlers(captured));
-
 describe("replacing the card with Stripe.js", () => {
-  let app: Awaited<ReturnType<typeof startSellerFormApp>>;
-  let browser: Browser;
-  let context: BrowserContext;
-  let page: Page;
+  const stripeJs = stripeJsAppForFile({
+    SEED_STAFF_EMAIL: STAFF.email,
+    SEED_STAFF_PASSWORD: STAFF.password,
+    STRIPE_SUBSCRIPTION_PRICE_ID: "price_year",
+    STRIPE_PROCESSING_FEE_PRICE_ID: "price_fee",
+  });
+  const { captured } = stripeJs;
 
   beforeAll(async () => {
-    stripeApi.listen({ onUnhandledRequest: "bypass" });
-    app = await startSellerFormApp("pglite", {
-      SEED_STAFF_EMAIL: STAFF.email,
-      SEED_STAFF_PASSWORD: STAFF.password,
-      STRIPE_SECRET_KEY: "sk_test_abc",
-      STRIPE_PUBLISHABLE_KEY: "pk_test_abc",
-      STRIPE_SUBSCRIPTION_PRICE_ID: "price_year",
-      STRIPE_PROCESSING_FEE_PRICE_ID: "price_fee",
-    });
+    const app = stripeJs.app();
     // A seller registered with a Stripe.js token, approved, its administrator's password set.
-    const office = "card-stripe-office@seller.example";
-    const registered = await app.submit(
-      await app.sellerToken(),
-      app.completeForm({
-        email: office,
-        "salesContact.email": SELLER.email,
-        "salesContact.confirm_email": SELLER.email,
+    const staff = createClient(app.app.baseURL);
+    await staff.request("/login", { form: STAFF });
+    await approvedSeller(app, staff, {
+      ...SELLER,
+      office: "card-stripe-office@seller.example",
+      form: {
         card_number: null,
         card_exp_month: null,
         card_exp_year: null,
         card_cvc: null,
         stripe_payment_token: "tok_visa",
-      }),
-    );
-    expect(registered.status).toBe(302);
-    const { db } = app.app.services;
-    const [registration] = await db.select().from(registrations).where(eq(registrations.email, office));
-    const staff = createClient(app.app.baseURL);
-    await staff.request("/login", { form: STAFF });
-    const approved = await staff.request(`/staff/registrations/${registration?.id}`, {
-      form: { intent: "approve", confirm: "yes" },
+      },
     });
-    expect(approved.status).toBe(302);
-    await db
-      .update(users)
-      .set({ passwordHash: await hashPassword(SELLER.password) })
-      .where(eq(users.email, SELLER.email));
-
-    browser = await launchBrowser();
-    context = await browser.newContext({ baseURL: app.app.baseURL, viewport: { width: 1200, height: 900 } });
-    context.setDefaultTimeout(15_000);
-    await context.route("https://js.stripe.com/v3/", (route) =>
-      route.fulfill({ contentType: "text/javascript", body: FAKE_STRIPE_JS }),
-    );
-    page = await context.newPage();
-  });
-  afterAll(async () => {
-    await context?.close();
-    await browser?.close();
-    await app?.app.stop();
-    stripeApi.close();
+    stripeJs.context().setDefaultTimeout(15_000);
   });
 
   it("shows refusals at the card number, then replaces the card on the customer and the subscription", async () => {
+    const app = stripeJs.app();
+    const page = stripeJs.page();
     await page.goto("/login");
     await page.getByLabel("Email", { exact: true }).fill(SELLER.email);
     await page.getByLabel("Password", { exact: true }).fill(SELLER.password);

@@ -1,13 +1,18 @@
-import { eq } from "drizzle-orm";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hashPassword } from "~/accounts/password.server";
-import { registrations, users } from "~db/schema";
 import { startSellerFormApp } from "../support/seller-form-app";
 import { NEXT_YEAR } from "../support/seller-registration-body";
 import { createClient } from "../support/test-app";
 import { submit } from "./account-helpers";
-import { browserForFile, expectNoAxeViolations, javaScriptModes, openPage, validateHtml } from "./browser";
+import {
+  browserForFile,
+  expectNoAxeViolations,
+  javaScriptModes,
+  openPage,
+  openPageWithoutAppScripts,
+  validateHtml,
+} from "./browser";
+import { approvedSeller, fillTestCard } from "./seller-form-steps";
 
 // Issue 8 in Chromium, with JavaScript on and off: an approved seller's administrator opens
 // "Replace the card" from the account page, has a declined card refused at the card fields (focus on
@@ -29,45 +34,21 @@ afterAll(async () => {
 const { browser } = browserForFile();
 
 /** A seller registered with the Visa test card, approved, its administrator's password set. */
-async function approvedSeller(label: string) {
-  const email = `card-admin-${label}@seller.example`;
-  const office = `card-office-${label}@seller.example`;
-  const token = await app.sellerToken();
-  const registered = await app.submit(
-    token,
-    app.completeForm({
-      name: `Card Seller ${label} Ltd.`,
-      email: office,
-      "salesContact.email": email,
-      "salesContact.confirm_email": email,
-    }),
-  );
-  expect(registered.status).toBe(302);
-  const { db } = app.app.services;
-  const [registration] = await db.select().from(registrations).where(eq(registrations.email, office));
-  const approved = await staff.request(`/staff/registrations/${registration?.id}`, {
-    form: { intent: "approve", confirm: "yes" },
+async function cardSeller(label: string) {
+  const seller = await approvedSeller(app, staff, {
+    office: `card-office-${label}@seller.example`,
+    email: `card-admin-${label}@seller.example`,
+    password: SELLER_PASSWORD,
+    form: { name: `Card Seller ${label} Ltd.` },
   });
-  expect(approved.status).toBe(302);
-  await db
-    .update(users)
-    .set({ passwordHash: await hashPassword(SELLER_PASSWORD) })
-    .where(eq(users.email, email));
-  return email;
-}
-
-async function fillCard(page: Page, number: string) {
-  await page.getByLabel("Card Number").fill(number);
-  await page.getByLabel("Expiry Month (MM)").fill("12");
-  await page.getByLabel("Expiry Year (YY)").fill(String(NEXT_YEAR).slice(-2));
-  await page.getByLabel("CVC").fill("123");
+  return seller.email;
 }
 
 describe.each(javaScriptModes)("replacing the card with %s", (mode) => {
   const axe = (page: Page) => (mode === "js" ? expectNoAxeViolations(page) : Promise.resolve());
 
   it("refuses a declined card at the card number, then replaces the card and shows the new last four", async () => {
-    const email = await approvedSeller(mode);
+    const email = await cardSeller(mode);
     const { context, page } = await openPage(browser(), mode, { baseURL: app.app.baseURL });
     context.setDefaultTimeout(15_000);
     try {
@@ -83,7 +64,7 @@ describe.each(javaScriptModes)("replacing the card with %s", (mode) => {
       await axe(page);
 
       // A declined card: the provider's message at the card fields, focus on the card number.
-      await fillCard(page, "4000 0000 0000 0002");
+      await fillTestCard(page, "4000 0000 0000 0002");
       await submit(page, mode, page.getByRole("button", { name: "Replace the card" }));
       const alert = page.locator("#card-error");
       await alert.waitFor();
@@ -94,7 +75,7 @@ describe.each(javaScriptModes)("replacing the card with %s", (mode) => {
       await axe(page);
 
       // The Mastercard test card replaces it.
-      await fillCard(page, "5555 5555 5555 4444");
+      await fillTestCard(page, "5555 5555 5555 4444");
       await submit(page, mode, page.getByRole("button", { name: "Replace the card" }));
       await expect.poll(() => page.locator("main").textContent()).toContain("Your card has been replaced.");
       expect(new URL(page.url()).pathname).toBe("/account");
@@ -110,20 +91,18 @@ describe.each(javaScriptModes)("replacing the card with %s", (mode) => {
 
 describe("the card page without the app's scripts", () => {
   it("has no accessibility violations, before and after a refusal", async () => {
-    const email = await approvedSeller("axe");
-    const context = await browser().newContext({ baseURL: app.app.baseURL, viewport: { width: 1200, height: 900 } });
+    const email = await cardSeller("axe");
     // JavaScript stays on for axe; none of the app's scripts load (axe hangs with JavaScript off).
-    await context.route("**/assets/*.js", (route) => route.abort());
+    const { context, page } = await openPageWithoutAppScripts(browser(), { baseURL: app.app.baseURL });
     context.setDefaultTimeout(15_000);
     try {
-      const page = await context.newPage();
       await page.goto("/login");
       await page.getByLabel("Email", { exact: true }).fill(email);
       await page.getByLabel("Password", { exact: true }).fill(SELLER_PASSWORD);
       await Promise.all([page.waitForURL("**/account"), page.getByRole("button", { name: "Sign in" }).click()]);
       await page.goto("/account/card");
       await expectNoAxeViolations(page);
-      await fillCard(page, "4000 0000 0000 0002");
+      await fillTestCard(page, "4000 0000 0000 0002");
       await Promise.all([
         page.waitForLoadState("load"),
         page.getByRole("button", { name: "Replace the card" }).click(),
@@ -138,7 +117,7 @@ describe("the card page without the app's scripts", () => {
 
 describe("W3C Nu validator", () => {
   it("finds no errors in the server HTML of the card pages and the account page after a replacement", async () => {
-    const email = await approvedSeller("vnu");
+    const email = await cardSeller("vnu");
     const client = createClient(app.app.baseURL);
     expect((await client.request("/login", { form: { email, password: SELLER_PASSWORD } })).status).toBe(302);
     const documents: Record<string, string> = {};

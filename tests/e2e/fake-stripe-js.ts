@@ -1,3 +1,13 @@
+import { setupServer } from "msw/node";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll } from "vitest";
+import type { CapturedRequest } from "../mocks/providers";
+import { stripeHandlers } from "../mocks/stripe";
+import { startSellerFormApp } from "../support/seller-form-app";
+import { launchBrowser } from "./browser";
+
+type SellerFormApp = Awaited<ReturnType<typeof startSellerFormApp>>;
+
 // A stand-in for js.stripe.com, served by the browser's router in the Stripe.js browser tests.
 
 /**
@@ -34,3 +44,42 @@ window.Stripe = function () {
     },
   };
 };`;
+
+/**
+ * For a Stripe.js browser test file: Stripe's API faked with MSW (its requests kept in `captured`),
+ * the seller form app with Stripe configured, and one page whose js.stripe.com is the stand-in
+ * above; started before the file's tests, stopped after them.
+ */
+export function stripeJsAppForFile(environment: NodeJS.ProcessEnv = {}) {
+  const captured: CapturedRequest[] = [];
+  const stripeApi = setupServer(...stripeHandlers(captured));
+  let app: SellerFormApp | undefined;
+  let browser: Browser | undefined;
+  let context: BrowserContext | undefined;
+  let page: Page | undefined;
+  beforeAll(async () => {
+    stripeApi.listen({ onUnhandledRequest: "bypass" });
+    app = await startSellerFormApp("pglite", {
+      STRIPE_SECRET_KEY: "sk_test_abc",
+      STRIPE_PUBLISHABLE_KEY: "pk_test_abc",
+      ...environment,
+    });
+    browser = await launchBrowser();
+    context = await browser.newContext({ baseURL: app.app.baseURL, viewport: { width: 1200, height: 900 } });
+    await context.route("https://js.stripe.com/v3/", (route) =>
+      route.fulfill({ contentType: "text/javascript", body: FAKE_STRIPE_JS }),
+    );
+    page = await context.newPage();
+  });
+  afterAll(async () => {
+    await context?.close();
+    await browser?.close();
+    await app?.app.stop();
+    stripeApi.close();
+  });
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error("the Stripe.js app has not started");
+    return value;
+  };
+  return { captured, app: () => started(app), context: () => started(context), page: () => started(page) };
+}

@@ -1,14 +1,11 @@
-import { eq } from "drizzle-orm";
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { advanceAuctions } from "~/auctions/clock/auction-clock.server";
-import { auctions } from "~db/schema";
-import { catalogueForAuctions, createBuyer, createSeller } from "../support/auction-fixtures";
+import { describe, expect, it } from "vitest";
+import { createBuyer } from "../support/auction-fixtures";
 import { PDF } from "../support/document-samples";
-import { startTestApp, type TestApp } from "../support/test-app";
 import { submit } from "./account-helpers";
-import { pagesOn, signInThroughForm } from "./app-pages";
-import { browserForFile, expectNoAxeViolations, javaScriptModes, validateHtml } from "./browser";
+import { signInThroughForm } from "./app-pages";
+import { auctionAppForFile, awardAuction, closeAuction, mainText, openBidding, twoSellers } from "./auction-steps";
+import { expectNoAxeViolations, javaScriptModes, validateHtml } from "./browser";
 
 // A whole sealed-bid auction in Chromium (issue 10), with JavaScript off and on: the buyer writes it
 // with two required documents, a consultant to evaluate and a 60/40 price/technical weighting; the
@@ -17,36 +14,20 @@ import { browserForFile, expectNoAxeViolations, javaScriptModes, validateHtml } 
 // consultant see them side by side, the consultant scores them and completes the evaluation, and
 // the buyer awards the best-ranked bid, which is not the cheapest. axe on every screen.
 
-let app: TestApp;
-let catalogue: Awaited<ReturnType<typeof catalogueForAuctions>>;
-beforeAll(async () => {
-  app = await startTestApp("pglite");
-  catalogue = await catalogueForAuctions(app.services.db);
-});
-afterAll(async () => {
-  await app?.stop();
-});
-const { browser } = browserForFile();
-const open = pagesOn(browser, () => app.baseURL);
+const { started, open } = auctionAppForFile();
 
-const mainText = async (page: Page) => (await page.locator("main").textContent()) ?? "";
 const pdf = (name: string) => ({ name, mimeType: "application/pdf", buffer: PDF });
 
 describe.each(javaScriptModes)("a sealed-bid auction with %s", (mode) => {
   const axe = (page: Page) => (mode === "js" ? expectNoAxeViolations(page) : Promise.resolve());
 
   it("runs from the buyer's terms through sealed bids and evaluation to the award", { timeout: 240_000 }, async () => {
-    const { db } = app.services;
-    const buyer = await createBuyer(db, `Sealed Oil ${mode} Ltd.`);
+    const { app, catalogue } = started();
+    const buyer = await createBuyer(app.services.db, `Sealed Oil ${mode} Ltd.`);
     const consultantName = `Ridge Evaluation ${mode} Inc.`;
-    const consultant = await createBuyer(db, consultantName, 4);
+    const consultant = await createBuyer(app.services.db, consultantName, 4);
     const sellerNames = [`Cheap Hauling ${mode} Ltd.`, `Solid Trucking ${mode} Inc.`];
-    const [cheap, solid] = await Promise.all(
-      sellerNames.map((name) =>
-        createSeller(db, { name, serviceIds: [catalogue.serviceId], serviceAreaIds: [catalogue.serviceAreaId] }),
-      ),
-    );
-    if (!cheap || !solid) throw new Error("no sellers");
+    const [cheap, solid] = await twoSellers(app, catalogue, sellerNames);
     const title = `Sealed supervision ${mode}`;
 
     // The buyer: a sealed auction with its documents, evaluator and weights.
@@ -84,11 +65,7 @@ describe.each(javaScriptModes)("a sealed-bid auction with %s", (mode) => {
     await buyerPage.goto(`/auctions/${auctionId}`);
     await submit(buyerPage, mode, buyerPage.getByRole("button", { name: "Publish and e-mail the invited sellers" }));
     await expect.poll(() => mainText(buyerPage)).toContain("The auction is published");
-    await db
-      .update(auctions)
-      .set({ startsAt: new Date(Date.now() - 1_000) })
-      .where(eq(auctions.id, auctionId));
-    await advanceAuctions(app.services);
+    await openBidding(app, auctionId);
 
     // Each seller accepts the terms and sends a sealed bid with its documents; Cheap replaces its bid.
     const sellerPages: Page[] = [];
@@ -133,12 +110,7 @@ describe.each(javaScriptModes)("a sealed-bid auction with %s", (mode) => {
     expect(await solidPage.content()).not.toContain("$59,000.00");
 
     // The deadline passes: every bid side by side, with its documents.
-    const ended = new Date(Date.now() - 1_000);
-    await db
-      .update(auctions)
-      .set({ startsAt: new Date(ended.getTime() - 60_000), endsAt: ended, scheduledEndsAt: ended })
-      .where(eq(auctions.id, auctionId));
-    await advanceAuctions(app.services);
+    await closeAuction(app, auctionId);
     await buyerPage.goto(`/auctions/${auctionId}`);
     const opened = await mainText(buyerPage);
     for (const text of [...sellerNames, "$59,000.00", "$70,000.00", "cheap-proposal.pdf", "solid-schedule.pdf"]) {
@@ -156,15 +128,7 @@ describe.each(javaScriptModes)("a sealed-bid auction with %s", (mode) => {
     }
 
     // The buyer awards the best-ranked bid (Solid: better technically, 60/40), which is not the cheapest.
-    await buyerPage.goto(`/auctions/${auctionId}`);
-    await submit(buyerPage, mode, buyerPage.getByRole("link", { name: "Award the auction" }), { clientSide: true });
-    await buyerPage.getByRole("button", { name: "Award", exact: true }).waitFor();
-    await axe(buyerPage);
-    await submit(buyerPage, mode, buyerPage.getByRole("button", { name: "Award", exact: true }));
-    await buyerPage.getByRole("button", { name: "Yes, award" }).waitFor();
-    await submit(buyerPage, mode, buyerPage.getByRole("button", { name: "Yes, award" }));
-    await expect.poll(() => mainText(buyerPage)).toContain(`Awarded to ${sellerNames[1]} at $70,000.00`);
-    await axe(buyerPage);
+    await awardAuction(buyerPage, mode, auctionId, `Awarded to ${sellerNames[1]} at $70,000.00`, axe);
     await solidPage.goto(`/auctions/${auctionId}`);
     expect(await mainText(solidPage)).toContain("You won this auction");
     for (const page of [buyerPage, consultantPage, ...sellerPages]) await page.context().close();

@@ -1,7 +1,14 @@
+import { eq } from "drizzle-orm";
 import type { Page } from "playwright-core";
+import { expect } from "vitest";
+import { hashPassword } from "~/accounts/password.server";
+import { registrations, users } from "~db/schema";
+import type { startSellerFormApp } from "../support/seller-form-app";
 import { NEXT_YEAR } from "../support/seller-registration-body";
+import type { createClient } from "../support/test-app";
 
-// Filling the seller form in a browser, shared by the seller browser tests.
+// Filling the seller form in a browser, and approved sellers made through it, shared by the seller
+// browser tests.
 
 /** Every required field except the card and the service categories (so each test picks its own). */
 export async function fillRequiredSellerFields(page: Page, options: { email: string; hydrated: boolean }) {
@@ -35,4 +42,38 @@ export async function fillTestCard(page: Page, number: string) {
   await page.getByLabel("Expiry Month (MM)").fill("12");
   await page.getByLabel("Expiry Year (YY)").fill(String(NEXT_YEAR).slice(-2));
   await page.getByLabel("CVC").fill("123");
+}
+
+type SellerFormApp = Awaited<ReturnType<typeof startSellerFormApp>>;
+
+/**
+ * A seller registered through the form (the offline Visa test card unless `form` says otherwise),
+ * approved by a signed-in staff client, its administrator's password set.
+ */
+export async function approvedSeller(
+  app: SellerFormApp,
+  staff: ReturnType<typeof createClient>,
+  seller: { office: string; email: string; password: string; form?: Record<string, string | null> },
+): Promise<{ email: string; registrationId: number }> {
+  const registered = await app.submit(
+    await app.sellerToken(),
+    app.completeForm({
+      ...seller.form,
+      email: seller.office,
+      "salesContact.email": seller.email,
+      "salesContact.confirm_email": seller.email,
+    }),
+  );
+  expect(registered.status).toBe(302);
+  const { db } = app.app.services;
+  const [registration] = await db.select().from(registrations).where(eq(registrations.email, seller.office));
+  const approved = await staff.request(`/staff/registrations/${registration?.id}`, {
+    form: { intent: "approve", confirm: "yes" },
+  });
+  expect(approved.status).toBe(302);
+  await db
+    .update(users)
+    .set({ passwordHash: await hashPassword(seller.password) })
+    .where(eq(users.email, seller.email));
+  return { email: seller.email, registrationId: registration?.id ?? 0 };
 }

@@ -1,13 +1,8 @@
 import { eq } from "drizzle-orm";
-import { setupServer } from "msw/node";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { registrations, sellerRegistrations } from "~db/schema";
-import type { CapturedRequest } from "../mocks/providers";
-import { stripeHandlers } from "../mocks/stripe";
-import { startSellerFormApp } from "../support/seller-form-app";
-import { launchBrowser, waitForHydration } from "./browser";
-import { FAKE_STRIPE_JS } from "./fake-stripe-js";
+import { waitForHydration } from "./browser";
+import { stripeJsAppForFile } from "./fake-stripe-js";
 import { fillRequiredSellerFields } from "./seller-form-steps";
 
 // The seller form with Stripe configured and JavaScript on: Stripe.js's card fields (a stand-in for
@@ -15,38 +10,16 @@ import { fillRequiredSellerFields } from "./seller-form-steps";
 // submit order of spec section 4: the form is checked first, then the card token is requested, then
 // the registration is sent; a refused card shows the provider's message with focus on the card number.
 
-const captured: CapturedRequest[] = [];
-const stripeApi = setupServer(...stripeHandlers(captured));
-
 describe("the seller form with Stripe.js", () => {
-  let app: Awaited<ReturnType<typeof startSellerFormApp>>;
-  let browser: Browser;
-  let context: BrowserContext;
-  let page: Page;
+  const stripeJs = stripeJsAppForFile();
+  const { captured } = stripeJs;
 
-  beforeAll(async () => {
-    stripeApi.listen({ onUnhandledRequest: "bypass" });
-    app = await startSellerFormApp("pglite", {
-      STRIPE_SECRET_KEY: "sk_test_abc",
-      STRIPE_PUBLISHABLE_KEY: "pk_test_abc",
-    });
-    browser = await launchBrowser();
-    context = await browser.newContext({ baseURL: app.app.baseURL, viewport: { width: 1200, height: 900 } });
-    await context.route("https://js.stripe.com/v3/", (route) =>
-      route.fulfill({ contentType: "text/javascript", body: FAKE_STRIPE_JS }),
-    );
-    page = await context.newPage();
-  });
-  afterAll(async () => {
-    await context?.close();
-    await browser?.close();
-    await app?.app.stop();
-    stripeApi.close();
-  });
-
-  const tokenRequests = () => page.evaluate(() => (window as unknown as { __tokenRequests: number }).__tokenRequests);
+  const tokenRequests = () =>
+    stripeJs.page().evaluate(() => (window as unknown as { __tokenRequests: number }).__tokenRequests);
 
   it("checks the form before asking for a token, shows a refusal at the card number, then registers", async () => {
+    const app = stripeJs.app();
+    const page = stripeJs.page();
     const token = await app.sellerToken();
     await page.goto(`/signup/seller-registration/${token}`);
     await waitForHydration(page);

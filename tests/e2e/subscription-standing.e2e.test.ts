@@ -1,16 +1,15 @@
 import { eq } from "drizzle-orm";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hashPassword } from "~/accounts/password.server";
 import { blockedMessage } from "~/payments/subscriptions/standing";
-import { outboxMessages, registrations, users } from "~db/schema";
+import { outboxMessages, users } from "~db/schema";
 import { catalogueForAuctions, createAuctionRow, createBuyer } from "../support/auction-fixtures";
 import { startSellerFormApp } from "../support/seller-form-app";
-import { NEXT_YEAR } from "../support/seller-registration-body";
 import { createClient } from "../support/test-app";
 import { submit } from "./account-helpers";
 import { pagesOn, signInThroughForm } from "./app-pages";
-import { browserForFile, expectNoAxeViolations, javaScriptModes } from "./browser";
+import { browserForFile, expectNoAxeViolations, javaScriptModes, openPageWithoutAppScripts } from "./browser";
+import { approvedSeller, fillTestCard } from "./seller-form-steps";
 
 // Issue 19 in Chromium, with JavaScript on and off, on the test card provider: staff move an approved
 // seller's subscription from its trial to a failed renewal (past due: the seller still bids, and is
@@ -35,29 +34,13 @@ const open = pagesOn(browser, () => app.app.baseURL);
 
 /** A seller registered with the Visa test card and approved (its trial running), invited to an open auction. */
 async function approvedSellerInAnAuction(label: string) {
-  const email = `standing-admin-${label}@seller.example`;
-  const office = `standing-office-${label}@seller.example`;
-  const token = await app.sellerToken();
-  const registered = await app.submit(
-    token,
-    app.completeForm({
-      name: `Standing Seller ${label} Ltd.`,
-      email: office,
-      "salesContact.email": email,
-      "salesContact.confirm_email": email,
-    }),
-  );
-  expect(registered.status).toBe(302);
-  const { db } = app.app.services;
-  const [registration] = await db.select().from(registrations).where(eq(registrations.email, office));
-  const approved = await staffClient.request(`/staff/registrations/${registration?.id}`, {
-    form: { intent: "approve", confirm: "yes" },
+  const { email, registrationId } = await approvedSeller(app, staffClient, {
+    office: `standing-office-${label}@seller.example`,
+    email: `standing-admin-${label}@seller.example`,
+    password: SELLER_PASSWORD,
+    form: { name: `Standing Seller ${label} Ltd.` },
   });
-  expect(approved.status).toBe(302);
-  await db
-    .update(users)
-    .set({ passwordHash: await hashPassword(SELLER_PASSWORD) })
-    .where(eq(users.email, email));
+  const { db } = app.app.services;
   const [user] = await db.select().from(users).where(eq(users.email, email));
   const seller = { organizationId: user?.organizationId ?? 0, userId: user?.id ?? 0, email, password: SELLER_PASSWORD };
   const buyer = await createBuyer(db);
@@ -68,7 +51,7 @@ async function approvedSellerInAnAuction(label: string) {
     decrement: { kind: "amount", value: 10_000 },
     sellers: [seller],
   });
-  return { email, registrationId: registration?.id ?? 0, auctionId: auction.id };
+  return { email, registrationId, auctionId: auction.id };
 }
 
 describe.each(javaScriptModes)("a seller's standing with %s", (mode) => {
@@ -123,10 +106,7 @@ describe.each(javaScriptModes)("a seller's standing with %s", (mode) => {
     // The seller replaces the card: the open invoice is paid with it, and the seller is active again.
     await submit(seller, mode, seller.getByRole("link", { name: "Replace the card" }), { clientSide: true });
     await seller.getByRole("heading", { level: 1, name: "Replace the card" }).waitFor();
-    await seller.getByLabel("Card Number").fill("5555 5555 5555 4444");
-    await seller.getByLabel("Expiry Month (MM)").fill("12");
-    await seller.getByLabel("Expiry Year (YY)").fill(String(NEXT_YEAR).slice(-2));
-    await seller.getByLabel("CVC").fill("123");
+    await fillTestCard(seller, "5555 5555 5555 4444");
     await submit(seller, mode, seller.getByRole("button", { name: "Replace the card" }));
     await expect.poll(() => mainText(seller)).toContain("Your card has been replaced.");
     const account = await mainText(seller);
@@ -155,12 +135,10 @@ describe("the standing pages without the app's scripts", () => {
       });
       expect(moved.status).toBe(302);
     }
-    const context = await browser().newContext({ baseURL: app.app.baseURL, viewport: { width: 1200, height: 900 } });
     // JavaScript stays on for axe; none of the app's scripts load (axe hangs with JavaScript off).
-    await context.route("**/assets/*.js", (route) => route.abort());
+    const { context, page: staff } = await openPageWithoutAppScripts(browser(), { baseURL: app.app.baseURL });
     context.setDefaultTimeout(15_000);
     try {
-      const staff = await context.newPage();
       await signInThroughForm(staff, "no-js", STAFF);
       await staff.goto(`/staff/registrations/${registrationId}`);
       expect(await staff.locator("main").textContent()).toContain("Past due: bidding blocked");

@@ -1,6 +1,11 @@
 import { HttpResponse, http } from "msw";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll } from "vitest";
+import { createMessaging } from "~/messaging/messaging.server";
+import { createStripePayments } from "~/payments/stripe.server";
+import { readEnvironment } from "~/platform/env.server";
+import type { AppServices } from "~/server/app-context";
+import type { Database } from "~db/database.server";
 import type { CapturedRequest } from "./providers";
 
 // A fake of the few Stripe endpoints the payments adapter calls, with Stripe's test tokens' behaviour
@@ -228,4 +233,19 @@ export function fakeStripeForFile() {
   });
   afterAll(() => stripe.close());
   return { stripe, captured };
+}
+
+/** The services a registration module needs, on a test database, with Stripe (test keys) as the card provider. */
+export function servicesWithStripe(db: Database): AppServices {
+  const env = readEnvironment({
+    PGLITE_DIR: "memory://",
+    STRIPE_SECRET_KEY: "sk_test_abc",
+    STRIPE_PUBLISHABLE_KEY: "pk_test_abc",
+  });
+  return {
+    env,
+    db,
+    messaging: createMessaging(env, db),
+    payments: createStripePayments({ secretKey: "sk_test_abc", publishableKey: "pk_test_abc" }),
+  } as unknown as AppServices;
 }

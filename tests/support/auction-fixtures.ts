@@ -23,7 +23,7 @@ import {
 // (registration, approval) have their own tests.
 
 let counter = 0;
-function unique() {
+export function unique() {
   counter += 1;
   return `${process.pid}-${Date.now().toString(36)}-${counter}`;
 }
@@ -44,6 +44,11 @@ export async function catalogueForAuctions(db: Database) {
   const parentId = leaf[0]?.parentId;
   if (!serviceId || !parentId || !area) throw new Error("the demo catalogue is missing");
   return { serviceId, parentServiceId: parentId, serviceAreaId: area.id };
+}
+
+/** A seller's offer of the catalogue's service in its area, as createSeller takes it. */
+export function offering(catalogue: { serviceId: number; serviceAreaId: number }) {
+  return { serviceIds: [catalogue.serviceId], serviceAreaIds: [catalogue.serviceAreaId] };
 }
 
 async function user(db: Database, organizationId: number | null, role: number, email: string, password: string) {
@@ -88,6 +93,22 @@ export type SellerOptions = {
   status?: "approved" | "submitted";
 };
 
+/** The request and the spent access token (steps 1-4, long done) that a registration row points to. */
+export async function spentAccessTokenId(
+  db: Database,
+  request: { name: string; organizationName: string; organizationType: 2 | 3 | 4; mobileNumber: string },
+): Promise<number> {
+  const [written] = await db
+    .insert(registrationRequests)
+    .values({ ...request, codeSalt: "x", codeHash: "x", codeExpiresAt: new Date() })
+    .returning({ id: registrationRequests.id });
+  const [token] = await db
+    .insert(registrationAccessTokens)
+    .values({ registrationRequestId: written?.id ?? 0, tokenHash: unique(), expiresAt: new Date(), usedAt: new Date() })
+    .returning({ id: registrationAccessTokens.id });
+  return token?.id ?? 0;
+}
+
 /** An approved seller with an account: registration, seller details, services, areas and WCB. */
 export async function createSeller(db: Database, options: SellerOptions): Promise<Party> {
   const name = options.name ?? `Seller ${unique()}`;
@@ -97,27 +118,17 @@ export async function createSeller(db: Database, options: SellerOptions): Promis
     .values({ name, organizationType: 3 })
     .returning({ id: organizations.id });
   if (!organization) throw new Error("no organization");
-  const [request] = await db
-    .insert(registrationRequests)
-    .values({
-      name: "Sam",
-      organizationName: name,
-      organizationType: 3,
-      mobileNumber: "+14035550000",
-      codeSalt: "x",
-      codeHash: "x",
-      codeExpiresAt: new Date(),
-    })
-    .returning({ id: registrationRequests.id });
-  const [token] = await db
-    .insert(registrationAccessTokens)
-    .values({ registrationRequestId: request?.id ?? 0, tokenHash: unique(), expiresAt: new Date(), usedAt: new Date() })
-    .returning({ id: registrationAccessTokens.id });
+  const accessTokenId = await spentAccessTokenId(db, {
+    name: "Sam",
+    organizationName: name,
+    organizationType: 3,
+    mobileNumber: "+14035550000",
+  });
   const [industry] = await db.select({ id: industries.id }).from(industries).limit(1);
   const [registration] = await db
     .insert(registrations)
     .values({
-      accessTokenId: token?.id ?? 0,
+      accessTokenId,
       organizationType: 3,
       status: options.status ?? "approved",
       name,

@@ -1,23 +1,10 @@
 import type { Database } from "~db/database.server";
 import type { BillingPreference } from "~db/invoice-terms";
-import {
-  auctionBids,
-  industries,
-  registrationAccessTokens,
-  registrationContacts,
-  registrationRequests,
-  registrations,
-} from "~db/schema";
-import { createAuctionRow, createBuyer, type Party } from "./auction-fixtures";
+import { auctionBids, industries, registrationContacts, registrations } from "~db/schema";
+import { createAuctionRow, createBuyer, type Party, spentAccessTokenId, unique } from "./auction-fixtures";
 
 // Invoice test data (issue 19): a buyer with an approved registration (its profile: address, billing
 // preference, accounting contact), and closed auctions with one bid, ready to award.
-
-let counter = 0;
-function unique() {
-  counter += 1;
-  return `${process.pid}-${Date.now().toString(36)}-${counter}`;
-}
 
 export type InvoicedBuyer = Party & { name: string; accountingEmail: string };
 
@@ -28,27 +15,17 @@ export async function createInvoicedBuyer(
   { accountingContact = true } = {},
 ): Promise<InvoicedBuyer> {
   const party = await createBuyer(db, name);
-  const [request] = await db
-    .insert(registrationRequests)
-    .values({
-      name: "Pat",
-      organizationName: name,
-      organizationType: 2,
-      mobileNumber: "+14035550001",
-      codeSalt: "x",
-      codeHash: "x",
-      codeExpiresAt: new Date(),
-    })
-    .returning({ id: registrationRequests.id });
-  const [token] = await db
-    .insert(registrationAccessTokens)
-    .values({ registrationRequestId: request?.id ?? 0, tokenHash: unique(), expiresAt: new Date(), usedAt: new Date() })
-    .returning({ id: registrationAccessTokens.id });
+  const accessTokenId = await spentAccessTokenId(db, {
+    name: "Pat",
+    organizationName: name,
+    organizationType: 2,
+    mobileNumber: "+14035550001",
+  });
   const [industry] = await db.select({ id: industries.id }).from(industries).limit(1);
   const [registration] = await db
     .insert(registrations)
     .values({
-      accessTokenId: token?.id ?? 0,
+      accessTokenId,
       organizationType: 2,
       status: "approved",
       name,

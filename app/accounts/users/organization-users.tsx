@@ -6,6 +6,7 @@ import { ErrorSummary } from "~/forms/error-summary";
 import { TextField } from "~/forms/field";
 import { summaryLinks } from "~/forms/form-errors";
 import { parseSubmission } from "~/forms/parse-submission.server";
+import { RowActionForm } from "~/forms/row-action-form";
 import { SubmitButton } from "~/forms/submit-button";
 import { pageTitle } from "~/layout/page-title";
 import { readFormBody } from "~/platform/request-body.server";
@@ -160,13 +161,9 @@ function UsersPage({ loaderData, actionData }: Route.ComponentProps) {
                   {member.isSelf ? (
                     "You"
                   ) : (
-                    <Form method="post">
-                      <input type="hidden" name="intent" value="remove" />
-                      <input type="hidden" name="email" value={member.email} />
-                      <button type="submit" className="link-button">
-                        {`Remove ${member.email}`}
-                      </button>
-                    </Form>
+                    <RowActionForm intent="remove" name="email" value={member.email}>
+                      {`Remove ${member.email}`}
+                    </RowActionForm>
                   )}
                 </td>
               ) : null}

@@ -7,6 +7,7 @@ import {
   createAuctionRow,
   createBuyer,
   createSeller,
+  offering,
   type Party,
   signedInClients,
   TEST_STAFF_ENV,
@@ -36,23 +37,11 @@ describe.each(databaseKinds)("auction pages on %s", (kind) => {
     const { db } = app.services;
     catalogue = await catalogueForAuctions(db);
     buyer = await createBuyer(db, "Foothills Energy Ltd.");
-    alpha = await createSeller(db, {
-      name: "Alpha Hauling Ltd.",
-      serviceIds: [catalogue.serviceId],
-      serviceAreaIds: [catalogue.serviceAreaId],
-    });
-    bravo = await createSeller(db, {
-      name: "Bravo Trucking Inc.",
-      serviceIds: [catalogue.serviceId],
-      serviceAreaIds: [catalogue.serviceAreaId],
-    });
+    const offers = offering(catalogue);
+    alpha = await createSeller(db, { name: "Alpha Hauling Ltd.", ...offers });
+    bravo = await createSeller(db, { name: "Bravo Trucking Inc.", ...offers });
     // Not eligible: insurance expires before the auction can end.
-    outsider = await createSeller(db, {
-      name: "Expired Insurance Co.",
-      serviceIds: [catalogue.serviceId],
-      serviceAreaIds: [catalogue.serviceAreaId],
-      insuranceExpiry: "2020-01-01",
-    });
+    outsider = await createSeller(db, { name: "Expired Insurance Co.", ...offers, insuranceExpiry: "2020-01-01" });
     as = await signedInClients(() => createClient(app.baseURL), [buyer, alpha, bravo, outsider]);
   });
   afterAll(async () => {

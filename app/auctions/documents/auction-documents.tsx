@@ -6,6 +6,7 @@ import { Alert } from "~/forms/alert";
 import { useAnswerOnThisPage } from "~/forms/answer-on-this-page";
 import { ErrorSummary } from "~/forms/error-summary";
 import { parseSubmission } from "~/forms/parse-submission.server";
+import { RowActionForm } from "~/forms/row-action-form";
 import { useSubmitAttempts } from "~/forms/submit-attempts";
 import { SubmitButton } from "~/forms/submit-button";
 import { describedBy, FieldFrame } from "~/forms/text-input";
@@ -215,13 +216,9 @@ export default function AuctionDocuments({ loaderData, actionData }: Route.Compo
                 <td>{document.size}</td>
                 {changeable ? (
                   <td>
-                    <Form method="post" action={page}>
-                      <input type="hidden" name="intent" value="delete" />
-                      <input type="hidden" name="documentId" value={document.id} />
-                      <button type="submit" className="link-button">
-                        Delete<span className="visually-hidden">{` ${document.fileName}`}</span>
-                      </button>
-                    </Form>
+                    <RowActionForm intent="delete" name="documentId" value={document.id} action={page}>
+                      Delete<span className="visually-hidden">{` ${document.fileName}`}</span>
+                    </RowActionForm>
                   </td>
                 ) : null}
               </tr>

@@ -8,6 +8,7 @@ import { Alert } from "~/forms/alert";
 import { useAnswerOnThisPage } from "~/forms/answer-on-this-page";
 import { ErrorSummary } from "~/forms/error-summary";
 import { parseSubmission } from "~/forms/parse-submission.server";
+import { RowActionForm } from "~/forms/row-action-form";
 import { useSubmitAttempts } from "~/forms/submit-attempts";
 import { SubmitButton } from "~/forms/submit-button";
 import { pageTitle } from "~/layout/page-title";
@@ -148,13 +149,9 @@ export default function AuctionSellers({ loaderData, actionData }: Route.Compone
                   <td>{seller.termsAcceptedAt ? "Accepted" : "Not yet accepted"}</td>
                   {status === "draft" ? (
                     <td>
-                      <Form method="post">
-                        <input type="hidden" name="intent" value="remove" />
-                        <input type="hidden" name="organizationId" value={seller.organizationId} />
-                        <button type="submit" className="link-button">
-                          {`Remove ${seller.name}`}
-                        </button>
-                      </Form>
+                      <RowActionForm intent="remove" name="organizationId" value={seller.organizationId}>
+                        {`Remove ${seller.name}`}
+                      </RowActionForm>
                     </td>
                   ) : null}
                 </tr>

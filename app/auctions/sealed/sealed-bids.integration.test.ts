@@ -14,6 +14,7 @@ import {
   createAuctionRow,
   createBuyer,
   createSeller,
+  offering,
   type Party,
   signedInClients,
   TEST_STAFF_ENV,
@@ -48,7 +49,7 @@ describe.each(databaseKinds)("sealed-bid auctions on %s", (kind) => {
     buyer = await createBuyer(db, "Sealed Buyer Energy Ltd.");
     consultant = await createBuyer(db, "Prairie Evaluation Consulting", 4);
     otherConsultant = await createBuyer(db, "Unrelated Consulting", 4);
-    const offers = { serviceIds: [catalogue.serviceId], serviceAreaIds: [catalogue.serviceAreaId] };
+    const offers = offering(catalogue);
     alpha = await createSeller(db, { name: "Alpha Sealed Hauling", ...offers });
     bravo = await createSeller(db, { name: "Bravo Sealed Trucking", ...offers });
     uninvited = await createSeller(db, { name: "Uninvited Sealed Co.", ...offers });

@@ -5,6 +5,7 @@ import { validatedBy } from "~/forms/browser-validation";
 import { ErrorSummary } from "~/forms/error-summary";
 import { FilterSelect } from "~/forms/filter-select";
 import { parseSubmission } from "~/forms/parse-submission.server";
+import { ColumnHeads } from "~/layout/column-heads";
 import { pageTitle } from "~/layout/page-title";
 import { TableRegion } from "~/layout/table-region";
 import { readFormBody } from "~/platform/request-body.server";
@@ -109,22 +110,20 @@ export default function StaffMessages({ loaderData, actionData }: Route.Componen
         <TableRegion label="Messages">
           <table className="data-table">
             <caption className="visually-hidden">Messages, newest first (times in UTC)</caption>
-            <thead>
-              <tr>
-                <th scope="col">Message</th>
-                <th scope="col">Queued</th>
-                <th scope="col">Channel</th>
-                <th scope="col">Kind</th>
-                <th scope="col">To</th>
-                <th scope="col">Subject</th>
-                <th scope="col">State</th>
-                <th scope="col">Attempts</th>
-                <th scope="col">Provider's last answer</th>
-                <th scope="col">
-                  <span className="visually-hidden">Action</span>
-                </th>
-              </tr>
-            </thead>
+            <ColumnHeads
+              columns={[
+                "Message",
+                "Queued",
+                "Channel",
+                "Kind",
+                "To",
+                "Subject",
+                "State",
+                "Attempts",
+                "Provider's last answer",
+              ]}
+              action="Action"
+            />
             <tbody>
               {messages.map((message) => (
                 <tr key={message.id}>

@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { outboxMessages, registrationContacts, registrationServiceAreas } from "~db/schema";
+import { buyerFormBody } from "../../../tests/support/buyer-registration-body";
 import { expectIn } from "../../../tests/support/html";
 import {
   accessTokenThroughSteps,
@@ -55,36 +56,14 @@ describe.each(databaseKinds)("buyer and consultant registration forms on %s", (k
 
   /** What a browser without JavaScript sends for a complete form (all three state controls included). */
   function completeForm(changes: Record<string, string> = {}): URLSearchParams {
-    const form = new URLSearchParams({
+    return buyerFormBody({
       reg_access_token: "whatever-the-page-said",
-      name: "Foothills Energy Ltd.",
-      address: "400 4 Ave SW",
-      city: "Calgary",
-      country: "CA",
-      stateCA: "AB",
-      stateUS: "",
-      stateOther: "",
-      postal_zip: "T2P 1J9",
-      phone: "403-555-0100",
-      fax: "",
-      email: "office@foothills.example",
-      "primaryContact.first_name": "Dana",
-      "primaryContact.last_name": "Smith",
-      "primaryContact.phone": "403-555-0101",
-      "primaryContact.email": "dana@foothills.example",
       "alternateContact.first_name": "",
       "alternateContact.last_name": "",
       "alternateContact.phone": "",
       "alternateContact.email": "",
-      "accountingContact.first_name": "Robin",
-      "accountingContact.last_name": "Lee",
-      "accountingContact.phone": "403-555-0102",
-      "accountingContact.email": "robin@foothills.example",
-      billing_preference: "Email Invoice",
-      primary_industry: "1",
       ...changes,
     });
-    return form;
   }
 
   const registrationsOf = (token: string) => registrationsOfToken(app, token);
@@ -283,26 +262,7 @@ describe("buyer registration form when the database fails", () => {
       const response = await fetch(`${app.baseURL}/signup/buyer-registration/${accessToken}.data`, {
         method: "POST",
         headers: { "content-type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams({
-          name: "Foothills Energy Ltd.",
-          address: "400 4 Ave SW",
-          city: "Calgary",
-          country: "CA",
-          stateCA: "AB",
-          postal_zip: "T2P 1J9",
-          phone: "403-555-0100",
-          email: "office@foothills.example",
-          "primaryContact.first_name": "Dana",
-          "primaryContact.last_name": "Smith",
-          "primaryContact.phone": "403-555-0101",
-          "primaryContact.email": "dana@foothills.example",
-          "accountingContact.first_name": "Robin",
-          "accountingContact.last_name": "Lee",
-          "accountingContact.phone": "403-555-0102",
-          "accountingContact.email": "robin@foothills.example",
-          billing_preference: "Cortex",
-          primary_industry: "1",
-        }).toString(),
+        body: buyerFormBody({ billing_preference: "Cortex" }).toString(),
       });
       const body = await response.text();
       expect(body).toContain("Registration could not be processed. Please contact us for assistance.");

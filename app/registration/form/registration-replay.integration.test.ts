@@ -2,6 +2,7 @@ import { asc, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestCardPayments } from "~/payments/payments";
 import { registrationContacts, registrationServiceAreas, registrations, sellerRegistrations } from "~db/schema";
+import { buyerFormBody } from "../../../tests/support/buyer-registration-body";
 import { expectIn, expectNotIn } from "../../../tests/support/html";
 import { accessTokenThroughSteps, registrationsOf } from "../../../tests/support/registration-steps";
 import { startSellerFormApp } from "../../../tests/support/seller-form-app";
@@ -224,31 +225,7 @@ describe.each(databaseKinds)("registration replays on %s", (kind) => {
 
   it("the buyer page: the same form again goes to the complete page; other data shows 'Invalid access token.' (409) and changes nothing", async () => {
     const token = await tokenFor(2);
-    const form = (changes: Record<string, string> = {}) =>
-      new URLSearchParams({
-        name: "Foothills Energy Ltd.",
-        address: "400 4 Ave SW",
-        city: "Calgary",
-        country: "CA",
-        stateCA: "AB",
-        stateUS: "",
-        stateOther: "",
-        postal_zip: "T2P 1J9",
-        phone: "403-555-0100",
-        fax: "",
-        email: "office@foothills.example",
-        "primaryContact.first_name": "Dana",
-        "primaryContact.last_name": "Smith",
-        "primaryContact.phone": "403-555-0101",
-        "primaryContact.email": "dana@foothills.example",
-        "accountingContact.first_name": "Robin",
-        "accountingContact.last_name": "Lee",
-        "accountingContact.phone": "403-555-0102",
-        "accountingContact.email": "robin@foothills.example",
-        billing_preference: "Email Invoice",
-        primary_industry: "1",
-        ...changes,
-      });
+    const form = (changes: Record<string, string> = {}) => buyerFormBody(changes);
     const submit = (body: URLSearchParams) =>
       fetch(`${context.app.baseURL}/signup/buyer-registration/${token}`, {
         method: "POST",

@@ -1,11 +1,12 @@
 import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { industries, outboxMessages, registrationContacts, registrationServiceAreas } from "~db/schema";
+import { outboxMessages, registrationContacts, registrationServiceAreas } from "~db/schema";
 import {
   accessTokenThroughSteps,
   registrationsOf as registrationsOfToken,
+  startStepFiveApp,
 } from "../../../tests/support/registration-steps";
-import { BEHIND_ONE_PROXY, createClient, startTestApp, type TestApp } from "../../../tests/support/test-app";
+import { createClient, type TestApp } from "../../../tests/support/test-app";
 import { databaseKinds } from "../../../tests/support/test-database";
 
 // Step 5 over the API: register_buyer and register_consultant (one transaction, token spent, idempotent).
@@ -19,17 +20,7 @@ describe.each(databaseKinds)("buyer and consultant registration on %s", (kind) =
   let serviceAreaIds: number[];
 
   beforeAll(async () => {
-    app = await startTestApp(kind, {
-      ...BEHIND_ONE_PROXY,
-      SEED_STAFF_EMAIL: "review@example.com",
-      SEED_STAFF_PASSWORD: "staff-password",
-    });
-    const [industry] = await app.services.db.select().from(industries).orderBy(asc(industries.id)).limit(1);
-    industryId = industry?.id ?? 0;
-    const areas = (await (await fetch(`${app.baseURL}/api/service_area_checkboxes`)).json()) as {
-      serviceAreas: { id: number }[];
-    };
-    serviceAreaIds = areas.serviceAreas.slice(0, 3).map((area) => area.id);
+    ({ app, industryId, serviceAreaIds } = await startStepFiveApp(kind, 3));
     expect(serviceAreaIds.length).toBeGreaterThan(0);
   });
   afterAll(async () => {

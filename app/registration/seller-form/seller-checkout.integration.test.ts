@@ -1,22 +1,10 @@
-import { randomBytes } from "node:crypto";
 import { asc, eq } from "drizzle-orm";
 import { HttpResponse, http } from "msw";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hashToken } from "~/accounts/account-tokens.server";
-import { createMessaging } from "~/messaging/messaging.server";
-import { createStripePayments } from "~/payments/stripe.server";
-import { readEnvironment } from "~/platform/env.server";
 import type { AppServices } from "~/server/app-context";
-import {
-  industries,
-  outboxMessages,
-  registrationAccessTokens,
-  registrationRequests,
-  sellerRegistrations,
-  services as servicesTable,
-  users,
-} from "~db/schema";
-import { fakeStripeForFile } from "../../../tests/mocks/stripe";
+import { industries, outboxMessages, sellerRegistrations, services as servicesTable, users } from "~db/schema";
+import { fakeStripeForFile, servicesWithStripe } from "../../../tests/mocks/stripe";
+import { accessTokenWritten } from "../../../tests/support/registration-steps";
 import { sellerBody } from "../../../tests/support/seller-registration-body";
 import { createTestDatabase, databaseKinds, type TestDatabase } from "../../../tests/support/test-database";
 import { createSellerRegistrationSchema } from "./seller-registration-schema";
@@ -38,17 +26,7 @@ describe.each(databaseKinds)("seller registration with Stripe on %s", (kind) => 
 
   beforeAll(async () => {
     database = await createTestDatabase(kind);
-    const env = readEnvironment({
-      PGLITE_DIR: "memory://",
-      STRIPE_SECRET_KEY: "sk_test_abc",
-      STRIPE_PUBLISHABLE_KEY: "pk_test_abc",
-    });
-    services = {
-      env,
-      db: database.db,
-      messaging: createMessaging(env, database.db),
-      payments: createStripePayments({ secretKey: "sk_test_abc", publishableKey: "pk_test_abc" }),
-    } as unknown as AppServices;
+    services = servicesWithStripe(database.db);
     const { db } = database;
     await db.insert(users).values({ email: "review@example.com", passwordHash: "x", role: 1 });
     const [industry] = await db.select().from(industries).orderBy(asc(industries.id)).limit(1);
@@ -67,29 +45,7 @@ describe.each(databaseKinds)("seller registration with Stripe on %s", (kind) => 
 
   /** An access token through steps 1-4, written directly (those steps have their own tests). */
   async function sellerToken() {
-    const token = randomBytes(32).toString("base64url");
-    const now = new Date();
-    const [request] = await database.db
-      .insert(registrationRequests)
-      .values({
-        name: "Sam",
-        organizationName: "Roughneck",
-        organizationType: 3,
-        mobileNumber: "+17805550100",
-        codeSalt: "s",
-        codeHash: "h",
-        codeExpiresAt: now,
-        verifiedAt: now,
-      })
-      .returning();
-    await database.db.insert(registrationAccessTokens).values({
-      registrationRequestId: request?.id ?? 0,
-      tokenHash: hashToken(token),
-      expiresAt: new Date(now.getTime() + 3_600_000),
-      privacyPolicyAcceptedAt: now,
-      termsAcceptedAt: now,
-    });
-    return token;
+    return accessTokenWritten(database.db, { organizationType: 3, mobileNumber: "+17805550100" });
   }
 
   const parse = (token: string, changes: Record<string, unknown> = {}) =>

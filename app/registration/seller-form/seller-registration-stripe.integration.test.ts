@@ -3,20 +3,17 @@ import { asc, eq } from "drizzle-orm";
 import { HttpResponse, http } from "msw";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashToken } from "~/accounts/account-tokens.server";
-import { createMessaging } from "~/messaging/messaging.server";
-import { createStripePayments } from "~/payments/stripe.server";
-import { readEnvironment } from "~/platform/env.server";
 import type { AppServices } from "~/server/app-context";
 import type { Database } from "~db/database.server";
 import {
   industries,
   registrationAccessTokens,
-  registrationRequests,
   registrations,
   sellerRegistrations,
   services as servicesTable,
 } from "~db/schema";
-import { fakeStripeForFile } from "../../../tests/mocks/stripe";
+import { fakeStripeForFile, servicesWithStripe } from "../../../tests/mocks/stripe";
+import { accessTokenWritten } from "../../../tests/support/registration-steps";
 import { sellerBody } from "../../../tests/support/seller-registration-body";
 import { createTestDatabase, databaseKinds, type TestDatabase } from "../../../tests/support/test-database";
 import { createSellerRegistrationSchema } from "./seller-registration-schema";
@@ -63,17 +60,7 @@ describe.each(databaseKinds)("seller registration with Stripe: no orphan custome
 
   beforeAll(async () => {
     database = await createTestDatabase(kind);
-    const env = readEnvironment({
-      PGLITE_DIR: "memory://",
-      STRIPE_SECRET_KEY: "sk_test_abc",
-      STRIPE_PUBLISHABLE_KEY: "pk_test_abc",
-    });
-    services = {
-      env,
-      db: database.db,
-      messaging: createMessaging(env, database.db),
-      payments: createStripePayments({ secretKey: "sk_test_abc", publishableKey: "pk_test_abc" }),
-    } as unknown as AppServices;
+    services = servicesWithStripe(database.db);
     const [industry] = await database.db.select().from(industries).orderBy(asc(industries.id)).limit(1);
     const [service] = await database.db.insert(servicesTable).values({ name: "Drilling", depth: 1 }).returning();
     industryId = industry?.id ?? 0;
@@ -87,29 +74,10 @@ describe.each(databaseKinds)("seller registration with Stripe: no orphan custome
   /** An access token through steps 1-4, written directly (those steps have their own tests). */
   async function accessToken(organizationType: 2 | 3 = 3) {
     nextNumber += 1;
-    const token = randomBytes(32).toString("base64url");
-    const now = new Date();
-    const [request] = await database.db
-      .insert(registrationRequests)
-      .values({
-        name: "Sam",
-        organizationName: "Roughneck",
-        organizationType,
-        mobileNumber: `+1780556${String(nextNumber).padStart(4, "0")}`,
-        codeSalt: "s",
-        codeHash: "h",
-        codeExpiresAt: now,
-        verifiedAt: now,
-      })
-      .returning();
-    await database.db.insert(registrationAccessTokens).values({
-      registrationRequestId: request?.id ?? 0,
-      tokenHash: hashToken(token),
-      expiresAt: new Date(now.getTime() + 3_600_000),
-      privacyPolicyAcceptedAt: now,
-      termsAcceptedAt: now,
+    return accessTokenWritten(database.db, {
+      organizationType,
+      mobileNumber: `+1780556${String(nextNumber).padStart(4, "0")}`,
     });
-    return token;
   }
 
   const parse = (token: string, changes: Record<string, unknown> = {}) =>

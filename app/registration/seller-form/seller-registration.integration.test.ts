@@ -2,7 +2,6 @@ import { asc, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   certificationOptions,
-  industries,
   keyPersonCertifications,
   keyPersonEducation,
   keyPersonWorkExperiences,
@@ -16,9 +15,10 @@ import {
 import {
   accessTokenThroughSteps,
   registrationsOf as registrationsOfToken,
+  startStepFiveApp,
 } from "../../../tests/support/registration-steps";
 import { NEXT_YEAR, sellerBody } from "../../../tests/support/seller-registration-body";
-import { BEHIND_ONE_PROXY, createClient, startTestApp, type TestApp } from "../../../tests/support/test-app";
+import { createClient, type TestApp } from "../../../tests/support/test-app";
 import { databaseKinds } from "../../../tests/support/test-database";
 
 // Step 5 for sellers over the API, with the offline test card provider (Stripe's test-card behaviour).
@@ -33,17 +33,7 @@ describe.each(databaseKinds)("seller registration on %s", (kind) => {
   let serviceIds: number[];
 
   beforeAll(async () => {
-    app = await startTestApp(kind, {
-      ...BEHIND_ONE_PROXY,
-      SEED_STAFF_EMAIL: "review@example.com",
-      SEED_STAFF_PASSWORD: "staff-password",
-    });
-    const [industry] = await app.services.db.select().from(industries).orderBy(asc(industries.id)).limit(1);
-    industryId = industry?.id ?? 0;
-    const areas = (await (await fetch(`${app.baseURL}/api/service_area_checkboxes`)).json()) as {
-      serviceAreas: { id: number }[];
-    };
-    serviceAreaIds = areas.serviceAreas.slice(0, 2).map((area) => area.id);
+    ({ app, industryId, serviceAreaIds } = await startStepFiveApp(kind, 2));
     const catalogue = (await (await fetch(`${app.baseURL}/api/services`)).json()) as {
       services: { id: number; parent: number | null }[];
     };

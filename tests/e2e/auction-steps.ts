@@ -1,0 +1,92 @@
+import { eq } from "drizzle-orm";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, expect } from "vitest";
+import { advanceAuctions } from "~/auctions/clock/auction-clock.server";
+import { auctions } from "~db/schema";
+import { catalogueForAuctions, createSeller } from "../support/auction-fixtures";
+import { startTestApp, type TestApp } from "../support/test-app";
+import { submit } from "./account-helpers";
+import { pagesOn } from "./app-pages";
+import { browserForFile, type JavaScriptMode } from "./browser";
+
+// Shared by the whole-auction browser tests (reverse and sealed): their app, sellers, the clock
+// moved by hand, and the award.
+
+type Catalogue = Awaited<ReturnType<typeof catalogueForAuctions>>;
+
+export const mainText = async (page: Page) => (await page.locator("main").textContent()) ?? "";
+
+/**
+ * The app on PGlite with the demo catalogue's first service and area, started before the file's
+ * tests and stopped after them; one Chromium for the file and `open` for a page on the app.
+ */
+export function auctionAppForFile() {
+  let app: TestApp | undefined;
+  let catalogue: Catalogue | undefined;
+  beforeAll(async () => {
+    app = await startTestApp("pglite");
+    catalogue = await catalogueForAuctions(app.services.db);
+  });
+  afterAll(async () => {
+    await app?.stop();
+  });
+  const started = (): { app: TestApp; catalogue: Catalogue } => {
+    if (!app || !catalogue) throw new Error("the auction app has not started");
+    return { app, catalogue };
+  };
+  const { browser } = browserForFile();
+  return { started, open: pagesOn(browser, () => started().app.baseURL) };
+}
+
+/** Two sellers offering the catalogue's service in its area. */
+export async function twoSellers(app: TestApp, catalogue: Catalogue, names: string[]) {
+  const [first, second] = await Promise.all(
+    names.map((name) =>
+      createSeller(app.services.db, {
+        name,
+        serviceIds: [catalogue.serviceId],
+        serviceAreaIds: [catalogue.serviceAreaId],
+      }),
+    ),
+  );
+  if (!first || !second) throw new Error("no sellers");
+  return [first, second] as const;
+}
+
+/** Bidding opens, as the clock would at the start time. */
+export async function openBidding(app: TestApp, auctionId: number) {
+  await app.services.db
+    .update(auctions)
+    .set({ startsAt: new Date(Date.now() - 1_000) })
+    .where(eq(auctions.id, auctionId));
+  await advanceAuctions(app.services);
+}
+
+/** The auction closes on time, as the clock would at the end time. */
+export async function closeAuction(app: TestApp, auctionId: number) {
+  const ended = new Date(Date.now() - 1_000);
+  await app.services.db
+    .update(auctions)
+    .set({ startsAt: new Date(ended.getTime() - 60_000), endsAt: ended, scheduledEndsAt: ended })
+    .where(eq(auctions.id, auctionId));
+  await advanceAuctions(app.services);
+}
+
+/** The buyer awards the closed auction after a confirmation, and reads `awarded` on the page. */
+export async function awardAuction(
+  page: Page,
+  mode: JavaScriptMode,
+  auctionId: number,
+  awarded: string,
+  axe: (page: Page) => Promise<void>,
+) {
+  await page.goto(`/auctions/${auctionId}`);
+  await submit(page, mode, page.getByRole("link", { name: "Award the auction" }), { clientSide: true });
+  await page.getByRole("button", { name: "Award", exact: true }).waitFor();
+  await axe(page);
+  await submit(page, mode, page.getByRole("button", { name: "Award", exact: true }));
+  await page.getByRole("button", { name: "Yes, award" }).waitFor();
+  await submit(page, mode, page.getByRole("button", { name: "Yes, award" }));
+  await expect.poll(() => mainText(page)).toContain(awarded);
+  await axe(page);
+}
