@@ -5,6 +5,8 @@ import { validatedBy } from "~/forms/browser-validation";
 import { ErrorSummary } from "~/forms/error-summary";
 import { FilterSelect } from "~/forms/filter-select";
 import { parseSubmission } from "~/forms/parse-submission.server";
+import { ColumnHeads } from "~/layout/column-heads";
+import { PageLinks } from "~/layout/page-links";
 import { pageTitle } from "~/layout/page-title";
 import { TableRegion } from "~/layout/table-region";
 import { readFormBody } from "~/platform/request-body.server";
@@ -121,20 +123,10 @@ export default function StaffPaymentEvents({ loaderData, actionData }: Route.Com
         <TableRegion label="Payment events">
           <table className="data-table">
             <caption className="visually-hidden">Payment events, newest first (times in UTC)</caption>
-            <thead>
-              <tr>
-                <th scope="col">Received</th>
-                <th scope="col">Stripe event</th>
-                <th scope="col">Type</th>
-                <th scope="col">Seller</th>
-                <th scope="col">State</th>
-                <th scope="col">Attempts</th>
-                <th scope="col">Last error</th>
-                <th scope="col">
-                  <span className="visually-hidden">Action</span>
-                </th>
-              </tr>
-            </thead>
+            <ColumnHeads
+              columns={["Received", "Stripe event", "Type", "Seller", "State", "Attempts", "Last error"]}
+              action="Action"
+            />
             <tbody>
               {events.map((event) => (
                 <tr key={event.id}>
@@ -168,16 +160,11 @@ export default function StaffPaymentEvents({ loaderData, actionData }: Route.Com
           </table>
         </TableRegion>
       )}
-      {filter.page > 1 ? (
-        <p>
-          <Link to={listLink({ ...filter, page: filter.page - 1 })}>Newer events</Link>
-        </p>
-      ) : null}
-      {hasOlder ? (
-        <p>
-          <Link to={listLink({ ...filter, page: filter.page + 1 })}>Older events</Link>
-        </p>
-      ) : null}
+      <PageLinks
+        label="More payment events"
+        newer={filter.page > 1 ? listLink({ ...filter, page: filter.page - 1 }) : null}
+        older={hasOlder ? listLink({ ...filter, page: filter.page + 1 }) : null}
+      />
     </div>
   );
 }
