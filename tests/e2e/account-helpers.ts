@@ -1,17 +1,20 @@
 import type { Locator, Page } from "playwright-core";
 import { expect, inject } from "vitest";
 import type { Account } from "./account-fixtures";
-import { baseURL, type JavaScriptMode } from "./browser";
+import { baseURL, type JavaScriptMode, waitForAppIfShipped } from "./browser";
 
 // Shared steps of the account browser tests.
 
 export const fixtures = () => inject("accountFixtures");
 export const SITE = "Upstream Marketplace";
 
-/** Goes to a path; with JavaScript on, waits until React has hydrated (the progress region appears). */
+/**
+ * Goes to a path; with JavaScript on, waits until React has hydrated (the progress region appears),
+ * on pages that ship the app's scripts (some need none: decision 017).
+ */
 export async function visit(page: Page, mode: JavaScriptMode, path: string): Promise<number | undefined> {
   const response = await page.goto(path);
-  if (mode === "js") await page.locator(".progress [role=status]").waitFor({ state: "attached" });
+  if (mode === "js") await waitForAppIfShipped(page);
   return response?.status();
 }
 

@@ -8,6 +8,7 @@ import {
   openPage,
   openPageWithoutAppScripts,
   validateHtml,
+  waitForAppIfShipped,
 } from "./browser";
 
 // axe (WCAG 2.2 AA) on every account screen and state (empty, with errors, done, bad link) with
@@ -27,7 +28,7 @@ async function open(state: State): Promise<{ context: BrowserContext; page: Page
 /** Goes to a path; with the app's scripts, waits for hydration; without, checks they did not run. */
 async function go(page: Page, state: State, path: string): Promise<void> {
   await page.goto(path);
-  if (state === "js") await page.locator(".progress [role=status]").waitFor({ state: "attached" });
+  if (state === "js") await waitForAppIfShipped(page);
   else expect(await page.locator(".progress").count()).toBe(0);
 }
 
