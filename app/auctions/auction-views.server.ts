@@ -58,13 +58,14 @@ export async function findAuction(db: Database, auctionId: number): Promise<Auct
 
 /** The terms every party sees (no bids): title, description, category, area, money rules, times. */
 async function auctionTerms(db: Database, auction: AuctionRow) {
-  const [[service], [area], documents, requirements] = await Promise.all([
-    db.select({ name: services.name }).from(services).where(eq(services.id, auction.serviceId)),
+  const [[names], documents, requirements] = await Promise.all([
+    // The category's and the area's names in one read (one row each, joined).
     db
-      .select({ city: serviceAreas.city, province: provinces.name })
-      .from(serviceAreas)
+      .select({ service: services.name, city: serviceAreas.city, province: provinces.name })
+      .from(services)
+      .innerJoin(serviceAreas, eq(serviceAreas.id, auction.serviceAreaId))
       .innerJoin(provinces, eq(provinces.id, serviceAreas.provinceId))
-      .where(eq(serviceAreas.id, auction.serviceAreaId)),
+      .where(eq(services.id, auction.serviceId)),
     db
       .select({
         id: auctionDocuments.id,
@@ -87,9 +88,9 @@ async function auctionTerms(db: Database, auction: AuctionRow) {
     title: auction.title,
     description: auction.description,
     serviceId: auction.serviceId,
-    serviceName: service?.name ?? "",
+    serviceName: names?.service ?? "",
     serviceAreaId: auction.serviceAreaId,
-    serviceAreaName: area ? `${area.city} (${area.province})` : "",
+    serviceAreaName: names ? `${names.city} (${names.province})` : "",
     reserveCents: auction.reserveCents,
     decrement: decrementOf(auction),
     startsAt: auction.startsAt.toISOString(),
