@@ -11,6 +11,7 @@ import {
   signedInClients,
   TEST_STAFF_ENV,
 } from "../../tests/support/auction-fixtures";
+import { expectIn } from "../../tests/support/html";
 import { createClient, startTestApp, type TestApp, testRequestTag } from "../../tests/support/test-app";
 import { databaseKinds } from "../../tests/support/test-database";
 import { placeManualBid } from "../auctions/bidding/bid-queue.server";
@@ -138,5 +139,32 @@ describe.each(databaseKinds)("queries per signed-in page on %s", (kind) => {
         `${page.name}:\n${queries.join("\n")}\nbefore:\n${before.get(page.name)?.join("\n")}`,
       ).toBe(before.get(page.name)?.length);
     }
+  });
+
+  it("lists grow by pages: the console's latest bids, the auction list, the staff queue", async () => {
+    // Past a page of each: 100 bids, 25 auctions, 50 registrations.
+    await addData(80);
+    const catalogue = await catalogueForAuctions(db());
+    for (let index = 0; index < 25; index += 1) await createAuctionRow(db(), { owner: buyer, ...catalogue });
+
+    const consolePage = await (await as(buyer).request(`/auctions/${auctionId}`)).text();
+    expectIn(consolePage, "The latest 100 of 113 bids are shown; the bid history has every one.");
+    expectIn(consolePage, "Download the bid history (CSV)");
+    const csv = await (await as(buyer).request(`/auctions/${auctionId}/bids.csv`)).text();
+    expect(csv.trim().split("\n")).toHaveLength(114);
+
+    const firstAuctions = await (await as(buyer).request("/auctions")).text();
+    expectIn(firstAuctions, "Page 1 of 2");
+    expectIn(firstAuctions, 'href="/auctions?page=2"');
+    const secondAuctions = await (await as(buyer).request("/auctions?page=2")).text();
+    expectIn(secondAuctions, "Page 2 of 2");
+    expect(secondAuctions.match(/<th scope="row">/g)).toHaveLength(5);
+
+    const queue = await (await as("staff").request("/staff/registrations?status=submitted")).text();
+    expectIn(queue, "Page 1 of 3");
+    expectIn(queue, 'href="/staff/registrations?status=submitted&amp;page=2"');
+    const lastPage = await (await as("staff").request("/staff/registrations?status=submitted&page=3")).text();
+    expectIn(lastPage, "Page 3 of 3");
+    expect(lastPage.match(/<th scope="row">/g)).toHaveLength(113 - 100);
   });
 });
