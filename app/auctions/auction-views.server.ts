@@ -33,8 +33,25 @@ export type Viewer =
 /** Everyone who reads the full auction: its side, its evaluator, staff. */
 export type FullViewer = Exclude<Viewer["kind"], "seller">;
 
-/** Who the user is to this auction, or null when they may not see it at all (answered as 404). */
-export async function viewerOf(db: Database, auction: AuctionRow, user: CurrentUser): Promise<Viewer | null> {
+/** Whether the organization is invited to the auction. */
+export async function isInvited(db: Database, auctionId: number, organizationId: number): Promise<boolean> {
+  const [invitation] = await db
+    .select({ organizationId: auctionInvitations.organizationId })
+    .from(auctionInvitations)
+    .where(and(eq(auctionInvitations.auctionId, auctionId), eq(auctionInvitations.organizationId, organizationId)));
+  return Boolean(invitation);
+}
+
+/**
+ * Who the user is to this auction, or null when they may not see it at all (answered as 404).
+ * `invited`: whether the user's organization is invited, when already read.
+ */
+export async function viewerOf(
+  db: Database,
+  auction: AuctionRow,
+  user: CurrentUser,
+  invited?: boolean,
+): Promise<Viewer | null> {
   if (user.role === 1) return { kind: "staff" };
   if (!user.organizationId) return null;
   if (user.organizationId === auction.organizationId) return { kind: "owner", organizationId: user.organizationId };
@@ -42,13 +59,8 @@ export async function viewerOf(db: Database, auction: AuctionRow, user: CurrentU
     return { kind: "evaluator", organizationId: user.organizationId };
   }
   if (user.role !== 3 || auction.status === "draft") return null;
-  const [invitation] = await db
-    .select({ organizationId: auctionInvitations.organizationId })
-    .from(auctionInvitations)
-    .where(
-      and(eq(auctionInvitations.auctionId, auction.id), eq(auctionInvitations.organizationId, user.organizationId)),
-    );
-  return invitation ? { kind: "seller", organizationId: user.organizationId } : null;
+  const seller = invited ?? (await isInvited(db, auction.id, user.organizationId));
+  return seller ? { kind: "seller", organizationId: user.organizationId } : null;
 }
 
 export async function findAuction(db: Database, auctionId: number): Promise<AuctionRow | undefined> {
