@@ -41,6 +41,39 @@ export type DatabaseOptions = { databaseUrl?: string; pgliteDir: string };
 const migrationsFolder = path.resolve(process.cwd(), "db/migrations");
 const STARTUP_LOCK_KEY = 7_340_021; // arbitrary, fixed: identifies our migrate/seed advisory lock
 
+/**
+ * Who is told of each query a Drizzle client sends (its SQL): tests count the queries a page makes.
+ * Kept on the client under a registered symbol, so a test reaches the built app's client from its
+ * own copy of this module.
+ */
+const QUERY_OBSERVERS = Symbol.for("upstream-marketplace.query-observers");
+type QueryObserver = (sql: string) => void;
+
+function queryLogger() {
+  const observers = new Set<QueryObserver>();
+  return {
+    observers,
+    logger: {
+      logQuery(sql: string) {
+        for (const observer of observers) observer(sql);
+      },
+    },
+  };
+}
+
+function withObservers<T extends object>(db: T, observers: Set<QueryObserver>): T {
+  Object.defineProperty(db, QUERY_OBSERVERS, { value: observers });
+  return db;
+}
+
+/** Calls `observer` with the SQL of every query `db` sends until the answered function is called. */
+export function observeQueries(db: Database, observer: QueryObserver): () => void {
+  const observers = (db as unknown as Record<symbol, Set<QueryObserver> | undefined>)[QUERY_OBSERVERS];
+  if (!observers) throw new Error("this Drizzle client was not made by openDatabase");
+  observers.add(observer);
+  return () => observers.delete(observer);
+}
+
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   return options.databaseUrl ? openPostgres(options.databaseUrl) : openPglite(options.pgliteDir);
 }
@@ -83,7 +116,11 @@ function openPostgres(url: string): DatabaseHandle {
     connection: { application_name: "upstream-marketplace" },
   });
   const prepared = process.env.DATABASE_PREPARED_STATEMENTS !== "false";
-  const db = drizzlePostgres({ client: prepared ? preparingEveryQuery(client) : client, schema });
+  const { observers, logger } = queryLogger();
+  const db = withObservers(
+    drizzlePostgres({ client: prepared ? preparingEveryQuery(client) : client, schema, logger }),
+    observers,
+  );
   return {
     db: db as unknown as Database,
     kind: "postgres",
@@ -121,7 +158,8 @@ function openPostgres(url: string): DatabaseHandle {
 async function openPglite(dir: string): Promise<DatabaseHandle> {
   if (!dir.startsWith("memory://")) mkdirSync(dir, { recursive: true });
   const client = await PGlite.create(dir);
-  const db = drizzlePglite({ client, schema });
+  const { observers, logger } = queryLogger();
+  const db = withObservers(drizzlePglite({ client, schema, logger }), observers);
   return {
     db: db as unknown as Database,
     kind: "pglite",

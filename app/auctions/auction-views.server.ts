@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, lte, or, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, lte, ne, or, sql } from "drizzle-orm";
 import type { CurrentUser } from "~/accounts/sessions/current-user";
 import type { Database } from "~db/database.server";
 import {
@@ -33,8 +33,25 @@ export type Viewer =
 /** Everyone who reads the full auction: its side, its evaluator, staff. */
 export type FullViewer = Exclude<Viewer["kind"], "seller">;
 
-/** Who the user is to this auction, or null when they may not see it at all (answered as 404). */
-export async function viewerOf(db: Database, auction: AuctionRow, user: CurrentUser): Promise<Viewer | null> {
+/** Whether the organization is invited to the auction. */
+export async function isInvited(db: Database, auctionId: number, organizationId: number): Promise<boolean> {
+  const [invitation] = await db
+    .select({ organizationId: auctionInvitations.organizationId })
+    .from(auctionInvitations)
+    .where(and(eq(auctionInvitations.auctionId, auctionId), eq(auctionInvitations.organizationId, organizationId)));
+  return Boolean(invitation);
+}
+
+/**
+ * Who the user is to this auction, or null when they may not see it at all (answered as 404).
+ * `invited`: whether the user's organization is invited, when already read.
+ */
+export async function viewerOf(
+  db: Database,
+  auction: AuctionRow,
+  user: CurrentUser,
+  invited?: boolean,
+): Promise<Viewer | null> {
   if (user.role === 1) return { kind: "staff" };
   if (!user.organizationId) return null;
   if (user.organizationId === auction.organizationId) return { kind: "owner", organizationId: user.organizationId };
@@ -42,13 +59,8 @@ export async function viewerOf(db: Database, auction: AuctionRow, user: CurrentU
     return { kind: "evaluator", organizationId: user.organizationId };
   }
   if (user.role !== 3 || auction.status === "draft") return null;
-  const [invitation] = await db
-    .select({ organizationId: auctionInvitations.organizationId })
-    .from(auctionInvitations)
-    .where(
-      and(eq(auctionInvitations.auctionId, auction.id), eq(auctionInvitations.organizationId, user.organizationId)),
-    );
-  return invitation ? { kind: "seller", organizationId: user.organizationId } : null;
+  const seller = invited ?? (await isInvited(db, auction.id, user.organizationId));
+  return seller ? { kind: "seller", organizationId: user.organizationId } : null;
 }
 
 export async function findAuction(db: Database, auctionId: number): Promise<AuctionRow | undefined> {
@@ -58,13 +70,14 @@ export async function findAuction(db: Database, auctionId: number): Promise<Auct
 
 /** The terms every party sees (no bids): title, description, category, area, money rules, times. */
 async function auctionTerms(db: Database, auction: AuctionRow) {
-  const [[service], [area], documents, requirements] = await Promise.all([
-    db.select({ name: services.name }).from(services).where(eq(services.id, auction.serviceId)),
+  const [[names], documents, requirements] = await Promise.all([
+    // The category's and the area's names in one read (one row each, joined).
     db
-      .select({ city: serviceAreas.city, province: provinces.name })
-      .from(serviceAreas)
+      .select({ service: services.name, city: serviceAreas.city, province: provinces.name })
+      .from(services)
+      .innerJoin(serviceAreas, eq(serviceAreas.id, auction.serviceAreaId))
       .innerJoin(provinces, eq(provinces.id, serviceAreas.provinceId))
-      .where(eq(serviceAreas.id, auction.serviceAreaId)),
+      .where(eq(services.id, auction.serviceId)),
     db
       .select({
         id: auctionDocuments.id,
@@ -87,9 +100,9 @@ async function auctionTerms(db: Database, auction: AuctionRow) {
     title: auction.title,
     description: auction.description,
     serviceId: auction.serviceId,
-    serviceName: service?.name ?? "",
+    serviceName: names?.service ?? "",
     serviceAreaId: auction.serviceAreaId,
-    serviceAreaName: area ? `${area.city} (${area.province})` : "",
+    serviceAreaName: names ? `${names.city} (${names.province})` : "",
     reserveCents: auction.reserveCents,
     decrement: decrementOf(auction),
     startsAt: auction.startsAt.toISOString(),
@@ -121,7 +134,23 @@ export type AuctionView = OwnerView | SellerView;
 
 type AuctionTerms = Awaited<ReturnType<typeof auctionTerms>>;
 
-/** The buyer's console (and staff's): every bid with its seller, the leader, the invited sellers. */
+/**
+ * The console lists the latest bids (with the count of all, and the CSV for every one): the page and
+ * each live view stay small however busy the auction.
+ */
+export const BIDS_SHOWN = 100;
+
+const ownerBidColumns = {
+  id: auctionBids.id,
+  amountCents: auctionBids.amountCents,
+  kind: auctionBids.kind,
+  createdAt: auctionBids.createdAt,
+  organizationId: auctionBids.organizationId,
+  organizationName: organizations.name,
+  triggeredByBidId: auctionBids.triggeredByBidId,
+};
+
+/** The buyer's console (and staff's): the latest bids with their sellers, the leader, the invited sellers. */
 export async function ownerView(
   db: Database,
   auction: AuctionRow,
@@ -132,20 +161,12 @@ export async function ownerView(
   const [terms, bids, invitations, sealed] = await Promise.all([
     knownTerms ?? auctionTerms(db, auction),
     db
-      .select({
-        id: auctionBids.id,
-        amountCents: auctionBids.amountCents,
-        kind: auctionBids.kind,
-        createdAt: auctionBids.createdAt,
-        organizationId: auctionBids.organizationId,
-        organizationName: organizations.name,
-        triggeredByBidId: auctionBids.triggeredByBidId,
-      })
+      .select(ownerBidColumns)
       .from(auctionBids)
       .innerJoin(organizations, eq(organizations.id, auctionBids.organizationId))
       .where(eq(auctionBids.auctionId, auction.id))
       .orderBy(desc(auctionBids.id))
-      .limit(2_000),
+      .limit(BIDS_SHOWN),
     db
       .select({
         organizationId: auctionInvitations.organizationId,
@@ -159,7 +180,20 @@ export async function ownerView(
       .orderBy(asc(auctionInvitations.alias)),
     sealedSide(db, auction, now),
   ]);
-  const leader = bids.find((bid) => bid.id === auction.lowestBidId);
+  // The lowest and the awarded bid are nearly always among the latest; when not, one more read.
+  const wanted = [auction.lowestBidId, auction.awardedBidId].filter(
+    (id): id is number => id !== null && !bids.some((bid) => bid.id === id),
+  );
+  const older = wanted.length
+    ? await db
+        .select(ownerBidColumns)
+        .from(auctionBids)
+        .innerJoin(organizations, eq(organizations.id, auctionBids.organizationId))
+        .where(and(eq(auctionBids.auctionId, auction.id), inArray(auctionBids.id, wanted)))
+    : [];
+  const bidById = (id: number | null) => [...bids, ...older].find((bid) => bid.id === id);
+  const leader = bidById(auction.lowestBidId);
+  const awarded = auction.kind === "sealed" ? undefined : bidById(auction.awardedBidId);
   return {
     kind: "owner" as const,
     viewer,
@@ -180,6 +214,8 @@ export async function ownerView(
       termsAcceptedAt: invitation.termsAcceptedAt?.toISOString() ?? null,
     })),
     award: awardOf(auction),
+    /** The awarded bid of a reverse auction, whether or not it is among the latest. */
+    awardedBid: awarded ? { organizationName: awarded.organizationName, amountCents: awarded.amountCents } : null,
     cancelReason: auction.cancelReason,
     sealed,
   };
@@ -369,8 +405,14 @@ export async function viewsFor(
   });
 }
 
-/** The auctions a user may see: their organization's, those they are invited to, or (staff) all. */
-export async function listAuctionsFor(db: Database, user: CurrentUser) {
+/** The auction list shows this many a page. */
+export const AUCTIONS_PAGE_SIZE = 25;
+
+/**
+ * One page (from 1) of the auctions a user may see: their organization's, those they are invited to,
+ * or (staff) all; and how many there are in all.
+ */
+export async function listAuctionsFor(db: Database, user: CurrentUser, page = 1) {
   const columns = {
     id: auctions.id,
     title: auctions.title,
@@ -379,34 +421,45 @@ export async function listAuctionsFor(db: Database, user: CurrentUser) {
     startsAt: auctions.startsAt,
     endsAt: auctions.endsAt,
     organizationName: organizations.name,
+    // Counted with the page's rows: no second query.
+    total: sql<number>`(count(*) over ())::int`,
   };
   const base = db
     .select(columns)
     .from(auctions)
     .innerJoin(organizations, eq(organizations.id, auctions.organizationId));
-  if (user.role === 1) return base.orderBy(desc(auctions.id)).limit(500);
-  if (!user.organizationId) return [];
+  const offset = (page - 1) * AUCTIONS_PAGE_SIZE;
+  const answer = <Row extends { total: number }>(rows: Row[]) => ({
+    rows: rows.map(({ total: _total, ...row }) => row),
+    total: rows[0]?.total ?? 0,
+  });
+  if (user.role === 1) {
+    return answer(await base.orderBy(desc(auctions.id)).limit(AUCTIONS_PAGE_SIZE).offset(offset));
+  }
+  if (!user.organizationId) return answer([]);
   if (user.role === 3) {
     const invited = db
       .select({ auctionId: auctionInvitations.auctionId })
       .from(auctionInvitations)
       .where(eq(auctionInvitations.organizationId, user.organizationId));
-    const rows = await db
-      .select(columns)
-      .from(auctions)
-      .innerJoin(organizations, eq(organizations.id, auctions.organizationId))
-      .where(inArray(auctions.id, invited))
-      .orderBy(desc(auctions.startsAt))
-      .limit(500);
-    return rows.filter((row) => row.status !== "draft");
+    return answer(
+      await base
+        .where(and(inArray(auctions.id, invited), ne(auctions.status, "draft")))
+        .orderBy(desc(auctions.startsAt), desc(auctions.id))
+        .limit(AUCTIONS_PAGE_SIZE)
+        .offset(offset),
+    );
   }
   // The organization's own auctions and, for a consultant, those it was named to evaluate.
-  return base
-    .where(
-      or(eq(auctions.organizationId, user.organizationId), eq(auctions.evaluatorOrganizationId, user.organizationId)),
-    )
-    .orderBy(desc(auctions.id))
-    .limit(500);
+  return answer(
+    await base
+      .where(
+        or(eq(auctions.organizationId, user.organizationId), eq(auctions.evaluatorOrganizationId, user.organizationId)),
+      )
+      .orderBy(desc(auctions.id))
+      .limit(AUCTIONS_PAGE_SIZE)
+      .offset(offset),
+  );
 }
 
 /** How many auctions each status has for the organization (for the list's filter). */

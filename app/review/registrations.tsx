@@ -2,11 +2,12 @@ import { Form, Link } from "react-router";
 import { FilterSelect } from "~/forms/filter-select";
 import { ColumnHeads } from "~/layout/column-heads";
 import { pageTitle } from "~/layout/page-title";
+import { Pager, pageCountOf, pageOf } from "~/layout/pager";
 import { standingText } from "~/payments/subscription-summary";
 import { standingReason } from "~/payments/subscriptions/standing";
 import { appServicesContext } from "~/server/app-context";
 import type { Route } from "./+types/registrations";
-import { listRegistrations, type QueueFilter } from "./review.server";
+import { listRegistrations, QUEUE_PAGE_SIZE, type QueueFilter } from "./review.server";
 import {
   REGISTRATION_STATUSES,
   REGISTRATION_TYPES,
@@ -30,11 +31,19 @@ function readFilter(url: URL): QueueFilter {
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const filter = readFilter(new URL(request.url));
-  const { rows, counts } = await listRegistrations(context.get(appServicesContext).db, filter);
+  const url = new URL(request.url);
+  const filter = readFilter(url);
+  const page = pageOf(url);
+  const { rows, counts } = await listRegistrations(context.get(appServicesContext).db, filter, page);
+  const total = filter.status
+    ? (counts[filter.status] ?? 0)
+    : Object.values(counts).reduce((sum, value) => sum + value, 0);
   return {
     filter,
     counts,
+    page,
+    pageCount: pageCountOf(total, QUEUE_PAGE_SIZE),
+    search: url.search,
     rows: rows.map(({ subscriptionStatus, graceEndsAt, ...row }) => ({
       ...row,
       submittedAt: row.submittedAt.toISOString(),
@@ -54,7 +63,7 @@ export function meta() {
 }
 
 export default function Registrations({ loaderData }: Route.ComponentProps) {
-  const { filter, counts, rows } = loaderData;
+  const { filter, counts, rows, page, pageCount, search } = loaderData;
   return (
     <div>
       <h1>Registrations</h1>
@@ -105,6 +114,7 @@ export default function Registrations({ loaderData }: Route.ComponentProps) {
           </tbody>
         </table>
       )}
+      <Pager page={page} pageCount={pageCount} search={search} label="Registration pages" />
     </div>
   );
 }

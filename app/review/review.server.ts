@@ -34,13 +34,19 @@ import { sellerSubscriptionOf, startSellerSubscription } from "./seller-subscrip
 
 export type QueueFilter = { type?: RegistrationType; status?: RegistrationStatus };
 
-/** Newest first, with the number in each status (for the chosen type) for the filter. */
-export async function listRegistrations(db: Database, filter: QueueFilter) {
+/** The staff queue shows this many registrations a page. */
+export const QUEUE_PAGE_SIZE = 50;
+
+/**
+ * One page of the queue (from 1), newest first, with the number in each status (for the chosen type)
+ * for the filter, which also tells how many pages there are.
+ */
+export async function listRegistrations(db: Database, filter: QueueFilter, page = 1) {
   const conditions = [
     filter.type ? eq(registrations.organizationType, filter.type) : undefined,
     filter.status ? eq(registrations.status, filter.status) : undefined,
   ].filter((condition) => condition !== undefined);
-  const rows = await db
+  const rowsQuery = db
     .select({
       id: registrations.id,
       name: registrations.name,
@@ -55,12 +61,16 @@ export async function listRegistrations(db: Database, filter: QueueFilter) {
     .leftJoin(sellerSubscriptions, eq(sellerSubscriptions.organizationId, registrations.organizationId))
     .where(and(...conditions))
     .orderBy(desc(registrations.submittedAt), desc(registrations.id))
-    .limit(500);
-  const counts = await db
-    .select({ status: registrations.status, total: count() })
-    .from(registrations)
-    .where(filter.type ? eq(registrations.organizationType, filter.type) : undefined)
-    .groupBy(registrations.status);
+    .limit(QUEUE_PAGE_SIZE)
+    .offset((page - 1) * QUEUE_PAGE_SIZE);
+  const [rows, counts] = await Promise.all([
+    rowsQuery,
+    db
+      .select({ status: registrations.status, total: count() })
+      .from(registrations)
+      .where(filter.type ? eq(registrations.organizationType, filter.type) : undefined)
+      .groupBy(registrations.status),
+  ]);
   return { rows, counts: Object.fromEntries(counts.map((row) => [row.status, row.total])) as Record<string, number> };
 }
 

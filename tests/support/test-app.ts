@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { existsSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -26,6 +27,12 @@ export function requireBuild(): void {
  * the app ignores the header (a client cannot choose its address) and every test client is 127.0.0.1.
  */
 export const BEHIND_ONE_PROXY = { TRUSTED_PROXY_HOPS: "1" } as const;
+
+/**
+ * The `x-test-request` header of the request being answered, for whatever runs on its behalf (a
+ * test counting the queries one request sends, apart from the app's background work).
+ */
+export const testRequestTag = new AsyncLocalStorage<string>();
 
 type BuiltApplication = {
   handle(req: IncomingMessage, res: ServerResponse): void;
@@ -63,7 +70,9 @@ export async function startTestApp(
   // Listen first, so the app knows its own address for the links it puts in e-mails.
   let application: BuiltApplication | undefined;
   const server: Server = createServer((req, res) => {
-    if (application) application.handle(req, res);
+    const tag = req.headers["x-test-request"];
+    if (application && typeof tag === "string") testRequestTag.run(tag, () => application?.handle(req, res));
+    else if (application) application.handle(req, res);
     else res.writeHead(503).end();
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

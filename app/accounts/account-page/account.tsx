@@ -20,18 +20,15 @@ import { CHOOSE_FROM_THE_LIST, notificationChoicesSchema } from "./notification-
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(request, context);
   const name = [user.firstName, user.lastName].filter(Boolean).join(" ");
-  const subscription =
-    user.role === 3 && user.organizationId
-      ? await sellerSubscriptionOf(context.get(appServicesContext).db, user.organizationId)
-      : undefined;
-  const profile = new URL(request.url).searchParams.get("profile");
-  const organization =
-    user.role !== 1 && user.organizationId
-      ? await organizationSummary(context.get(appServicesContext).db, user.organizationId)
-      : null;
   const db = context.get(appServicesContext).db;
-  const [recent, optOuts] =
-    user.role === 1 ? [[], []] : await Promise.all([listNotifications(db, user.id), optOutsOf(db, user.id)]);
+  const profile = new URL(request.url).searchParams.get("profile");
+  // Independent reads, sent together.
+  const [subscription, organization, recent, optOuts] = await Promise.all([
+    user.role === 3 && user.organizationId ? sellerSubscriptionOf(db, user.organizationId) : undefined,
+    user.role !== 1 && user.organizationId ? organizationSummary(db, user.organizationId) : null,
+    user.role === 1 ? [] : listNotifications(db, user.id),
+    user.role === 1 ? ([] as Awaited<ReturnType<typeof optOutsOf>>) : optOutsOf(db, user.id),
+  ]);
   return {
     // Without their ids: counted across every user's notifications (other sellers' "outbid" ones
     // included), their gaps would tell a seller how busy an auction is (issue 17).

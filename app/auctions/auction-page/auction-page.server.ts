@@ -48,9 +48,11 @@ export type Notice = (typeof NOTICES)[number];
 export async function loadAuctionPage(request: Request, context: Context, rawId: string | undefined) {
   const { user, auction, viewer } = await requireAuction(request, context, rawId);
   const { db } = context.get(appServicesContext);
-  const view = await viewFor(db, auction, viewer);
-  // A seller held back by its subscription (issue 19) is told before it tries to bid.
-  const standing = viewer.kind === "seller" ? await sellerMayBid(db, viewer.organizationId) : undefined;
+  const [view, standing] = await Promise.all([
+    viewFor(db, auction, viewer),
+    // A seller held back by its subscription (issue 19) is told before it tries to bid.
+    viewer.kind === "seller" ? sellerMayBid(db, viewer.organizationId) : undefined,
+  ]);
   const params = new URL(request.url).searchParams;
   const notice = NOTICES.find((name) => params.has(name));
   // Times are formatted here, in the user's zone, and shown as they are (the event stream's views carry theirs too).

@@ -442,7 +442,7 @@ function OwnerPanel({
   const awardedBid = view.award
     ? view.sealed
       ? view.sealed.bids?.find((bid) => bid.id === view.award?.bidId)
-      : view.bids.find((bid) => bid.id === view.award?.bidId)
+      : view.awardedBid
     : undefined;
   return (
     <>
@@ -555,9 +555,14 @@ function OwnerPanel({
                   Download the bid history (CSV)
                 </a>
               </p>
-              <TableRegion label="Every bid">
+              {view.bids.length < view.bidCount ? (
+                <p>{`The latest ${view.bids.length} of ${view.bidCount} bids are shown; the bid history has every one.`}</p>
+              ) : null}
+              <TableRegion label={view.bids.length < view.bidCount ? "Latest bids" : "Every bid"}>
                 <table className="table">
-                  <caption className="visually-hidden">Every bid, newest first</caption>
+                  <caption className="visually-hidden">
+                    {view.bids.length < view.bidCount ? "Latest bids, newest first" : "Every bid, newest first"}
+                  </caption>
                   <thead>
                     <tr>
                       <th scope="col">Amount</th>

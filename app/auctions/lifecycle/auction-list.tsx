@@ -1,11 +1,12 @@
 import { Link } from "react-router";
 import { requireUser } from "~/accounts/sessions/auth.server";
 import { pageTitle } from "~/layout/page-title";
+import { Pager, pageCountOf, pageOf } from "~/layout/pager";
 import { TableRegion } from "~/layout/table-region";
 import { timeText, zonedTexts } from "~/platform/zoned-time";
 import { appServicesContext } from "~/server/app-context";
 import { STATUS_LABELS, statusAt } from "../auction-rules";
-import { listAuctionsFor } from "../auction-views.server";
+import { AUCTIONS_PAGE_SIZE, listAuctionsFor } from "../auction-views.server";
 import type { Route } from "./+types/auction-list";
 import { timezoneOf } from "./auction-form.server";
 
@@ -13,7 +14,9 @@ import { timezoneOf } from "./auction-form.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(request, context);
-  const rows = await listAuctionsFor(context.get(appServicesContext).db, user);
+  const url = new URL(request.url);
+  const page = pageOf(url);
+  const { rows, total } = await listAuctionsFor(context.get(appServicesContext).db, user, page);
   const now = new Date();
   const auctions = rows.map((row) => ({
     id: row.id,
@@ -30,6 +33,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     // Formatted here, in the user's zone: the browser shows these texts as they are.
     times: zonedTexts(auctions, timezoneOf(user)),
     auctions,
+    page,
+    pageCount: pageCountOf(total, AUCTIONS_PAGE_SIZE),
+    search: url.search,
   };
 }
 
@@ -38,7 +44,7 @@ export function meta() {
 }
 
 export default function AuctionList({ loaderData }: Route.ComponentProps) {
-  const { auctions, canCreate, isSeller, times } = loaderData;
+  const { auctions, canCreate, isSeller, times, page, pageCount, search } = loaderData;
   return (
     <div>
       <h1>Auctions</h1>
@@ -83,6 +89,7 @@ export default function AuctionList({ loaderData }: Route.ComponentProps) {
           </table>
         </TableRegion>
       )}
+      <Pager page={page} pageCount={pageCount} search={search} label="Auction pages" />
     </div>
   );
 }

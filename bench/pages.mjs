@@ -1,0 +1,303 @@
+// Signed-in pages benchmark (issue 20), against `node server.js` on a fresh database made for the run,
+// PostgreSQL (default) or PGlite (BENCH_DB=pglite), with realistic data: an auction with 500 bids, 50
+// invited sellers and 20 documents; a buyer with 50 auctions and 200 notifications; a staff queue of
+// 500 registrations. Each party signs in through /login; autocannon then asks for each page with 10 and
+// with 50 clients, and for the same server's GET /healthz (one `select 1`) in the same run: the ratio
+// to it is steadier than absolute figures on a shared machine.
+// Targets: each page at least 0.25 of /healthz, p99 under 150 ms at 10 clients, no timeout at 50.
+// Usage: npm run build && node bench/pages.mjs
+//   BENCH_DB (postgres | pglite, default postgres), BENCH_SECONDS (per measurement, default 5),
+//   BENCH_CLIENTS (comma-separated, default 10,50), BENCH_PAGES (comma-separated names among account,
+//   auctions, console, seller, staff; default all), BENCH_DATABASE_URL (an existing PostgreSQL database
+//   to create the run's database next to; default DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test),
+//   BENCH_CPU_PROF=1 (the app server writes a V8 CPU profile to /tmp/prof).
+// It reports; it does not fail: exit code 0 unless something crashes.
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import autocannon from "autocannon";
+import postgres from "postgres";
+import { tsImport } from "tsx/esm/api";
+import { fixed, printTable, settings, startApp, stopChild } from "./bench-support.mjs";
+
+const SELLERS = 50;
+const BIDS = 500;
+const DOCUMENTS = 20;
+const BUYER_AUCTIONS = 50;
+const NOTIFICATIONS = 200;
+const REGISTRATIONS = 500;
+const RATIO_TARGET = 0.25;
+const P99_TARGET_MS = 150;
+const STAFF = { email: "staff@example.com", password: "staff-password" };
+
+const kind = process.env.BENCH_DB === "pglite" ? "pglite" : "postgres";
+const clientCounts = (process.env.BENCH_CLIENTS ?? "10,50").split(",").map(Number);
+const wantedPages = process.env.BENCH_PAGES?.split(",");
+const adminUrl =
+  process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+
+/** A fresh PostgreSQL database next to the admin URL's, or a PGlite directory; `drop` removes it. */
+async function createDatabase() {
+  if (kind === "pglite") {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "bench-pages-"));
+    return {
+      options: { pgliteDir: dir },
+      env: { PGLITE_DIR: dir },
+      label: `PGlite in ${dir}`,
+      drop: async () => rmSync(dir, { recursive: true, force: true }),
+    };
+  }
+  const name = `bench_pages_${process.pid}_${randomBytes(3).toString("hex")}`;
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database "${name}"`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    options: { databaseUrl: url.toString(), pgliteDir: "" },
+    env: { DATABASE_URL: url.toString() },
+    label: `PostgreSQL (fresh database ${name})`,
+    async drop() {
+      const cleanup = postgres(adminUrl, { max: 1, onnotice: () => {} });
+      await cleanup.unsafe(`drop database if exists "${name}" with (force)`).catch(() => {});
+      await cleanup.end();
+    },
+  };
+}
+
+/**
+ * The data, written before the server starts (PGlite has one process): the fixtures' parties and
+ * auctions, 500 bids through the bid queue itself (so the auction row's standing lowest, sequence and
+ * events are what the app would have written), the rest by plain inserts.
+ */
+async function writeData(options) {
+  const { openDatabase } = await tsImport("../db/database.server.ts", import.meta.url);
+  const { seedDemoCatalogue, seedReferenceData } = await tsImport("../db/seed.ts", import.meta.url);
+  const fixtures = await tsImport("../tests/support/auction-fixtures.ts", import.meta.url);
+  const { placeManualBid } = await tsImport("../app/auctions/bidding/bid-queue.server.ts", import.meta.url);
+  const handle = await openDatabase(options);
+  try {
+    await handle.migrate();
+    await seedReferenceData(handle.db);
+    await seedDemoCatalogue(handle.db);
+    const db = handle.db;
+    const query = handle.query;
+    const catalogue = await fixtures.catalogueForAuctions(db);
+    const buyer = await fixtures.createBuyer(db);
+    const sellers = [];
+    for (let index = 0; index < SELLERS; index += 1) {
+      sellers.push(
+        await fixtures.createSeller(db, {
+          serviceIds: [catalogue.serviceId],
+          serviceAreaIds: [catalogue.serviceAreaId],
+        }),
+      );
+    }
+    const reserveCents = 100_000_000;
+    const busy = await fixtures.createAuctionRow(db, {
+      owner: buyer,
+      ...catalogue,
+      sellers,
+      reserveCents,
+      decrement: { kind: "amount", value: 100 },
+      endsAt: new Date(Date.now() + 6 * 3_600_000),
+    });
+    // The buyer's other auctions: a few sellers each, in every state a list shows.
+    const states = ["open", "draft", "scheduled", "closed"];
+    for (let index = 1; index < BUYER_AUCTIONS; index += 1) {
+      const status = states[index % states.length];
+      const future = status === "draft" || status === "scheduled";
+      await fixtures.createAuctionRow(db, {
+        owner: buyer,
+        ...catalogue,
+        sellers: sellers.slice(index % 40, (index % 40) + 3),
+        status,
+        startsAt: new Date(Date.now() + (future ? 1 : -2) * 86_400_000),
+        endsAt: new Date(Date.now() + (future ? 2 : status === "closed" ? -1 : 1) * 86_400_000),
+      });
+    }
+    for (let index = 0; index < BIDS; index += 1) {
+      const seller = sellers[index % SELLERS];
+      const outcome = await placeManualBid(db, {
+        auctionId: busy.id,
+        organizationId: seller.organizationId,
+        userId: seller.userId,
+        amountCents: reserveCents - 100 * (index + 1),
+      });
+      if (outcome.kind !== "accepted") throw new Error(`bid ${index + 1} was not accepted: ${JSON.stringify(outcome)}`);
+    }
+    const content = Buffer.alloc(20_000, 7);
+    for (let index = 0; index < DOCUMENTS; index += 1) {
+      await query(
+        "insert into auction_documents (auction_id, file_name, content_type, size_bytes, content, uploaded_by_user_id) values ($1, $2, 'application/pdf', $3, $4, $5)",
+        [busy.id, `Drawing ${index + 1}.pdf`, content.length, content, buyer.userId],
+      );
+    }
+    await query(
+      `insert into notifications (user_id, kind, auction_id, subject, text, emailed_at, created_at)
+       select $1, 'outbid', $2, 'Auction update ' || n, 'Something happened on your auction (' || n || ').', now(), now() - n * interval '1 minute'
+       from generate_series(1, $3::int) as n`,
+      [buyer.userId, busy.id, NOTIFICATIONS],
+    );
+    // The staff queue: buyer registrations awaiting review, each with its request and spent access token.
+    await query(
+      `with requests as (
+         insert into registration_requests (name, organization_name, organization_type, mobile_number, code_salt, code_hash, code_expires_at, verified_at)
+         select 'Pat ' || n, 'Applicant ' || n, 2, '+1403555' || lpad(n::text, 4, '0'), 'x', 'x', now(), now()
+         from generate_series(1, $1::int) as n returning id, organization_name
+       ), tokens as (
+         insert into registration_access_tokens (registration_request_id, token_hash, expires_at, used_at)
+         select id, 'bench-' || id, now(), now() from requests returning id, registration_request_id
+       )
+       insert into registrations (access_token_id, organization_type, status, name, address, city, state, country_code, postal_zip, phone, email, primary_industry_id, billing_preference, submitted_at)
+       select tokens.id, 2, 'submitted', requests.organization_name, '1 Main St', 'Calgary', 'AB', 'CA', 'T2P 1J9', '403-555-0100',
+         'office-' || requests.id || '@applicant.example', (select min(id) from industries), 'Email Invoice', now() - requests.id * interval '1 minute'
+       from tokens join requests on requests.id = tokens.registration_request_id`,
+      [REGISTRATIONS],
+    );
+    return { buyer, seller: sellers[0], auctionId: busy.id };
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Signs in over HTTP (the sign-in form); answers the session cookie. */
+async function signIn(origin, party) {
+  const response = await fetch(`${origin}/login`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ email: party.email, password: party.password }),
+    redirect: "manual",
+  });
+  await response.arrayBuffer();
+  const cookie = response.headers
+    .getSetCookie()
+    .map((header) => header.split(";")[0])
+    .join("; ");
+  if (![302, 303].includes(response.status) || !cookie) throw new Error(`sign-in answered ${response.status}`);
+  return cookie;
+}
+
+/** One autocannon run; a browser's headers (gzip) and its session cookie. */
+async function measure(origin, pathname, cookie, connections, seconds) {
+  const result = await autocannon({
+    url: `${origin}${pathname}`,
+    connections,
+    pipelining: 1,
+    duration: seconds,
+    timeout: 10,
+    headers: { "accept-encoding": "gzip", ...(cookie ? { cookie } : {}) },
+  });
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    timeouts: result.timeouts,
+    problems: result.non2xx + result.errors,
+  };
+}
+
+async function main() {
+  console.log(
+    `bench/pages.mjs: autocannon, ${clientCounts.join(" and ")} clients, ${settings.warmUpSeconds} s warm-up + ` +
+      `${settings.seconds} s per measurement, Node ${process.version}, ${os.availableParallelism?.() ?? os.cpus().length} CPU(s).`,
+  );
+  const database = await createDatabase();
+  let app;
+  try {
+    const started = Date.now();
+    const data = await writeData(database.options);
+    console.log(`Data: written in ${fixed((Date.now() - started) / 1000, 1)} s.`);
+    app = await startApp({ ...database.env, SEED_STAFF_EMAIL: STAFF.email, SEED_STAFF_PASSWORD: STAFF.password });
+    console.log(`App: \`node server.js\` on ${database.label}.`);
+    const origin = app.origin;
+    const buyer = await signIn(origin, data.buyer);
+    const seller = await signIn(origin, data.seller);
+    const staff = await signIn(origin, STAFF);
+    const pages = [
+      { name: "account", label: "/account (buyer)", path: "/account", cookie: buyer },
+      { name: "auctions", label: "/auctions (buyer)", path: "/auctions", cookie: buyer },
+      {
+        name: "console",
+        label: `/auctions/${data.auctionId} (buyer's console)`,
+        path: `/auctions/${data.auctionId}`,
+        cookie: buyer,
+      },
+      {
+        name: "seller",
+        label: `/auctions/${data.auctionId} (a seller)`,
+        path: `/auctions/${data.auctionId}`,
+        cookie: seller,
+      },
+      { name: "staff", label: "/staff/registrations (staff)", path: "/staff/registrations", cookie: staff },
+    ].filter((page) => !wantedPages || wantedPages.includes(page.name));
+    // Each page once: it must answer 200 signed in (not the sign-in page), or the figures mean nothing.
+    for (const page of pages) {
+      const response = await fetch(`${origin}${page.path}`, { headers: { cookie: page.cookie }, redirect: "manual" });
+      const body = await response.text();
+      if (response.status !== 200) throw new Error(`${page.label} answered ${response.status}`);
+      page.bytes = body.length;
+    }
+
+    const rows = [];
+    const verdicts = [];
+    for (const connections of clientCounts) {
+      await measure(origin, "/healthz", undefined, connections, settings.warmUpSeconds);
+      const healthz = await measure(origin, "/healthz", undefined, connections, settings.seconds);
+      rows.push([
+        `GET /healthz`,
+        String(connections),
+        fixed(healthz.rps),
+        fixed(healthz.p50),
+        fixed(healthz.p99),
+        String(healthz.timeouts),
+        "",
+        "",
+      ]);
+      for (const page of pages) {
+        await measure(origin, page.path, page.cookie, connections, settings.warmUpSeconds);
+        const result = await measure(origin, page.path, page.cookie, connections, settings.seconds);
+        const ratio = result.rps / healthz.rps;
+        rows.push([
+          page.label,
+          String(connections),
+          fixed(result.rps),
+          fixed(result.p50),
+          fixed(result.p99),
+          String(result.timeouts),
+          fixed(ratio, 3),
+          String(result.problems),
+        ]);
+        const misses = [];
+        if (ratio < RATIO_TARGET) misses.push(`ratio ${fixed(ratio, 3)} < ${RATIO_TARGET}`);
+        if (connections <= 10 && result.p99 >= P99_TARGET_MS)
+          misses.push(`p99 ${result.p99} ms >= ${P99_TARGET_MS} ms`);
+        if (result.timeouts > 0) misses.push(`${result.timeouts} timeouts`);
+        if (result.problems > 0) misses.push(`${result.problems} errors or non-2xx answers`);
+        verdicts.push(
+          `${misses.length ? "MISS" : "PASS"} ${page.label}, ${connections} clients${misses.length ? `: ${misses.join(", ")}` : ""}`,
+        );
+      }
+    }
+    console.log("");
+    printTable(["page", "clients", "req/s", "p50 ms", "p99 ms", "timeouts", "÷ healthz", "errors"], rows);
+    console.log("");
+    for (const page of pages) console.log(`size: ${page.label} ${fixed(page.bytes / 1024, 1)} KB of HTML`);
+    console.log(
+      `targets: each page at least ${RATIO_TARGET} of /healthz, p99 under ${P99_TARGET_MS} ms at 10 clients, no timeout (10 s) at any.`,
+    );
+    for (const verdict of verdicts) console.log(verdict);
+  } finally {
+    if (app) await stopChild(app.child);
+    await database.drop();
+  }
+}
+
+try {
+  await main();
+} catch (error) {
+  console.error(`bench failed: ${error.stack ?? error}`);
+  process.exit(1);
+}
+process.exit(0);
