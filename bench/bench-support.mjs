@@ -1,6 +1,6 @@
-// What bench/http.mjs and bench/catalogue.mjs share: settings from the environment, the production
-// server and the plain node:http reference as child processes, and measuring both alternately with
-// autocannon in this process.
+// What the benches share: settings from the environment, the production server and the plain
+// node:http reference as child processes, measuring both alternately with autocannon in this process,
+// a fresh PostgreSQL database per run, signing in, and the exit code.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -9,6 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
+import postgres from "postgres";
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -205,4 +206,55 @@ export function printTable(header, rows) {
     cells.map((cell, index) => (index === 0 ? cell.padEnd(widths[index]) : cell.padStart(widths[index]))).join("  ");
   console.log(line(header));
   for (const row of rows) console.log(line(row));
+}
+
+/** An existing PostgreSQL database to create a run's database next to. */
+export const adminUrl =
+  process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+
+/** A fresh PostgreSQL database next to the admin URL's, named `<prefix>_<pid>_<random>`; `drop` removes it. */
+export async function createPostgresDatabase(prefix) {
+  const name = `${prefix}_${process.pid}_${randomBytes(3).toString("hex")}`;
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database "${name}"`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    name,
+    url: url.toString(),
+    async drop() {
+      const cleanup = postgres(adminUrl, { max: 1, onnotice: () => {} });
+      await cleanup.unsafe(`drop database if exists "${name}" with (force)`).catch(() => {});
+      await cleanup.end();
+    },
+  };
+}
+
+/** Signs in over HTTP (the sign-in form); answers the session cookie. */
+export async function signIn(origin, party) {
+  const response = await fetch(`${origin}/login`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ email: party.email, password: party.password }),
+    redirect: "manual",
+  });
+  await response.arrayBuffer();
+  const cookie = response.headers
+    .getSetCookie()
+    .map((header) => header.split(";")[0])
+    .join("; ");
+  if (![302, 303].includes(response.status) || !cookie) throw new Error(`sign-in answered ${response.status}`);
+  return cookie;
+}
+
+/** Runs a bench's main: exit code 0 unless something crashes (a bench reports, it does not fail). */
+export async function runBench(main) {
+  try {
+    await main();
+  } catch (error) {
+    console.error(`bench failed: ${error.stack ?? error}`);
+    process.exit(1);
+  }
+  process.exit(0);
 }

@@ -16,15 +16,22 @@
 //   BENCH_CPU_PROF=1 (the app server writes a V8 CPU profile to /tmp/prof). Needs pgbench.
 // It reports; it does not fail: exit code 0 unless something crashes.
 import { spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import postgres from "postgres";
 import { tsImport } from "tsx/esm/api";
-import { fixed, printTable, settings, startApp, stopChild } from "./bench-support.mjs";
+import {
+  createPostgresDatabase,
+  fixed,
+  printTable,
+  runBench,
+  settings,
+  signIn,
+  startApp,
+  stopChild,
+} from "./bench-support.mjs";
 
 const BIDDERS = 50;
 const RATIO_TARGET = 0.3;
@@ -33,8 +40,6 @@ const DECREMENT_CENTS = 100; // $1
 const RESERVE_CENTS = 1_000_000_000; // $10,000,000: room for every bid of a long run
 const watchers = Number(process.env.BENCH_WATCHERS ?? 500);
 const watchBids = Number(process.env.BENCH_WATCH_BIDS ?? 20);
-const adminUrl =
-  process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const dollars = (cents) => (cents / 100).toFixed(2);
@@ -42,41 +47,6 @@ function percentile(values, p) {
   if (values.length === 0) return Number.NaN;
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))];
-}
-
-/** A fresh database next to the admin URL's; `drop` removes it. */
-async function createDatabase() {
-  const name = `bench_bids_${process.pid}_${randomBytes(3).toString("hex")}`;
-  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database "${name}"`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const cleanup = postgres(adminUrl, { max: 1, onnotice: () => {} });
-      await cleanup.unsafe(`drop database if exists "${name}" with (force)`).catch(() => {});
-      await cleanup.end();
-    },
-  };
-}
-
-/** Signs in over HTTP (the sign-in form); answers the session cookie. */
-async function signIn(origin, party) {
-  const response = await fetch(`${origin}/login`, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ email: party.email, password: party.password }),
-    redirect: "manual",
-  });
-  await response.arrayBuffer();
-  const cookie = response.headers
-    .getSetCookie()
-    .map((header) => header.split(";")[0])
-    .join("; ");
-  if (![302, 303].includes(response.status) || !cookie) throw new Error(`sign-in answered ${response.status}`);
-  return cookie;
 }
 
 // The bidders' and (d)'s requests go over node:http with keep-alive connections, as a browser keeps
@@ -334,7 +304,7 @@ async function main() {
     `bench/bids.mjs: ${BIDDERS} bidders x ${settings.seconds} s, pgbench -c ${BIDDERS} -j 2 -T ${settings.seconds}, ` +
       `${watchers} watchers x ${watchBids} bids, Node ${process.version}, ${os.availableParallelism?.() ?? os.cpus().length} CPU(s).`,
   );
-  const database = await createDatabase();
+  const database = await createPostgresDatabase("bench_bids");
   let app;
   let handle;
   try {
@@ -348,17 +318,7 @@ async function main() {
     const { placeManualBid } = await tsImport("../app/auctions/bidding/bid-queue.server.ts", import.meta.url);
     handle = await openDatabase({ databaseUrl: database.url, pgliteDir: "" });
     const db = handle.db;
-    const catalogue = await fixtures.catalogueForAuctions(db);
-    const buyer = await fixtures.createBuyer(db);
-    const sellers = [];
-    for (let index = 0; index < BIDDERS; index += 1) {
-      sellers.push(
-        await fixtures.createSeller(db, {
-          serviceIds: [catalogue.serviceId],
-          serviceAreaIds: [catalogue.serviceAreaId],
-        }),
-      );
-    }
+    const { catalogue, buyer, sellers } = await fixtures.createAuctionParties(db, BIDDERS);
     const auctionOptions = {
       owner: buyer,
       ...catalogue,
@@ -487,10 +447,4 @@ async function main() {
   }
 }
 
-try {
-  await main();
-} catch (error) {
-  console.error(`bench failed: ${error.stack ?? error}`);
-  process.exit(1);
-}
-process.exit(0);
+await runBench(main);

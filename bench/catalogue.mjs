@@ -3,7 +3,16 @@
 // same JSON bytes, measured the same way in the same run. Prints requests per second, p99 and ratios.
 // Usage: npm run build && node bench/catalogue.mjs   (BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_ROUNDS)
 // It reports; it does not fail: exit code 0 unless something crashes.
-import { compare, describeRun, fixed, printTable, startApp, startReference, stopChild } from "./bench-support.mjs";
+import {
+  compare,
+  describeRun,
+  fixed,
+  printTable,
+  runBench,
+  startApp,
+  startReference,
+  stopChild,
+} from "./bench-support.mjs";
 
 const target = 0.3;
 const paths = ["/api/service_checkboxes", "/api/service_area_checkboxes"];
@@ -65,10 +74,4 @@ async function main() {
   }
 }
 
-try {
-  await main();
-} catch (error) {
-  console.error(`bench failed: ${error.stack ?? error}`);
-  process.exit(1);
-}
-process.exit(0);
+await runBench(main);

@@ -3,7 +3,16 @@
 // Usage: npm run build && node bench/http.mjs   (BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_ROUNDS, BENCH_PAGES)
 // It reports; it does not fail: exit code 0 unless something crashes.
 import { gzipSync } from "node:zlib";
-import { compare, describeRun, fixed, printTable, startApp, startReference, stopChild } from "./bench-support.mjs";
+import {
+  compare,
+  describeRun,
+  fixed,
+  printTable,
+  runBench,
+  startApp,
+  startReference,
+  stopChild,
+} from "./bench-support.mjs";
 import { NO_JAVASCRIPT, PUBLIC_PAGES, registrationSteps } from "./first-visit-pages.mjs";
 
 const targetPages = [
@@ -253,10 +262,4 @@ async function main() {
   }
 }
 
-try {
-  await main();
-} catch (error) {
-  console.error(`bench failed: ${error.stack ?? error}`);
-  process.exit(1);
-}
-process.exit(0);
+await runBench(main);

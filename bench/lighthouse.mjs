@@ -4,7 +4,7 @@
 // It reports; it does not fail: exit code 0 unless something crashes.
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
-import { fixed, printTable, startApp, stopChild } from "./bench-support.mjs";
+import { fixed, printTable, runBench, startApp, stopChild } from "./bench-support.mjs";
 import { PUBLIC_PAGES, registrationSteps } from "./first-visit-pages.mjs";
 
 const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -108,10 +108,4 @@ async function main() {
   }
 }
 
-try {
-  await main();
-} catch (error) {
-  console.error(`bench failed: ${error.stack ?? error}`);
-  process.exit(1);
-}
-process.exit(0);
+await runBench(main);

@@ -12,14 +12,21 @@
 //   to create the run's database next to; default DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test),
 //   BENCH_CPU_PROF=1 (the app server writes a V8 CPU profile to /tmp/prof).
 // It reports; it does not fail: exit code 0 unless something crashes.
-import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
-import postgres from "postgres";
 import { tsImport } from "tsx/esm/api";
-import { fixed, printTable, settings, startApp, stopChild } from "./bench-support.mjs";
+import {
+  createPostgresDatabase,
+  fixed,
+  printTable,
+  runBench,
+  settings,
+  signIn,
+  startApp,
+  stopChild,
+} from "./bench-support.mjs";
 
 const SELLERS = 50;
 const BIDS = 500;
@@ -34,8 +41,6 @@ const STAFF = { email: "staff@example.com", password: "staff-password" };
 const kind = process.env.BENCH_DB === "pglite" ? "pglite" : "postgres";
 const clientCounts = (process.env.BENCH_CLIENTS ?? "10,50").split(",").map(Number);
 const wantedPages = process.env.BENCH_PAGES?.split(",");
-const adminUrl =
-  process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 
 /** A fresh PostgreSQL database next to the admin URL's, or a PGlite directory; `drop` removes it. */
 async function createDatabase() {
@@ -48,21 +53,12 @@ async function createDatabase() {
       drop: async () => rmSync(dir, { recursive: true, force: true }),
     };
   }
-  const name = `bench_pages_${process.pid}_${randomBytes(3).toString("hex")}`;
-  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database "${name}"`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
+  const database = await createPostgresDatabase("bench_pages");
   return {
-    options: { databaseUrl: url.toString(), pgliteDir: "" },
-    env: { DATABASE_URL: url.toString() },
-    label: `PostgreSQL (fresh database ${name})`,
-    async drop() {
-      const cleanup = postgres(adminUrl, { max: 1, onnotice: () => {} });
-      await cleanup.unsafe(`drop database if exists "${name}" with (force)`).catch(() => {});
-      await cleanup.end();
-    },
+    options: { databaseUrl: database.url, pgliteDir: "" },
+    env: { DATABASE_URL: database.url },
+    label: `PostgreSQL (fresh database ${database.name})`,
+    drop: database.drop,
   };
 }
 
@@ -83,17 +79,7 @@ async function writeData(options) {
     await seedDemoCatalogue(handle.db);
     const db = handle.db;
     const query = handle.query;
-    const catalogue = await fixtures.catalogueForAuctions(db);
-    const buyer = await fixtures.createBuyer(db);
-    const sellers = [];
-    for (let index = 0; index < SELLERS; index += 1) {
-      sellers.push(
-        await fixtures.createSeller(db, {
-          serviceIds: [catalogue.serviceId],
-          serviceAreaIds: [catalogue.serviceAreaId],
-        }),
-      );
-    }
+    const { catalogue, buyer, sellers } = await fixtures.createAuctionParties(db, SELLERS);
     const reserveCents = 100_000_000;
     const busy = await fixtures.createAuctionRow(db, {
       owner: buyer,
@@ -160,23 +146,6 @@ async function writeData(options) {
   } finally {
     await handle.close();
   }
-}
-
-/** Signs in over HTTP (the sign-in form); answers the session cookie. */
-async function signIn(origin, party) {
-  const response = await fetch(`${origin}/login`, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ email: party.email, password: party.password }),
-    redirect: "manual",
-  });
-  await response.arrayBuffer();
-  const cookie = response.headers
-    .getSetCookie()
-    .map((header) => header.split(";")[0])
-    .join("; ");
-  if (![302, 303].includes(response.status) || !cookie) throw new Error(`sign-in answered ${response.status}`);
-  return cookie;
 }
 
 /** One autocannon run; a browser's headers (gzip) and its session cookie. */
@@ -294,10 +263,4 @@ async function main() {
   }
 }
 
-try {
-  await main();
-} catch (error) {
-  console.error(`bench failed: ${error.stack ?? error}`);
-  process.exit(1);
-}
-process.exit(0);
+await runBench(main);

@@ -4,9 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { observeQueries } from "~db/database.server";
 import {
   catalogueForAuctions,
+  createAuctionParties,
   createAuctionRow,
-  createBuyer,
-  createSeller,
   type Party,
   signedInClients,
   TEST_STAFF_ENV,
@@ -35,14 +34,9 @@ describe.each(databaseKinds)("queries per signed-in page on %s", (kind) => {
 
   beforeAll(async () => {
     app = await startTestApp(kind, TEST_STAFF_ENV);
-    const catalogue = await catalogueForAuctions(db());
-    buyer = await createBuyer(db());
-    sellers = [];
-    for (let index = 0; index < 3; index += 1) {
-      sellers.push(
-        await createSeller(db(), { serviceIds: [catalogue.serviceId], serviceAreaIds: [catalogue.serviceAreaId] }),
-      );
-    }
+    const parties = await createAuctionParties(db(), 3);
+    ({ buyer, sellers } = parties);
+    const { catalogue } = parties;
     const auction = await createAuctionRow(db(), {
       owner: buyer,
       ...catalogue,

@@ -51,6 +51,15 @@ export function offering(catalogue: { serviceId: number; serviceAreaId: number }
   return { serviceIds: [catalogue.serviceId], serviceAreaIds: [catalogue.serviceAreaId] };
 }
 
+/** The catalogue (seeded already), a buyer and `sellerCount` sellers offering it, made one after another. */
+export async function createAuctionParties(db: Database, sellerCount: number) {
+  const catalogue = await catalogueForAuctions(db);
+  const buyer = await createBuyer(db);
+  const sellers: Party[] = [];
+  for (let index = 0; index < sellerCount; index += 1) sellers.push(await createSeller(db, offering(catalogue)));
+  return { catalogue, buyer, sellers };
+}
+
 async function user(db: Database, organizationId: number | null, role: number, email: string, password: string) {
   const [row] = await db
     .insert(users)

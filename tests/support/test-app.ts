@@ -3,9 +3,11 @@ import { existsSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
+import { hashPassword } from "~/accounts/password.server";
 import type { DeliverySettings } from "~/messaging/messaging.server";
 import type { EventRetrySettings } from "~/payments/subscriptions/provider-events.server";
 import type { AppServices } from "~/server/app-context";
+import { users } from "~db/schema";
 import { createPostgresDatabase, type DatabaseKind } from "./test-database";
 
 // The production build, run in-process so tests can reach its services (to issue tokens through the
@@ -146,4 +148,22 @@ export function createClient(baseURL: string) {
     return response;
   }
   return { request, cookies };
+}
+
+/**
+ * For the staff pages' tests: staff@upstream.example (staff) and buyer@upstream.example (a buyer's
+ * user), both with the password "staff-password". Answers a client signed in as the staff user.
+ */
+export async function createStaffAndBuyerUsers(app: TestApp) {
+  const passwordHash = await hashPassword("staff-password");
+  await app.services.db.insert(users).values([
+    { email: "staff@upstream.example", role: 1, passwordHash },
+    { email: "buyer@upstream.example", role: 2, passwordHash },
+  ]);
+  const staff = createClient(app.baseURL);
+  const answer = await staff.request("/login", {
+    form: { email: "staff@upstream.example", password: "staff-password" },
+  });
+  if (answer.status !== 302) throw new Error(`the staff sign-in answered ${answer.status}`);
+  return staff;
 }

@@ -6,10 +6,8 @@ import { bidEffects, notifications, outboxMessages } from "~db/schema";
 import { seedDemoCatalogue } from "~db/seed";
 import {
   auctionRow,
-  catalogueForAuctions,
+  createAuctionParties,
   createAuctionRow,
-  createBuyer,
-  createSeller,
   type Party,
 } from "../../../tests/support/auction-fixtures";
 import { createTestDatabase, databaseKinds, type TestDatabase } from "../../../tests/support/test-database";
@@ -26,24 +24,15 @@ describe.each(databaseKinds)("bid notices on %s", (kind) => {
   let database: TestDatabase;
   let services: AuctionServices;
   let buyer: Party;
-  let catalogue: Awaited<ReturnType<typeof catalogueForAuctions>>;
-  const sellers: Party[] = [];
+  let catalogue: Awaited<ReturnType<typeof createAuctionParties>>["catalogue"];
+  let sellers: Party[];
 
   beforeAll(async () => {
     database = await createTestDatabase(kind);
     const env = readEnvironment({ PGLITE_DIR: "memory://" });
     services = { db: database.db, env, messaging: createMessaging(env, database.db) };
     await seedDemoCatalogue(database.db);
-    catalogue = await catalogueForAuctions(database.db);
-    buyer = await createBuyer(database.db);
-    for (let index = 0; index < 4; index += 1) {
-      sellers.push(
-        await createSeller(database.db, {
-          serviceIds: [catalogue.serviceId],
-          serviceAreaIds: [catalogue.serviceAreaId],
-        }),
-      );
-    }
+    ({ catalogue, buyer, sellers } = await createAuctionParties(database.db, 4));
   });
   afterAll(async () => {
     await database?.destroy();

@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, isNotNull, lt } from "drizzle-orm";
 import { type NoticeExecutor, notifyOrganizations } from "~/notifications/notifications.server";
 import { formatCents } from "~/payments/fees";
+import { startPeriodic } from "~/platform/periodic.server";
 import type { Database } from "~db/database.server";
 import { auctionInvitations, auctions, bidEffects } from "~db/schema";
 import { type AuctionServices, auctionLink, utcMinute } from "../auction-notices.server";
@@ -115,22 +116,10 @@ export async function sweepBidEffects(
 
 /** The sweep at start and on a timer (every app process and the worker). Stopping waits for the pass under way. */
 export function startBidEffectsSweep(services: AuctionServices, intervalMs = SWEEP_INTERVAL_MS) {
-  let running: Promise<unknown> | undefined;
-  const tick = () => {
-    if (running) return;
-    running = sweepBidEffects(services)
-      .catch((error) => console.error("bid notices sweep:", error))
-      .finally(() => {
-        running = undefined;
-      });
-  };
-  const timer = setInterval(tick, intervalMs);
-  timer.unref();
-  tick();
+  const sweep = startPeriodic("bid notices sweep", () => sweepBidEffects(services), intervalMs);
   return {
     async stop() {
-      clearInterval(timer);
-      await running;
+      await sweep.stop();
       await Promise.all([...(foldsUnderWay.get(services.db)?.values() ?? [])].map((folding) => folding.running));
     },
   };

@@ -5,10 +5,8 @@ import { auctionAutoBids, auctionBids, auctionEvents } from "~db/schema";
 import { seedDemoCatalogue } from "~db/seed";
 import {
   auctionRow,
-  catalogueForAuctions,
+  createAuctionParties,
   createAuctionRow,
-  createBuyer,
-  createSeller,
   type Party,
 } from "../../../tests/support/auction-fixtures";
 import { createTestDatabase, databaseKinds, type TestDatabase } from "../../../tests/support/test-database";
@@ -23,22 +21,13 @@ import { leadsOver } from "./bidding";
 describe.each(databaseKinds)("bidding on %s", (kind) => {
   let database: TestDatabase;
   let buyer: Party;
-  let catalogue: Awaited<ReturnType<typeof catalogueForAuctions>>;
-  const sellers: Party[] = [];
+  let catalogue: Awaited<ReturnType<typeof createAuctionParties>>["catalogue"];
+  let sellers: Party[];
 
   beforeAll(async () => {
     database = await createTestDatabase(kind);
     await seedDemoCatalogue(database.db);
-    catalogue = await catalogueForAuctions(database.db);
-    buyer = await createBuyer(database.db);
-    for (let index = 0; index < 12; index += 1) {
-      sellers.push(
-        await createSeller(database.db, {
-          serviceIds: [catalogue.serviceId],
-          serviceAreaIds: [catalogue.serviceAreaId],
-        }),
-      );
-    }
+    ({ catalogue, buyer, sellers } = await createAuctionParties(database.db, 12));
   });
   afterAll(async () => {
     await database?.destroy();

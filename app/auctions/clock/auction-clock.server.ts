@@ -1,4 +1,5 @@
 import { and, eq, inArray, lte, or } from "drizzle-orm";
+import { startPeriodic } from "~/platform/periodic.server";
 import { auctions } from "~db/schema";
 import { logEvent, notifyAuction } from "../auction-changes.server";
 import type { AuctionServices } from "../auction-notices.server";
@@ -57,22 +58,5 @@ export async function advanceAuctions(services: AuctionServices, now = new Date(
  * (`npm run worker`); on the embedded database, which has no worker, in the one app process.
  */
 export function startAuctionClock(services: AuctionServices, intervalMs = 5_000) {
-  let running: Promise<unknown> | undefined;
-  const tick = () => {
-    if (running) return;
-    running = advanceAuctions(services)
-      .catch((error) => console.error("auction clock:", error))
-      .finally(() => {
-        running = undefined;
-      });
-  };
-  const timer = setInterval(tick, intervalMs);
-  timer.unref();
-  tick();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return startPeriodic("auction clock", () => advanceAuctions(services), intervalMs);
 }

@@ -1,9 +1,8 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hashPassword } from "~/accounts/password.server";
-import { outboxMessages, users } from "~db/schema";
+import { outboxMessages } from "~db/schema";
 import { eventually, startFakePostmark } from "../../../tests/support/fake-postmark";
-import { createClient, startTestApp, type TestApp } from "../../../tests/support/test-app";
+import { createClient, createStaffAndBuyerUsers, startTestApp, type TestApp } from "../../../tests/support/test-app";
 import { databaseKinds } from "../../../tests/support/test-database";
 import { queueMessage } from "../delivery/outbox.server";
 import { RESEND_REFUSED } from "./staff-messages-schema";
@@ -26,15 +25,7 @@ describe.each(databaseKinds)("/staff/messages on %s", (kind) => {
   beforeAll(async () => {
     fake = await startFakePostmark();
     app = await startTestApp(kind, fake.environment, { delivery: { retryDelayMs: () => 20, pollMs: 500 } });
-    const passwordHash = await hashPassword("staff-password");
-    await app.services.db.insert(users).values([
-      { email: "staff@upstream.example", role: 1, passwordHash },
-      { email: "buyer@upstream.example", role: 2, passwordHash },
-    ]);
-    staff = createClient(app.baseURL);
-    expect(
-      (await staff.request("/login", { form: { email: "staff@upstream.example", password: "staff-password" } })).status,
-    ).toBe(302);
+    staff = await createStaffAndBuyerUsers(app);
     const queue = (to: string, subject: string) =>
       queueMessage(app.services.db, app.services.messaging, {
         channel: "email",

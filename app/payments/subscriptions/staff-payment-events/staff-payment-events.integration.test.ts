@@ -1,13 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hashPassword } from "~/accounts/password.server";
 import { SELLER_FEES_TOTAL } from "~/payments/fees";
-import { providerEvents, registrations, sellerSubscriptions, users } from "~db/schema";
+import { providerEvents, registrations, sellerSubscriptions } from "~db/schema";
 import { seedDemoCatalogue } from "~db/seed";
 import { catalogueForAuctions, createSeller } from "../../../../tests/support/auction-fixtures";
 import { eventually } from "../../../../tests/support/fake-postmark";
-import { createClient, startTestApp, type TestApp } from "../../../../tests/support/test-app";
+import { createClient, createStaffAndBuyerUsers, startTestApp, type TestApp } from "../../../../tests/support/test-app";
 import { databaseKinds } from "../../../../tests/support/test-database";
 import { postStripeEvent, stripeEvent } from "../fixtures/stripe-events";
 import { RETRY_REFUSED } from "./staff-payment-events-schema";
@@ -46,15 +45,7 @@ describe.each(databaseKinds)("/staff/payment-events on %s", (kind) => {
     await db.execute(
       sql`create trigger test_event_faults before insert on subscription_events for each row execute function test_event_faults()`,
     );
-    const passwordHash = await hashPassword("staff-password");
-    await db.insert(users).values([
-      { email: "staff@upstream.example", role: 1, passwordHash },
-      { email: "buyer@upstream.example", role: 2, passwordHash },
-    ]);
-    staff = createClient(app.baseURL);
-    expect(
-      (await staff.request("/login", { form: { email: "staff@upstream.example", password: "staff-password" } })).status,
-    ).toBe(302);
+    staff = await createStaffAndBuyerUsers(app);
     buyer = createClient(app.baseURL);
     await buyer.request("/login", { form: { email: "buyer@upstream.example", password: "staff-password" } });
 
