@@ -4,6 +4,7 @@ import type { AppServices } from "~/server/app-context";
 import type { Database, Transaction } from "~db/database.server";
 import { type NotificationKind, notificationOptOuts, notifications, users } from "~db/schema";
 import { OPTIONAL_NOTIFICATION_KINDS } from "./notification-kinds";
+import { NOTIFICATIONS_PAGE_SIZE, RECENT_NOTIFICATIONS } from "./notification-pages";
 
 // Notifications (issue 10): every event a user should know of is kept for them (listed on /account)
 // and e-mailed, unless it is an optional kind they turned off, or an outbid notice within five
@@ -122,8 +123,11 @@ export async function notifyUsers(
   }
 }
 
-/** The user's latest notifications, newest first. */
-export function listNotifications(db: Database, userId: number, limit = 20) {
+/**
+ * The user's notifications, newest first, from `offset` on. Read along notifications_user_idx
+ * (user_id, id), so a page costs its rows plus the ones skipped, never the other users'.
+ */
+export function listNotifications(db: Database, userId: number, limit = RECENT_NOTIFICATIONS, offset = 0) {
   return db
     .select({
       id: notifications.id,
@@ -136,7 +140,18 @@ export function listNotifications(db: Database, userId: number, limit = 20) {
     .from(notifications)
     .where(eq(notifications.userId, userId))
     .orderBy(desc(notifications.id))
-    .limit(limit);
+    .limit(limit)
+    .offset(offset);
+}
+
+/**
+ * One page of the user's notifications (from 1) and whether there is an older one. Paged by number,
+ * not by a `before=<id>` cursor: ids are counted across every user's notifications, so they would
+ * tell a seller how busy an auction is (issue 17).
+ */
+export async function notificationsPage(db: Database, userId: number, page: number) {
+  const rows = await listNotifications(db, userId, NOTIFICATIONS_PAGE_SIZE + 1, (page - 1) * NOTIFICATIONS_PAGE_SIZE);
+  return { rows: rows.slice(0, NOTIFICATIONS_PAGE_SIZE), hasOlder: rows.length > NOTIFICATIONS_PAGE_SIZE };
 }
 
 /** The optional kinds the user has turned off. */

@@ -113,6 +113,7 @@ describe.each(databaseKinds)("queries per signed-in page on %s", (kind) => {
 
   const pages = () => [
     { name: "/account (buyer)", party: buyer, path: "/account" },
+    { name: "/account/notifications (buyer)", party: buyer, path: "/account/notifications" },
     { name: "/auctions (buyer)", party: buyer, path: "/auctions" },
     { name: "the buyer's console", party: buyer, path: `/auctions/${auctionId}` },
     { name: "a seller's auction page", party: sellers[0] as Party, path: `/auctions/${auctionId}` },

@@ -3,7 +3,7 @@ import { accountLinkUrl, consumeAccountToken, issueAccountToken } from "~/accoun
 import { hashPassword } from "~/accounts/password.server";
 import { createThrottles, SIGN_IN_POLICY } from "~/accounts/sign-in/throttle.server";
 import type { DatabaseHandle } from "~db/database.server";
-import { organizations, rateLimits, users } from "~db/schema";
+import { notifications, organizations, rateLimits, users } from "~db/schema";
 import type { JavaScriptMode } from "./browser";
 import { STAFF as STAFF_ACCOUNT } from "./staff-account";
 
@@ -18,6 +18,8 @@ export type AccountFixtures = {
   staff: Account;
   /** A buyer with a name and an organization. */
   buyer: Account & { name: string; organization: string };
+  /** Has more than a page of notifications (/account/notifications), some e-mailed, some not. */
+  notified: Account;
   /** Receives the wrong passwords, so the other accounts' failure counters stay at zero. */
   mistyped: Account;
   /** Already over the failed sign-in limit of the account (counted from other addresses). */
@@ -63,6 +65,19 @@ export async function prepareAccountFixtures(database: DatabaseHandle, appUrl: s
 
   const buyerPassword = "buyer-password-1";
   await createUser("dana.fox@prairie.example", buyerPassword, { first: "Dana", last: "Fox" });
+  const notified = await account("notified@prairie.example");
+  const notifiedId = (await db.select({ id: users.id }).from(users).where(eq(users.email, notified.email)))[0]?.id;
+  if (!notifiedId) throw new Error("the notified user was not written");
+  await db.insert(notifications).values(
+    Array.from({ length: 60 }, (_, index) => ({
+      userId: notifiedId,
+      kind: "closed" as const,
+      subject: `Auction closed: well ${index + 1}`,
+      text: "Closed.",
+      createdAt: new Date(Date.now() - (60 - index) * 60_000),
+      emailedAt: index % 2 === 0 ? new Date(Date.now() - (60 - index) * 60_000) : null,
+    })),
+  );
   const mistyped = await account("mistyped@prairie.example");
   const locked = await account("locked@prairie.example");
   const throttles = createThrottles(database.query);
@@ -112,6 +127,7 @@ export async function prepareAccountFixtures(database: DatabaseHandle, appUrl: s
       name: "Dana Fox",
       organization: "Prairie Drilling Ltd.",
     },
+    notified,
     mistyped,
     locked,
     resetByMode: {

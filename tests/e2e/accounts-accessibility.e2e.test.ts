@@ -98,6 +98,19 @@ const screens: Screen[] = [
       await page.getByRole("heading", { level: 1, name: "Your account" }).waitFor();
     },
   },
+  {
+    name: "/account/notifications with a page of them and an older page, signed in",
+    visit: async (page, state) => {
+      await go(page, state, "/login");
+      await signIn(page, state === "js" ? "js" : "no-js", fixtures().notified);
+      await page.getByRole("heading", { level: 1, name: "Your account" }).waitFor();
+      await go(page, state, "/account/notifications");
+      await page
+        .getByRole("navigation", { name: "Pages of notifications" })
+        .getByRole("link", { name: "Older" })
+        .waitFor();
+    },
+  },
 ];
 
 describe.each(["js", "no-app-scripts"] as const)("axe on the account screens, %s", (state) => {
@@ -110,7 +123,7 @@ describe.each(["js", "no-app-scripts"] as const)("axe on the account screens, %s
 
 describe("W3C Nu validator", () => {
   it("finds no errors in the server HTML of the account screens", async () => {
-    const { setPasswordLinks, accountSetupLinks, staff } = fixtures();
+    const { setPasswordLinks, accountSetupLinks, staff, notified } = fixtures();
     const documents: Record<string, string> = {};
     const fetchPage = async (name: string, path: string, init?: RequestInit) => {
       const response = await fetch(`${baseURL()}${path}`, { redirect: "manual", ...init });
@@ -124,10 +137,14 @@ describe("W3C Nu validator", () => {
       body: new URLSearchParams(fields).toString(),
     });
 
-    // Signed in as staff, for /account.
-    const signedIn = await fetch(`${baseURL()}/login`, { ...form(staff), redirect: "manual" });
-    expect(signedIn.status).toBe(302);
-    const cookie = (signedIn.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+    // Signed in as staff, for /account; as a user with notifications, for /account/notifications.
+    const cookieOf = async (account: { email: string; password: string }) => {
+      const signedIn = await fetch(`${baseURL()}/login`, { ...form(account), redirect: "manual" });
+      expect(signedIn.status).toBe(302);
+      return (signedIn.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+    };
+    const cookie = await cookieOf(staff);
+    const notifiedCookie = await cookieOf(notified);
 
     await Promise.all([
       fetchPage("login", "/login"),
@@ -148,7 +165,12 @@ describe("W3C Nu validator", () => {
       fetchPage("set-complete", "/set-password/complete"),
       fetchPage("setup-complete", "/account-setup/complete"),
       fetchPage("account", "/account", { headers: { cookie } }),
+      fetchPage("account-notified", "/account", { headers: { cookie: notifiedCookie } }),
+      fetchPage("notifications", "/account/notifications", { headers: { cookie: notifiedCookie } }),
+      fetchPage("notifications-2", "/account/notifications?page=2", { headers: { cookie: notifiedCookie } }),
     ]);
+    expect(documents.notifications).toContain("Auction closed: well 60");
+    expect(documents["notifications-2"]).toContain("Auction closed: well 10");
     expect(documents.account).toContain("Your account");
     expect(await validateHtml(documents)).toEqual([]);
   });

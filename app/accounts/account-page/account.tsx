@@ -3,7 +3,9 @@ import { Alert } from "~/forms/alert";
 import { parseSubmission } from "~/forms/parse-submission.server";
 import { SubmitButton } from "~/forms/submit-button";
 import { pageTitle } from "~/layout/page-title";
+import { NotificationItem, toNotificationViews } from "~/notifications/notification-item";
 import { NOTIFICATION_LABELS, OPTIONAL_NOTIFICATION_KINDS } from "~/notifications/notification-kinds";
+import { RECENT_NOTIFICATIONS } from "~/notifications/notification-pages";
 import { listNotifications, optOutsOf, saveNotificationChoices } from "~/notifications/notifications.server";
 import { CARD_PATH } from "~/payments/card-replacement/card-form";
 import { SubscriptionSummary, toSubscriptionView } from "~/payments/subscription-summary";
@@ -26,17 +28,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const [subscription, organization, recent, optOuts] = await Promise.all([
     user.role === 3 && user.organizationId ? sellerSubscriptionOf(db, user.organizationId) : undefined,
     user.role !== 1 && user.organizationId ? organizationSummary(db, user.organizationId) : null,
-    user.role === 1 ? [] : listNotifications(db, user.id),
+    // One more than shown, to know whether to link to the rest.
+    user.role === 1 ? [] : listNotifications(db, user.id, RECENT_NOTIFICATIONS + 1),
     user.role === 1 ? ([] as Awaited<ReturnType<typeof optOutsOf>>) : optOutsOf(db, user.id),
   ]);
   return {
     // Without their ids: counted across every user's notifications (other sellers' "outbid" ones
     // included), their gaps would tell a seller how busy an auction is (issue 17).
-    notifications: recent.map(({ id: _id, ...notification }, index) => ({
-      ...notification,
-      number: recent.length - index,
-      createdAt: notification.createdAt.toISOString(),
-    })),
+    notifications: toNotificationViews(recent.slice(0, RECENT_NOTIFICATIONS)),
+    moreNotifications: recent.length > RECENT_NOTIFICATIONS,
     optedOut: optOuts,
     notificationsSaved: new URL(request.url).searchParams.get("notifications") === "saved",
     profileSaved: profile === "saved" || profile === "unchanged" ? profile : undefined,
@@ -89,6 +89,7 @@ export default function Account({ loaderData }: Route.ComponentProps) {
     profileSaved,
     organization,
     notifications,
+    moreNotifications,
     optedOut,
     notificationsSaved,
   } = loaderData;
@@ -175,21 +176,15 @@ export default function Account({ loaderData }: Route.ComponentProps) {
           ) : (
             <ul>
               {notifications.map((notification) => (
-                <li key={notification.number}>
-                  <time
-                    dateTime={notification.createdAt}
-                  >{`${notification.createdAt.replace("T", " ").slice(0, 16)} UTC`}</time>
-                  {": "}
-                  {notification.auctionId ? (
-                    <Link to={`/auctions/${notification.auctionId}`}>{notification.subject}</Link>
-                  ) : (
-                    notification.subject
-                  )}
-                  {notification.emailed ? "" : " (not e-mailed)"}
-                </li>
+                <NotificationItem key={notification.key} notification={notification} />
               ))}
             </ul>
           )}
+          {moreNotifications ? (
+            <p>
+              <Link to="/account/notifications">All notifications</Link>
+            </p>
+          ) : null}
           <Form method="post" className="stack">
             <input type="hidden" name="intent" value="notifications" />
             <fieldset className="fieldset">
