@@ -3,12 +3,13 @@ import { requireUser } from "~/accounts/sessions/auth.server";
 import { ColumnHeads } from "~/layout/column-heads";
 import { PageLinks } from "~/layout/page-links";
 import { pageTitle } from "~/layout/page-title";
+import { pageOf } from "~/layout/pager";
 import { TableRegion } from "~/layout/table-region";
 import { formatCents } from "~/payments/fees";
 import { appServicesContext } from "~/server/app-context";
 import type { Route } from "./+types/account-invoices";
 import { utcDay } from "./invoice-dates";
-import { DELIVERY_STATE_LABELS, PAGE_SIZE, pageOf } from "./invoice-terms";
+import { DELIVERY_STATE_LABELS, PAGE_SIZE } from "./invoice-terms";
 import { organizationDocuments } from "./invoices.server";
 
 // /account/invoices: the organization's invoices (one per awarded auction) and credit notes, newest

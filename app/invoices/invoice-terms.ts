@@ -21,12 +21,6 @@ export const isDeliveryState = (value: unknown): value is DeliveryState =>
 export const isBillingPreference = (value: unknown): value is BillingPreference =>
   (BILLING_PREFERENCES as readonly unknown[]).includes(value);
 
-/** A page number from the address: a whole number from 1, anything else is the first page. */
-export function pageOf(url: URL): number {
-  const value = url.searchParams.get("page");
-  return value && /^[1-9]\d{0,5}$/.test(value) ? Number(value) : 1;
-}
-
 /** The staff list's filters from the address; anything unknown is no filter. */
 export function readFilter(url: URL): StaffFilter {
   const state = url.searchParams.get("state");

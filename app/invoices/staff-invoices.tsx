@@ -9,6 +9,7 @@ import { SubmitButton } from "~/forms/submit-button";
 import { ColumnHeads } from "~/layout/column-heads";
 import { PageLinks } from "~/layout/page-links";
 import { pageTitle } from "~/layout/page-title";
+import { pageOf } from "~/layout/pager";
 import { TableRegion } from "~/layout/table-region";
 import { formatCents } from "~/payments/fees";
 import { readFormBody } from "~/platform/request-body.server";
@@ -17,7 +18,7 @@ import { BILLING_PREFERENCES, DELIVERY_STATES, EXPORT_NETWORKS } from "~db/invoi
 import type { Route } from "./+types/staff-invoices";
 import { utcDay } from "./invoice-dates";
 import { exportSchema } from "./invoice-forms";
-import { DELIVERY_STATE_LABELS, filterQuery, pageOf, readFilter } from "./invoice-terms";
+import { DELIVERY_STATE_LABELS, filterQuery, readFilter } from "./invoice-terms";
 import { exportNetwork, recentExports, staffInvoices, waitingCounts } from "./invoices.server";
 
 // /staff/invoices: every invoice, newest first, filtered by state and billing preference (a GET form:

@@ -3,10 +3,10 @@ import { Link } from "react-router";
 // Page links under a long list (the staff queue, the auction list): plain links that keep the list's
 // other query parameters (its filters), so they work without JavaScript.
 
-/** The page asked for in `?page=`, from 1; anything unreadable is the first. */
+/** The page asked for in `?page=`: a whole number from 1 (at most six digits); anything else is the first. */
 export function pageOf(url: URL): number {
-  const page = Number(url.searchParams.get("page"));
-  return Number.isSafeInteger(page) && page > 1 ? page : 1;
+  const value = url.searchParams.get("page");
+  return value && /^[1-9]\d{0,5}$/.test(value) ? Number(value) : 1;
 }
 
 /** How many pages `total` rows make at `size` a page (at least one). */

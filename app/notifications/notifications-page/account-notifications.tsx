@@ -1,8 +1,8 @@
 import { Link } from "react-router";
 import { requireUser } from "~/accounts/sessions/auth.server";
-import { pageOf } from "~/invoices/invoice-terms";
 import { PageLinks } from "~/layout/page-links";
 import { pageTitle } from "~/layout/page-title";
+import { pageOf } from "~/layout/pager";
 import { appServicesContext } from "~/server/app-context";
 import { NotificationItem, toNotificationViews } from "../notification-item";
 import { NOTIFICATIONS_PAGE_SIZE } from "../notification-pages";

@@ -8,6 +8,7 @@ import { parseSubmission } from "~/forms/parse-submission.server";
 import { ColumnHeads } from "~/layout/column-heads";
 import { PageLinks } from "~/layout/page-links";
 import { pageTitle } from "~/layout/page-title";
+import { pageOf } from "~/layout/pager";
 import { TableRegion } from "~/layout/table-region";
 import { readFormBody } from "~/platform/request-body.server";
 import { utcMinute } from "~/review/review-terms";
@@ -23,10 +24,9 @@ const EVENT_ID = /^[A-Za-z0-9_]{1,255}$/;
 
 function readFilter(url: URL) {
   const state = url.searchParams.get("state");
-  const page = url.searchParams.get("page");
   return {
     state: EVENT_STATES.some((option) => option.value === state) ? (state as EventState) : undefined,
-    page: page && /^[1-9]\d{0,5}$/.test(page) ? Number(page) : 1,
+    page: pageOf(url),
   };
 }
 
