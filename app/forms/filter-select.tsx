@@ -1,3 +1,18 @@
+import type { ReactNode } from "react";
+import { Form } from "react-router";
+
+/** A list page's GET filter form: its selects, then the Filter button (works without JavaScript). */
+export function FilterForm({ children }: { children: ReactNode }) {
+  return (
+    <Form method="get" className="filter-row">
+      {children}
+      <button type="submit" className="button button--secondary">
+        Filter
+      </button>
+    </Form>
+  );
+}
+
 /**
  * One select of a list page's GET filter form (the staff queue, invoices): an "all" choice first, the
  * current filter chosen, so the form works without JavaScript and shows what the list is filtered by.

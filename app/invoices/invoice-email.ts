@@ -1,21 +1,17 @@
 import { formatCents } from "~/payments/fees";
 import { utcDay } from "./invoice-dates";
 import type { InvoiceIssuer } from "./invoice-issuer";
+import type { InvoiceDocument } from "./invoice-pdf.server";
 
 // The e-mail of an Email Invoice invoice (issue 19): to the accounting contact captured on the
 // invoice, the PDF attached. Built here, sent by the durable message queue (the award transaction
 // marks where it is queued); nothing here sends anything.
 
-export type InvoiceEmailInput = {
-  number: string;
-  issuedAt: Date;
-  auctionId: number;
-  auctionTitle: string;
-  billToName: string;
-  billToContact: string | null;
-  billToEmail: string | null;
-  totalCents: number;
-};
+/** What the e-mail says: the invoice's own fields, as its PDF has them. */
+export type InvoiceEmailInput = Pick<
+  InvoiceDocument,
+  "number" | "issuedAt" | "auctionId" | "auctionTitle" | "billToName" | "billToContact" | "billToEmail" | "totalCents"
+>;
 
 export type InvoiceEmail = {
   to: string;

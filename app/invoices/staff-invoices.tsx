@@ -3,7 +3,7 @@ import { data, Form, Link, redirect, useLocation } from "react-router";
 import { requireStaff } from "~/accounts/sessions/auth.server";
 import { Alert } from "~/forms/alert";
 import { ErrorSummary } from "~/forms/error-summary";
-import { FilterSelect } from "~/forms/filter-select";
+import { FilterForm, FilterSelect } from "~/forms/filter-select";
 import { parseSubmission } from "~/forms/parse-submission.server";
 import { SubmitButton } from "~/forms/submit-button";
 import { ColumnHeads } from "~/layout/column-heads";
@@ -106,7 +106,7 @@ function StaffInvoicesPage({ loaderData, actionData }: Route.ComponentProps) {
       <p>
         {`Waiting: ${waiting.toEmail} to be e-mailed, ${waiting.toMail} to mail, ${waiting.openInvoice} Open Invoice and ${waiting.cortex} Cortex to export.`}
       </p>
-      <Form method="get" className="filter-row">
+      <FilterForm>
         <FilterSelect
           name="state"
           label="State"
@@ -121,10 +121,7 @@ function StaffInvoicesPage({ loaderData, actionData }: Route.ComponentProps) {
           value={filter.preference ?? ""}
           options={BILLING_PREFERENCES.map((preference) => ({ value: preference, label: preference }))}
         />
-        <button type="submit" className="button button--secondary">
-          Filter
-        </button>
-      </Form>
+      </FilterForm>
       <p>
         <a href={`/staff/invoices.csv${filterQuery(filter)}`} download>
           {`Download these ${total} invoice${total === 1 ? "" : "s"} as CSV`}

@@ -1,5 +1,5 @@
-import { Form, Link } from "react-router";
-import { FilterSelect } from "~/forms/filter-select";
+import { Link } from "react-router";
+import { FilterForm, FilterSelect } from "~/forms/filter-select";
 import { ColumnHeads } from "~/layout/column-heads";
 import { pageTitle } from "~/layout/page-title";
 import { Pager, pageCountOf, pageOf } from "~/layout/pager";
@@ -67,7 +67,7 @@ export default function Registrations({ loaderData }: Route.ComponentProps) {
   return (
     <div>
       <h1>Registrations</h1>
-      <Form method="get" className="filter-row">
+      <FilterForm>
         <FilterSelect
           name="type"
           label="Type"
@@ -85,10 +85,7 @@ export default function Registrations({ loaderData }: Route.ComponentProps) {
             label: `${status.label} (${counts[status.value] ?? 0})`,
           }))}
         />
-        <button type="submit" className="button button--secondary">
-          Filter
-        </button>
-      </Form>
+      </FilterForm>
       <p>{REGISTRATION_STATUSES.map((status) => `${status.label}: ${counts[status.value] ?? 0}`).join(" · ")}</p>
       {rows.length === 0 ? (
         <p>No registrations match.</p>

@@ -3,7 +3,7 @@ import { data, Form, Link, redirect } from "react-router";
 import { Alert } from "~/forms/alert";
 import { validatedBy } from "~/forms/browser-validation";
 import { ErrorSummary } from "~/forms/error-summary";
-import { FilterSelect } from "~/forms/filter-select";
+import { FilterForm, FilterSelect } from "~/forms/filter-select";
 import { parseSubmission } from "~/forms/parse-submission.server";
 import { ColumnHeads } from "~/layout/column-heads";
 import { pageTitle } from "~/layout/page-title";
@@ -92,7 +92,7 @@ export default function StaffMessages({ loaderData, actionData }: Route.Componen
           <p>The copy is message {resent}; the list shows its delivery state.</p>
         </Alert>
       ) : null}
-      <Form method="get" className="filter-row">
+      <FilterForm>
         <FilterSelect
           name="status"
           label="State"
@@ -100,10 +100,7 @@ export default function StaffMessages({ loaderData, actionData }: Route.Componen
           value={filter.status ?? ""}
           options={[...MESSAGE_STATES]}
         />
-        <button type="submit" className="button button--secondary">
-          Filter
-        </button>
-      </Form>
+      </FilterForm>
       {messages.length === 0 ? (
         <p>No messages match.</p>
       ) : (

@@ -3,7 +3,7 @@ import { data, Form, Link, redirect } from "react-router";
 import { Alert } from "~/forms/alert";
 import { validatedBy } from "~/forms/browser-validation";
 import { ErrorSummary } from "~/forms/error-summary";
-import { FilterSelect } from "~/forms/filter-select";
+import { FilterForm, FilterSelect } from "~/forms/filter-select";
 import { parseSubmission } from "~/forms/parse-submission.server";
 import { ColumnHeads } from "~/layout/column-heads";
 import { PageLinks } from "~/layout/page-links";
@@ -105,7 +105,7 @@ export default function StaffPaymentEvents({ loaderData, actionData }: Route.Com
           </p>
         </Alert>
       ) : null}
-      <Form method="get" className="filter-row">
+      <FilterForm>
         <FilterSelect
           name="state"
           label="State"
@@ -113,10 +113,7 @@ export default function StaffPaymentEvents({ loaderData, actionData }: Route.Com
           value={filter.state ?? ""}
           options={[...EVENT_STATES]}
         />
-        <button type="submit" className="button button--secondary">
-          Filter
-        </button>
-      </Form>
+      </FilterForm>
       {events.length === 0 ? (
         <p>No events match.</p>
       ) : (
