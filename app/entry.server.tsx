@@ -29,6 +29,7 @@ export default function handleRequest(
       {
         nonce,
         onAllReady() {
+          request.signal.removeEventListener("abort", stopRendering);
           const body = new PassThrough({
             final(callback) {
               clearTimeout(timeoutId);
@@ -46,14 +47,21 @@ export default function handleRequest(
           );
         },
         onShellError(error: unknown) {
+          clearTimeout(timeoutId);
           reject(error);
         },
         onError(error: unknown) {
           responseStatusCode = 500;
-          console.error(error);
+          if (!request.signal.aborted) console.error(error);
         },
       },
     );
+    // Nobody waits for a page whose client went away (the request's signal says so): stop rendering it.
+    function stopRendering() {
+      abort(request.signal.reason);
+    }
+    if (request.signal.aborted) stopRendering();
+    else request.signal.addEventListener("abort", stopRendering, { once: true });
   });
 }
 

@@ -133,12 +133,30 @@ export type TimeTexts = Readonly<Record<string, string>>;
 
 const UTC_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
+/**
+ * Texts already made, by zone and instant: a busy page formats the same few hundred bid times on every
+ * reload, and Intl formatting is most of what `zonedTexts` costs. Bounded: emptied when full.
+ */
+const madeTexts = new Map<string, string>();
+const MADE_TEXTS_AT_MOST = 50_000;
+
+function cachedFormatInZone(instant: string, timeZone: string): string {
+  const key = `${timeZone} ${instant}`;
+  let text = madeTexts.get(key);
+  if (text === undefined) {
+    text = formatInZone(instant, timeZone);
+    if (madeTexts.size >= MADE_TEXTS_AT_MOST) madeTexts.clear();
+    madeTexts.set(key, text);
+  }
+  return text;
+}
+
 /** Every instant (an ISO 8601 UTC string) anywhere in `value`, formatted for reading in the zone. */
 export function zonedTexts(value: unknown, timeZone: string): Record<string, string> {
   const texts: Record<string, string> = {};
   const visit = (item: unknown) => {
     if (typeof item === "string") {
-      if (UTC_INSTANT.test(item) && !(item in texts)) texts[item] = formatInZone(item, timeZone);
+      if (UTC_INSTANT.test(item) && !(item in texts)) texts[item] = cachedFormatInZone(item, timeZone);
     } else if (Array.isArray(item)) {
       for (const element of item) visit(element);
     } else if (item && typeof item === "object") {

@@ -136,6 +136,46 @@ describe.each(databaseKinds)("queries per signed-in page on %s", (kind) => {
     }
   });
 
+  // PostgreSQL only: the page is held at its first read by a lock taken on another connection.
+  it.runIf(kind === "postgres")("stops a page's queries once its client has gone", async () => {
+    const path = `/auctions/${auctionId}`;
+    const client = as(buyer);
+    await (await client.request(path)).arrayBuffer();
+    const seen: string[] = [];
+    const tag = randomUUID();
+    const stop = observeQueries(db(), (query) => {
+      if (testRequestTag.getStore() === tag) seen.push(query);
+    });
+    let seenAtAbort = -1;
+    try {
+      await db().transaction(async (tx) => {
+        await tx.execute(sql`lock table auctions in access exclusive mode`);
+        const leaving = new AbortController();
+        const request = client.request(path, { headers: { "x-test-request": tag }, signal: leaving.signal });
+        // The page's read of the auction waits behind the lock: then its client goes away.
+        await expect
+          .poll(async () => {
+            const waiting = await db().execute(
+              sql`select count(*)::int as waiting from pg_stat_activity where wait_event_type = 'Lock' and query ilike '%from "auctions"%'`,
+            );
+            return (waiting as unknown as { waiting: number }[])[0]?.waiting; // postgres.js: the rows
+          })
+          .toBe(1);
+        leaving.abort();
+        await expect(request).rejects.toThrow();
+        // The server sees the connection close at its next turn of the event loop.
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        seenAtAbort = seen.length;
+      });
+      // The lock is gone: the held read finishes, and nothing after it is sent.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(seenAtAbort).toBeGreaterThan(0);
+      expect(seen.slice(seenAtAbort), seen.join("\n")).toEqual([]);
+    } finally {
+      stop();
+    }
+  });
+
   it("lists grow by pages: the console's latest bids, the auction list, the staff queue", async () => {
     // Past a page of each: 100 bids, 25 auctions, 50 registrations.
     await addData(80);

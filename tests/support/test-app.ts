@@ -118,6 +118,8 @@ export function createClient(baseURL: string) {
       /** A multipart body, as a browser sends a form with a file input. */
       multipart?: FormData;
       headers?: Record<string, string>;
+      /** Aborting it is a client that goes away (undici closes the connection). */
+      signal?: AbortSignal;
     } = {},
   ): Promise<Response> {
     const headers: Record<string, string> = { ...init.headers };
@@ -137,6 +139,7 @@ export function createClient(baseURL: string) {
       headers,
       body,
       redirect: "manual",
+      signal: init.signal,
     });
     for (const header of response.headers.getSetCookie()) {
       const [pair = "", ...attributes] = header.split(";");

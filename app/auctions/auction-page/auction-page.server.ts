@@ -48,6 +48,8 @@ export type Notice = (typeof NOTICES)[number];
 export async function loadAuctionPage(request: Request, context: Context, rawId: string | undefined) {
   const { user, auction, viewer } = await requireAuction(request, context, rawId);
   const { db } = context.get(appServicesContext);
+  // The view is most of the page's queries: none of them for a client that has gone already.
+  request.signal.throwIfAborted();
   const [view, standing] = await Promise.all([
     viewFor(db, auction, viewer),
     // A seller held back by its subscription (issue 19) is told before it tries to bid.
