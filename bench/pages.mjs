@@ -13,7 +13,7 @@
 //   BENCH_CPU_PROF=1 (the app server writes a V8 CPU profile to /tmp/prof), BENCH_SKIP_HEALTHZ=1 (no
 //   /healthz runs, so that a profile holds only the pages).
 // It reports; it does not fail: exit code 0 unless something crashes.
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
@@ -43,6 +43,7 @@ const kind = process.env.BENCH_DB === "pglite" ? "pglite" : "postgres";
 const clientCounts = (process.env.BENCH_CLIENTS ?? "10,50").split(",").map(Number);
 const wantedPages = process.env.BENCH_PAGES?.split(",");
 const skipHealthz = process.env.BENCH_SKIP_HEALTHZ === "1";
+let appPid = 0;
 
 /** A fresh PostgreSQL database next to the admin URL's, or a PGlite directory; `drop` removes it. */
 async function createDatabase() {
@@ -150,8 +151,22 @@ async function writeData(options) {
   }
 }
 
-/** One autocannon run; a browser's headers (gzip) and its session cookie. */
+/** The app process's CPU time so far (user + system), in ms, from /proc (Linux); NaN elsewhere. */
+function cpuMsOf(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, in 1/100 s ticks
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/**
+ * One autocannon run; a browser's headers (gzip) and its session cookie. Besides the rate, the app
+ * process's CPU ms per answer: it moves much less than the rate when other work shares the machine.
+ */
 async function measure(origin, pathname, cookie, connections, seconds) {
+  const cpuBefore = cpuMsOf(appPid);
   const result = await autocannon({
     url: `${origin}${pathname}`,
     connections,
@@ -166,6 +181,7 @@ async function measure(origin, pathname, cookie, connections, seconds) {
     p99: result.latency.p99,
     timeouts: result.timeouts,
     problems: result.non2xx + result.errors,
+    cpuMs: (cpuMsOf(appPid) - cpuBefore) / Math.max(1, result.requests.total),
   };
 }
 
@@ -183,6 +199,7 @@ async function main() {
     app = await startApp({ ...database.env, SEED_STAFF_EMAIL: STAFF.email, SEED_STAFF_PASSWORD: STAFF.password });
     console.log(`App: \`node server.js\` on ${database.label}.`);
     const origin = app.origin;
+    appPid = app.child.pid;
     const measureHealthz = async (connections) => {
       await measure(origin, "/healthz", undefined, connections, settings.warmUpSeconds);
       return measure(origin, "/healthz", undefined, connections, settings.seconds);
@@ -220,7 +237,7 @@ async function main() {
     for (const connections of clientCounts) {
       // Profiling a page alone (BENCH_CPU_PROF=1 BENCH_SKIP_HEALTHZ=1) keeps /healthz out of the profile.
       const healthz = skipHealthz
-        ? { rps: Number.NaN, p50: 0, p99: 0, timeouts: 0 }
+        ? { rps: Number.NaN, p50: 0, p99: 0, timeouts: 0, cpuMs: Number.NaN }
         : await measureHealthz(connections);
       if (!skipHealthz)
         rows.push([
@@ -231,6 +248,8 @@ async function main() {
           fixed(healthz.p99),
           String(healthz.timeouts),
           "",
+          "",
+          fixed(healthz.cpuMs, 2),
           "",
         ]);
       for (const page of pages) {
@@ -246,6 +265,8 @@ async function main() {
           String(result.timeouts),
           fixed(ratio, 3),
           String(result.problems),
+          fixed(result.cpuMs, 2),
+          skipHealthz ? "" : fixed(healthz.cpuMs / result.cpuMs, 3),
         ]);
         const misses = [];
         if (!skipHealthz && ratio < RATIO_TARGET) misses.push(`ratio ${fixed(ratio, 3)} < ${RATIO_TARGET}`);
@@ -259,7 +280,13 @@ async function main() {
       }
     }
     console.log("");
-    printTable(["page", "clients", "req/s", "p50 ms", "p99 ms", "timeouts", "÷ healthz", "errors"], rows);
+    printTable(
+      ["page", "clients", "req/s", "p50 ms", "p99 ms", "timeouts", "÷ healthz", "errors", "CPU ms/req", "CPU ÷"],
+      rows,
+    );
+    console.log(
+      "CPU ms/req: the app process's CPU time per answer; CPU ÷: /healthz's CPU per answer over the page's (steadier than the rate ratio on a busy machine).",
+    );
     console.log("");
     for (const page of pages) console.log(`size: ${page.label} ${fixed(page.bytes / 1024, 1)} KB of HTML`);
     console.log(
