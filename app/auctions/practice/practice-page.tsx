@@ -6,14 +6,8 @@ import { pageTitle } from "~/layout/page-title";
 import { formatCents } from "~/payments/fees";
 import { appServicesContext } from "~/server/app-context";
 import type { Route } from "./+types/practice-page";
-import {
-  latestPracticeAuction,
-  mayPractise,
-  PRACTICE_MINUTES,
-  PRACTICE_RESERVE_CENTS,
-  runningPracticeAuction,
-  startPracticeAuction,
-} from "./practice.server";
+import { latestPracticeAuction, mayPractise, runningPracticeAuction, startPracticeAuction } from "./practice.server";
+import { PRACTICE_MINUTES, PRACTICE_RESERVE_CENTS } from "./practice-rules";
 
 // /auctions/practice (issue 21): an approved seller opens a practice auction for themselves, private
 // and simulated, and bids in it on the normal seller page. Sellers only: anyone else gets a 404.

@@ -14,6 +14,12 @@ import {
   services,
 } from "~db/schema";
 import { logEvent } from "../auction-changes.server";
+import {
+  PRACTICE_DECREMENT_CENTS,
+  PRACTICE_FLOOR_CENTS,
+  PRACTICE_MINUTES,
+  PRACTICE_RESERVE_CENTS,
+} from "./practice-rules";
 
 // Practice auctions (issue 21): an approved seller in good standing tries bidding before their first
 // real auction. Each is private to its seller (auctions.practice: no list, report, notification,
@@ -22,12 +28,6 @@ import { logEvent } from "../auction-changes.server";
 // itself, deterministically: competitor B opens one decrement under the reserve, and competitor C
 // holds a secret minimum at 80 % of the reserve, so each bid of the seller's above it is undercut at
 // once, in the bid's own round, until the seller goes under it and wins.
-
-export const PRACTICE_MINUTES = 10;
-export const PRACTICE_RESERVE_CENTS = 1_000_000;
-export const PRACTICE_DECREMENT_CENTS = 10_000;
-/** Competitor C's secret minimum: the price the seller must beat to lead for good. */
-export const PRACTICE_FLOOR_CENTS = 800_000;
 
 /** The placeholder organizations: a buyer with no users, and the simulated competitors (no registration, no users). */
 export const PRACTICE_BUYER = "Practice buyer (simulated)";

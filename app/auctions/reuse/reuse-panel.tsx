@@ -18,7 +18,7 @@ export function ReusePanel({ auctionId, reuse }: { auctionId: number; reuse: Reu
       ) : null}
       {reuse.copiedFrom ? (
         <section className="card" aria-labelledby="copied-heading">
-          <h2 id="copied-heading">A copy of auction {reuse.copiedFrom.fromAuctionId}</h2>
+          <h2 id="copied-heading">{`A copy of auction ${reuse.copiedFrom.fromAuctionId}`}</h2>
           <p>
             This draft is a copy of <Link to={`/auctions/${reuse.copiedFrom.fromAuctionId}`}>the earlier auction</Link>.
             Its start and end were set to tomorrow:{" "}
@@ -29,9 +29,7 @@ export function ReusePanel({ auctionId, reuse }: { auctionId: number; reuse: Reu
               <p>These sellers were not invited again:</p>
               <ul>
                 {reuse.copiedFrom.dropped.map((seller) => (
-                  <li key={seller.organizationId}>
-                    {seller.name}: {seller.reason}
-                  </li>
+                  <li key={seller.organizationId}>{`${seller.name}: ${seller.reason}`}</li>
                 ))}
               </ul>
             </>
