@@ -1,6 +1,14 @@
-import { count, eq } from "drizzle-orm";
+import { and, count, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auctionBids, auctions, bidEffects, notifications, organizations, outboxMessages } from "~db/schema";
+import {
+  auctionBids,
+  auctionInvitations,
+  auctions,
+  bidEffects,
+  notifications,
+  organizations,
+  outboxMessages,
+} from "~db/schema";
 import {
   auctionRow,
   catalogueForAuctions,
@@ -139,7 +147,11 @@ describe.each(databaseKinds)("practice auctions on %s", (kind) => {
     expect((await as(buyer).request("/auctions/practice")).status).toBe(404);
     expect((await as(buyer).request("/auctions/practice", { form: {} })).status).toBe(404);
     expect((await as("staff").request("/auctions/practice")).status).toBe(404);
-    const practice = await db().select({ n: count() }).from(auctions).where(eq(auctions.practice, true));
-    expect(practice[0]?.n).toBe(1);
+    const practice = await db()
+      .select({ n: count() })
+      .from(auctions)
+      .innerJoin(auctionInvitations, eq(auctionInvitations.auctionId, auctions.id))
+      .where(and(eq(auctions.practice, true), eq(auctionInvitations.organizationId, applicant.organizationId)));
+    expect(practice[0]?.n).toBe(0);
   });
 });
