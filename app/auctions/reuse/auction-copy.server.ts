@@ -85,7 +85,7 @@ export async function copyAuction(
     // Files are copied inside the database: their bytes never pass through the app.
     await tx.execute(sql`insert into auction_documents
       (auction_id, file_name, content_type, size_bytes, content, uploaded_by_user_id, created_at)
-      select ${copy.id}, file_name, content_type, size_bytes, content, uploaded_by_user_id, ${now}
+      select ${copy.id}, file_name, content_type, size_bytes, content, uploaded_by_user_id, ${now.toISOString()}::timestamptz
       from auction_documents where auction_id = ${source.id} order by id`);
     const requirements = await tx
       .select({ name: auctionBidRequirements.name, sortOrder: auctionBidRequirements.sortOrder })
