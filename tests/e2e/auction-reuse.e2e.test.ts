@@ -6,7 +6,7 @@ import { createAuctionRow, createBuyer } from "../support/auction-fixtures";
 import { submit } from "./account-helpers";
 import { signInThroughForm } from "./app-pages";
 import { auctionAppForFile, mainText, twoSellers } from "./auction-steps";
-import { expectNoAxeViolations, javaScriptModes } from "./browser";
+import { expectNoAxeViolations, javaScriptModes, validateHtml } from "./browser";
 
 // Issue 21 in Chromium, with JavaScript on and off: the buyer copies a closed auction to a new draft
 // (a seller no longer eligible is named with why) and checks its dates in the edit form; a seller
@@ -53,6 +53,7 @@ describe.each(javaScriptModes)("reusing auctions with %s", (mode) => {
     expect(text).toContain(`${names[1]}: no longer eligible`);
     expect(text).not.toContain(`${names[0]}:`);
     await axe(page);
+    const draftHtml = await page.content();
 
     // The dates are checked in the edit form: they are filled in, in the future.
     await submit(page, mode, page.getByRole("link", { name: "check the dates and terms" }), { clientSide: true });
@@ -61,6 +62,7 @@ describe.each(javaScriptModes)("reusing auctions with %s", (mode) => {
     await axe(page);
     await submit(page, mode, page.getByRole("button", { name: "Save the terms" }));
     await expect.poll(() => mainText(page)).toContain("The terms have been saved");
+    if (mode === "no-js") expect(await validateHtml({ draft: draftHtml })).toEqual([]);
     await page.context().close();
   });
 
@@ -84,6 +86,7 @@ describe.each(javaScriptModes)("reusing auctions with %s", (mode) => {
     expect(await mainText(page)).toContain("$9,700.00");
     expect(await mainText(page)).toContain("Practice auction — nothing here is real");
     await axe(page);
+    if (mode === "no-js") expect(await validateHtml({ practice: await page.content() })).toEqual([]);
     await page.context().close();
   });
 });
