@@ -905,6 +905,15 @@ export const auctions = pgTable(
     buyerFeeCents: integer("buyer_fee_cents"),
     cancelledAt: timestamp("cancelled_at", { withTimezone: true }),
     cancelReason: text("cancel_reason"),
+    /**
+     * A seller's private practice auction (issue 21): never listed, reported, notified, fee'd or
+     * invoiced; only the practising seller sees it.
+     */
+    practice: boolean("practice").notNull().default(false),
+    /** The auction this one was copied from (issue 21), if it was. */
+    copiedFromAuctionId: integer("copied_from_auction_id").references((): AnyPgColumn => auctions.id, {
+      onDelete: "set null",
+    }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

@@ -38,7 +38,8 @@ export async function logEvent(
 /** The auction of the actor's organization, locked; or why not. */
 export async function lockOwned(tx: Transaction, auctionId: number, actor: Actor) {
   const [auction] = await tx.select().from(auctions).where(eq(auctions.id, auctionId)).for("update");
-  if (!auction || auction.organizationId !== actor.organizationId) return undefined;
+  // Nobody runs a practice auction (issue 21): no award, fee, invoice, publication or cancellation.
+  if (!auction || auction.practice || auction.organizationId !== actor.organizationId) return undefined;
   return auction;
 }
 

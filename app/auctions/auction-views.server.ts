@@ -52,6 +52,12 @@ export async function viewerOf(
   user: CurrentUser,
   invited?: boolean,
 ): Promise<Viewer | null> {
+  // A practice auction (issue 21) is its seller's alone: staff and its placeholder buyer see nothing.
+  if (auction.practice) {
+    if (user.role !== 3 || !user.organizationId) return null;
+    const practising = invited ?? (await isInvited(db, auction.id, user.organizationId));
+    return practising ? { kind: "seller", organizationId: user.organizationId } : null;
+  }
   if (user.role === 1) return { kind: "staff" };
   if (!user.organizationId) return null;
   if (user.organizationId === auction.organizationId) return { kind: "owner", organizationId: user.organizationId };
@@ -428,13 +434,15 @@ export async function listAuctionsFor(db: Database, user: CurrentUser, page = 1)
     .select(columns)
     .from(auctions)
     .innerJoin(organizations, eq(organizations.id, auctions.organizationId));
+  // Practice auctions (issue 21) are in no list: the seller reaches theirs from /auctions/practice.
+  const real = eq(auctions.practice, false);
   const offset = (page - 1) * AUCTIONS_PAGE_SIZE;
   const answer = <Row extends { total: number }>(rows: Row[]) => ({
     rows: rows.map(({ total: _total, ...row }) => row),
     total: rows[0]?.total ?? 0,
   });
   if (user.role === 1) {
-    return answer(await base.orderBy(desc(auctions.id)).limit(AUCTIONS_PAGE_SIZE).offset(offset));
+    return answer(await base.where(real).orderBy(desc(auctions.id)).limit(AUCTIONS_PAGE_SIZE).offset(offset));
   }
   if (!user.organizationId) return answer([]);
   if (user.role === 3) {
@@ -444,7 +452,7 @@ export async function listAuctionsFor(db: Database, user: CurrentUser, page = 1)
       .where(eq(auctionInvitations.organizationId, user.organizationId));
     return answer(
       await base
-        .where(and(inArray(auctions.id, invited), ne(auctions.status, "draft")))
+        .where(and(inArray(auctions.id, invited), ne(auctions.status, "draft"), real))
         .orderBy(desc(auctions.startsAt), desc(auctions.id))
         .limit(AUCTIONS_PAGE_SIZE)
         .offset(offset),
@@ -454,7 +462,13 @@ export async function listAuctionsFor(db: Database, user: CurrentUser, page = 1)
   return answer(
     await base
       .where(
-        or(eq(auctions.organizationId, user.organizationId), eq(auctions.evaluatorOrganizationId, user.organizationId)),
+        and(
+          real,
+          or(
+            eq(auctions.organizationId, user.organizationId),
+            eq(auctions.evaluatorOrganizationId, user.organizationId),
+          ),
+        ),
       )
       .orderBy(desc(auctions.id))
       .limit(AUCTIONS_PAGE_SIZE)
@@ -467,7 +481,7 @@ export async function auctionCounts(db: Database, organizationId: number) {
   const rows = await db
     .select({ status: auctions.status, total: count() })
     .from(auctions)
-    .where(eq(auctions.organizationId, organizationId))
+    .where(and(eq(auctions.organizationId, organizationId), eq(auctions.practice, false)))
     .groupBy(auctions.status);
   return Object.fromEntries(rows.map((row) => [row.status, row.total])) as Partial<Record<AuctionStatus, number>>;
 }

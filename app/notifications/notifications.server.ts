@@ -2,7 +2,7 @@ import { and, desc, eq, gt, inArray, isNotNull, sql } from "drizzle-orm";
 import { queueMessage } from "~/messaging/delivery/outbox.server";
 import type { AppServices } from "~/server/app-context";
 import type { Database, Transaction } from "~db/database.server";
-import { type NotificationKind, notificationOptOuts, notifications, users } from "~db/schema";
+import { auctions, type NotificationKind, notificationOptOuts, notifications, users } from "~db/schema";
 import { OPTIONAL_NOTIFICATION_KINDS } from "./notification-kinds";
 import { NOTIFICATIONS_PAGE_SIZE, RECENT_NOTIFICATIONS } from "./notification-pages";
 
@@ -24,6 +24,11 @@ export const OUTBID_EMAIL_WINDOW_MS = 5 * 60_000;
 
 /** The database, or the caller's transaction (the notices are then part of the change that causes them). */
 export type NoticeExecutor = Database | Transaction;
+
+async function isPracticeAuction(db: NoticeExecutor, auctionId: number) {
+  const [row] = await db.select({ practice: auctions.practice }).from(auctions).where(eq(auctions.id, auctionId));
+  return row?.practice === true;
+}
 
 /** The users of these organizations who have set up their account. */
 async function usersOf(db: NoticeExecutor, organizationIds: number[]) {
@@ -61,6 +66,8 @@ export async function notifyUsers(
 ) {
   if (recipients.length === 0) return;
   const db = executor ?? services.db;
+  // Nothing about a practice auction (issue 21) is ever notified or e-mailed: this is the one gate.
+  if (notice.auctionId && (await isPracticeAuction(db, notice.auctionId))) return;
   const text = notice.lines.join("\n");
   const optedOut = OPTIONAL_NOTIFICATION_KINDS.includes(notice.kind)
     ? new Set(

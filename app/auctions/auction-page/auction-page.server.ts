@@ -17,6 +17,7 @@ import type { BidderRequest } from "../bidding/bid-round.server";
 import { acceptAuctionTerms } from "../invitations/invitations.server";
 import { timezoneOf } from "../lifecycle/auction-form.server";
 import { cancelAuction, publishAuction, withdrawAuction } from "../lifecycle/publish-and-cancel.server";
+import { reuseOf } from "../reuse/reuse-panel.server";
 import {
   type AuctionPageForm,
   type AuctionPageIntent,
@@ -50,10 +51,11 @@ export async function loadAuctionPage(request: Request, context: Context, rawId:
   const { db } = context.get(appServicesContext);
   // The view is most of the page's queries: none of them for a client that has gone already.
   request.signal.throwIfAborted();
-  const [view, standing] = await Promise.all([
+  const [view, standing, reuse] = await Promise.all([
     viewFor(db, auction, viewer),
     // A seller held back by its subscription (issue 19) is told before it tries to bid.
     viewer.kind === "seller" ? sellerMayBid(db, viewer.organizationId) : undefined,
+    reuseOf(db, auction, viewer),
   ]);
   const params = new URL(request.url).searchParams;
   const notice = NOTICES.find((name) => params.has(name));
@@ -63,6 +65,7 @@ export async function loadAuctionPage(request: Request, context: Context, rawId:
     view: { ...view, times: zonedTexts(view, timezoneOf(user)) },
     notice: notice ?? null,
     biddingBlocked: standing && !standing.mayBid ? blockedMessage(standing.reason, "bid") : null,
+    reuse,
   };
 }
 

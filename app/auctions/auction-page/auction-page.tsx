@@ -22,6 +22,7 @@ import { describeDecrement, STATUS_LABELS, termsEditable } from "../auction-rule
 import type { OwnerView, SellerView } from "../auction-views.server";
 import { OwnBidsTable } from "../bidding/own-bids-table";
 import { useAuctionLiveView, useTimeLeft } from "../live/use-auction-live-view";
+import { ReusePanel } from "../reuse/reuse-panel";
 import { OwnSealedBid, SealedBidForm, SealedBidsSide, useSealedBidForm } from "../sealed/sealed-bid-panels";
 import type { Route } from "./+types/auction-page";
 import { type AuctionActionData, loadAuctionPage, type Notice, submitAuctionPage } from "./auction-page.server";
@@ -127,6 +128,7 @@ export default function AuctionPage({ loaderData, actionData }: Route.ComponentP
         {view.status === "open" ? ` · ${formatDuration(timeLeftMs)} left` : ""}
         {view.status === "scheduled" ? ` · opens in ${formatDuration(timeLeftMs)}` : ""}
       </p>
+      <ReusePanel auctionId={auctionId} reuse={loaderData.reuse} />
       {notice ? (
         <Alert title="Done" tone="success">
           <p>{NOTICE_TEXTS[notice]}</p>

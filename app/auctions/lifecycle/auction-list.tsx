@@ -55,6 +55,11 @@ export default function AuctionList({ loaderData }: Route.ComponentProps) {
           </Link>
         </p>
       ) : null}
+      {isSeller ? (
+        <p>
+          New to bidding? <Link to="/auctions/practice">Try a practice auction</Link>: simulated bidders, nothing real.
+        </p>
+      ) : null}
       {auctions.length === 0 ? (
         <p>{isSeller ? "You have not been invited to an auction yet." : "No auctions yet."}</p>
       ) : (

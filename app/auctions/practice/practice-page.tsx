@@ -1,0 +1,88 @@
+import { data, Form, Link, redirect } from "react-router";
+import { requireUser } from "~/accounts/sessions/auth.server";
+import { Alert } from "~/forms/alert";
+import { SubmitButton } from "~/forms/submit-button";
+import { pageTitle } from "~/layout/page-title";
+import { formatCents } from "~/payments/fees";
+import { appServicesContext } from "~/server/app-context";
+import type { Route } from "./+types/practice-page";
+import { latestPracticeAuction, mayPractise, runningPracticeAuction, startPracticeAuction } from "./practice.server";
+import { PRACTICE_MINUTES, PRACTICE_RESERVE_CENTS } from "./practice-rules";
+
+// /auctions/practice (issue 21): an approved seller opens a practice auction for themselves, private
+// and simulated, and bids in it on the normal seller page. Sellers only: anyone else gets a 404.
+
+function requireSeller(request: Request, context: Route.LoaderArgs["context"]) {
+  const user = requireUser(request, context);
+  if (user.role !== 3 || !user.organizationId) throw data(null, { status: 404 });
+  return { ...user, organizationId: user.organizationId };
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = requireSeller(request, context);
+  const { db } = context.get(appServicesContext);
+  const [allowed, running, latest] = await Promise.all([
+    mayPractise(db, user.organizationId),
+    runningPracticeAuction(db, user.organizationId),
+    latestPracticeAuction(db, user.organizationId),
+  ]);
+  return {
+    refusal: allowed.ok ? null : allowed.message,
+    runningId: running?.id ?? null,
+    latestId: latest,
+  };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = requireSeller(request, context);
+  const started = await startPracticeAuction(context.get(appServicesContext).db, {
+    userId: user.id,
+    organizationId: user.organizationId,
+  });
+  if (started.kind === "refused") return data({ message: started.message }, { status: 403 });
+  return redirect(`/auctions/${started.auctionId}`);
+}
+
+export function meta() {
+  return [{ title: pageTitle("Practice auction") }];
+}
+
+export default function PracticePage({ loaderData, actionData }: Route.ComponentProps) {
+  const { refusal, runningId, latestId } = loaderData;
+  const message = actionData?.message ?? refusal;
+  return (
+    <div className="narrow">
+      <p>
+        <Link to="/auctions">Auctions</Link>
+      </p>
+      <h1>Practice auction</h1>
+      <p>
+        Try bidding before your first real auction. A practice auction opens at once and lasts {PRACTICE_MINUTES}{" "}
+        minutes, with a reserve of {formatCents(PRACTICE_RESERVE_CENTS)}. The other bidders are simulated: one of them
+        undercuts your bids for a while. Nothing here is real: no buyer sees it, nothing binds you, and nobody is
+        e-mailed.
+      </p>
+      {message ? (
+        <Alert title="You cannot practise now">
+          <p>{message}</p>
+        </Alert>
+      ) : null}
+      {runningId ? (
+        <p>
+          <Link className="button" to={`/auctions/${runningId}`}>
+            Go to your practice auction
+          </Link>
+        </p>
+      ) : refusal ? null : (
+        <Form method="post">
+          <SubmitButton>Start a practice auction</SubmitButton>
+        </Form>
+      )}
+      {latestId && latestId !== runningId ? (
+        <p>
+          <Link to={`/auctions/${latestId}`}>Your last practice auction</Link>
+        </p>
+      ) : null}
+    </div>
+  );
+}
