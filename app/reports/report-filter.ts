@@ -26,7 +26,8 @@ function calendarDay(value: string): Date | null {
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day ? date : null;
 }
 
-export const DATE_MESSAGE = "Enter a date like 2026-03-31";
+export const FROM_MESSAGE = "Enter the start of the period as a date like 2026-03-31";
+export const TO_MESSAGE = "Enter the end of the period as a date like 2026-03-31";
 export const ORDER_MESSAGE = "The end of the period must be on or after its start";
 
 export function readReportFilter(url: URL, timeZone: string): ReportFilter {
@@ -35,8 +36,8 @@ export function readReportFilter(url: URL, timeZone: string): ReportFilter {
   const errors: ReportFilter["errors"] = {};
   const fromDay = from ? calendarDay(from) : null;
   const toDay = to ? calendarDay(to) : null;
-  if (from && !fromDay) errors.from = DATE_MESSAGE;
-  if (to && !toDay) errors.to = DATE_MESSAGE;
+  if (from && !fromDay) errors.from = FROM_MESSAGE;
+  if (to && !toDay) errors.to = TO_MESSAGE;
   if (fromDay && toDay && fromDay > toDay) errors.to = ORDER_MESSAGE;
   const fromUtc = fromDay && !errors.from ? zonedLocalToUtc(`${from}T00:00`, timeZone) : null;
   let toUtc: Date | null = null;

@@ -5,7 +5,7 @@ import { TextInput } from "~/forms/text-input";
 import { ColumnHeads } from "~/layout/column-heads";
 import { TableRegion } from "~/layout/table-region";
 import { formatCents } from "~/payments/fees";
-import type { ReportFilter } from "./report-filter";
+import { FROM_MESSAGE, type ReportFilter, TO_MESSAGE } from "./report-filter";
 import { formatBasisPoints, monthName, type ReportTotals } from "./savings";
 
 // What the buyer's, consultant's and staff's report pages share (issue 21): the period form (a GET
@@ -23,9 +23,10 @@ export function PeriodForm({
   csvHref: string;
 }) {
   const fieldErrors = [
-    filter.errors.from ? { fieldId: "report-from", message: `From: ${filter.errors.from}` } : null,
-    filter.errors.to ? { fieldId: "report-to", message: `To: ${filter.errors.to}` } : null,
+    filter.errors.from ? { fieldId: "report-from", message: filter.errors.from } : null,
+    filter.errors.to ? { fieldId: "report-to", message: filter.errors.to } : null,
   ].filter((error) => error !== null);
+  // A date field holds a real day or nothing: a malformed one (typed into the address) is not put back.
   return (
     <>
       <ErrorSummary fieldErrors={fieldErrors} submissionKey={`${filter.from}|${filter.to}`} />
@@ -37,7 +38,7 @@ export function PeriodForm({
           type="date"
           hint="YYYY-MM-DD"
           errors={filter.errors.from ? [filter.errors.from] : undefined}
-          inputProps={{ defaultValue: filter.from }}
+          inputProps={{ defaultValue: filter.errors.from === FROM_MESSAGE ? "" : filter.from }}
         />
         <TextInput
           id="report-to"
@@ -46,7 +47,7 @@ export function PeriodForm({
           type="date"
           hint="YYYY-MM-DD"
           errors={filter.errors.to ? [filter.errors.to] : undefined}
-          inputProps={{ defaultValue: filter.to }}
+          inputProps={{ defaultValue: filter.errors.to === TO_MESSAGE ? "" : filter.to }}
         />
       </FilterForm>
       <p className="field__hint">{`Days are in your time zone (${timeZone}); leave a date empty for no limit.`}</p>

@@ -213,7 +213,7 @@ describe.each(databaseKinds)("savings reports on %s", (kind) => {
     const answer = await as(buyer).request("/account/reports?from=2011-02-30&to=2011-03-31");
     expect(answer.status).toBe(200);
     const html = await answer.text();
-    expectIn(html, "From: Enter a date like 2026-03-31");
+    expectIn(html, "Enter the start of the period as a date like 2026-03-31");
     expectIn(html, 'aria-invalid="true"');
     expectIn(html, titles.a1);
   });

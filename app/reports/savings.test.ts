@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DATE_MESSAGE, filterSearch, monthIn, ORDER_MESSAGE, readReportFilter } from "./report-filter";
+import { FROM_MESSAGE, filterSearch, monthIn, ORDER_MESSAGE, readReportFilter, TO_MESSAGE } from "./report-filter";
 import { formatBasisPoints, monthName, ratioBasisPoints, savingsOf, totalsBy, totalsOf } from "./savings";
 
 // Hand-worked examples for the report's arithmetic (issue 21): integer cents, percentages in basis
@@ -100,7 +100,7 @@ describe("readReportFilter", () => {
   });
   it("says what is wrong with a date and drops that bound", () => {
     const filter = read("?from=2026-02-30&to=soon");
-    expect(filter.errors).toEqual({ from: DATE_MESSAGE, to: DATE_MESSAGE });
+    expect(filter.errors).toEqual({ from: FROM_MESSAGE, to: TO_MESSAGE });
     expect([filter.fromUtc, filter.toUtc]).toEqual([null, null]);
     const reversed = read("?from=2026-03-02&to=2026-03-01");
     expect(reversed.errors).toEqual({ to: ORDER_MESSAGE });
