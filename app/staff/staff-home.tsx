@@ -17,6 +17,10 @@ export default function StaffHome() {
           <Link to="/staff/invoices">Invoices</Link>: buyers' invoices, posting, e-invoicing exports and credit notes
         </li>
         <li>
+          <Link to="/staff/reports">Reports</Link>: the marketplace's savings against reserves by month, category and
+          area
+        </li>
+        <li>
           <Link to="/staff/services">Services</Link>: the service categories sellers choose from
         </li>
         <li>

@@ -12,6 +12,7 @@ export const middleware: Route.MiddlewareFunction[] = [
 const sections = [
   { to: "/staff/registrations", label: "Registrations" },
   { to: "/staff/invoices", label: "Invoices" },
+  { to: "/staff/reports", label: "Reports" },
   { to: "/staff/services", label: "Services" },
   { to: "/staff/service-areas", label: "Service areas" },
   { to: "/staff/api-tokens", label: "API tokens" },

@@ -237,6 +237,12 @@ export default function Account({ loaderData }: Route.ComponentProps) {
             <Link to="/account/invoices">Invoices</Link>: your organization's invoices and credit notes, as PDF
           </li>
         ) : null}
+        {hasInvoices ? (
+          <li>
+            <Link to="/account/reports">Savings reports</Link>: what your awarded auctions saved against their reserves,
+            by auction and month, as a chart and CSV
+          </li>
+        ) : null}
         {hasOrganization ? (
           <li>
             <Link to="/account/users">Your organization's users</Link>: see them, and (administrator) invite or remove

@@ -1,0 +1,114 @@
+import { csvLine, dollars } from "~/auctions/bidding/bid-history-csv.server";
+import { dayIn } from "./report-filter";
+import type { ReportRow } from "./reports.server";
+import { basisPointsNumber, type ReportTotals, savingsOf, totalsBy, totalsOf } from "./savings";
+
+// The reports' CSV files (issue 21), RFC 4180 like the invoices' (CRLF, quotes doubled, formula-looking
+// cells defused): amounts in dollars with two decimals and no symbol, percentages with two decimals
+// and no sign, days in the reader's zone. Layouts documented in docs/decisions/021-savings-reports.md.
+
+export const AUCTION_COLUMNS = [
+  "auction_number",
+  "title",
+  "kind",
+  "awarded_on",
+  "reserve",
+  "opening_price",
+  "award_price",
+  "savings",
+  "savings_percent",
+  "invited_sellers",
+  "bidders",
+] as const;
+
+/** One line per awarded auction, then one "total" line over the period. */
+export function auctionsCsv(rows: readonly ReportRow[], timeZone: string): string {
+  const totals = totalsOf(rows);
+  return [
+    csvLine(AUCTION_COLUMNS),
+    ...rows.map((row) => {
+      const { savingsCents, savingsBasisPoints } = savingsOf(row.reserveCents, row.awardCents);
+      return csvLine([
+        String(row.auctionId),
+        row.title,
+        row.kind,
+        dayIn(row.awardedAt, timeZone),
+        dollars(row.reserveCents),
+        row.openingCents === null ? "" : dollars(row.openingCents),
+        dollars(row.awardCents),
+        dollars(savingsCents),
+        basisPointsNumber(savingsBasisPoints),
+        String(row.invitedCount),
+        String(row.bidderCount),
+      ]);
+    }),
+    csvLine([
+      "total",
+      `${totals.auctions} auctions`,
+      "",
+      "",
+      dollars(totals.reserveCents),
+      "",
+      dollars(totals.awardCents),
+      dollars(totals.savingsCents),
+      basisPointsNumber(totals.savingsBasisPoints),
+      String(totals.invitedCount),
+      String(totals.bidderCount),
+    ]),
+  ].join("");
+}
+
+export const MARKETPLACE_COLUMNS = [
+  "grouping",
+  "group",
+  "auctions",
+  "reserve",
+  "award_price",
+  "savings",
+  "savings_percent",
+  "invited_sellers",
+  "bidders",
+] as const;
+
+export type Grouped = { key: string; totals: ReportTotals }[];
+
+const groupLine = (grouping: string, key: string, totals: ReportTotals) =>
+  csvLine([
+    grouping,
+    key,
+    String(totals.auctions),
+    dollars(totals.reserveCents),
+    dollars(totals.awardCents),
+    dollars(totals.savingsCents),
+    basisPointsNumber(totals.savingsBasisPoints),
+    String(totals.invitedCount),
+    String(totals.bidderCount),
+  ]);
+
+/** The marketplace's totals: by month (YYYY-MM in the reader's zone), category and area, then overall. */
+export function marketplaceCsv(rows: readonly ReportRow[], timeZone: string): string {
+  const lines = [csvLine(MARKETPLACE_COLUMNS)];
+  for (const [grouping, keyOf] of groupings(timeZone)) {
+    for (const { key, totals } of totalsBy(rows, keyOf)) lines.push(groupLine(grouping, key, totals));
+  }
+  lines.push(groupLine("total", "all", totalsOf(rows)));
+  return lines.join("");
+}
+
+export function groupings(timeZone: string): [string, (row: ReportRow) => string][] {
+  return [
+    ["month", (row) => dayIn(row.awardedAt, timeZone).slice(0, 7)],
+    ["category", (row) => row.category],
+    ["area", (row) => row.area],
+  ];
+}
+
+export function csvResponse(body: string, name: string): Response {
+  return new Response(body, {
+    headers: {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="${name}-${new Date().toISOString().slice(0, 10)}.csv"`,
+      "Cache-Control": "private, no-store",
+    },
+  });
+}

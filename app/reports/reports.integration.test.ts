@@ -1,0 +1,273 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { auctionBids, auctions, provinces, sealedBids, serviceAreas, services } from "~db/schema";
+import {
+  catalogueForAuctions,
+  createAuctionRow,
+  createBuyer,
+  createSeller,
+  type Party,
+  signedInClients,
+  TEST_STAFF_ENV,
+} from "../../tests/support/auction-fixtures";
+import { expectIn, expectNotIn } from "../../tests/support/html";
+import { createInvoicedBuyer } from "../../tests/support/invoice-fixtures";
+import { createClient, startTestApp, type TestApp } from "../../tests/support/test-app";
+import { databaseKinds } from "../../tests/support/test-database";
+import { AUCTION_COLUMNS, MARKETPLACE_COLUMNS } from "./report-csv.server";
+
+// Savings reports through the HTTP app (issue 21), on auctions with known bids and awards (awards in
+// 2011, so the periods are fixed; every figure below is worked by hand in the comments):
+//
+//   A1 buyer, reverse: reserve $10,000.00; bids $9,500.00 (first), $9,000.00, $8,765.43; 3 invited,
+//      2 bidders; awarded through /auctions/:id/award to $8,765.43 on 2011-03-15: saved $1,234.57,
+//      123 457 / 1 000 000 = 12.3457% → 12.35%.
+//   A2 buyer, sealed: reserve $2,000.00; sealed bids $1,500.00 and $1,800.00 (opening: the highest);
+//      awarded $1,500.00 at 2011-04-02 05:00 UTC (April 1, 23:00 in Edmonton: an April award there):
+//      saved $500.00, 25.00%.
+//   A3 consultant ran it: reserve $5,000.00, awarded $4,500.00 on 2011-03-20: saved $500.00, 10.00%.
+//   A4 another buyer, evaluated by the consultant: reserve $3,000.00, awarded $3,000.00: saved 0.
+//   A5 buyer, closed but not awarded: in no report.
+//
+// Buyer's totals: reserve $12,000.00, award $10,265.43, saved $1,734.57 = 14.45475% → 14.45%.
+// Marketplace: reserve $20,000.00, award $17,765.43, saved $2,234.57 = 11.17285% → 11.17%;
+// March 2011 (A1, A3, A4): reserve $18,000.00, saved $1,734.57 = 9.6365% → 9.64%.
+
+const day = (iso: string) => new Date(iso);
+/** A CSV cell as RFC 4180 writes it: quoted when it holds a comma. */
+const cell = (value: string) => (value.includes(",") ? `"${value}"` : value);
+
+describe.each(databaseKinds)("savings reports on %s", (kind) => {
+  let app: TestApp;
+  let buyer: Party;
+  let consultant: Party;
+  let otherBuyer: Party;
+  let sellers: Party[];
+  let ids: Record<"a1" | "a2" | "a3" | "a4" | "a5", number>;
+  let titles: Record<"a1" | "a2" | "a3" | "a4" | "a5", string>;
+  let category: string;
+  let area: string;
+  let as: (party: Party | "staff") => ReturnType<typeof createClient>;
+
+  const db = () => app.services.db;
+  const closed = { status: "closed" as const, startsAt: day("2011-01-01T00:00Z"), endsAt: day("2011-01-02T00:00Z") };
+
+  /** A closed auction awarded straight in the database to its bid `bidId` (reverse) or sealed bid. */
+  async function markAwarded(auctionId: number, bidId: number, sellerId: number, awardedAt: Date) {
+    await db()
+      .update(auctions)
+      .set({ status: "awarded", awardedBidId: bidId, awardedOrganizationId: sellerId, awardedAt })
+      .where(eq(auctions.id, auctionId));
+  }
+  async function bid(auctionId: number, seller: Party, amountCents: number, rank: number) {
+    const [row] = await db()
+      .insert(auctionBids)
+      .values({ auctionId, organizationId: seller.organizationId, amountCents, kind: "manual", rank })
+      .returning({ id: auctionBids.id });
+    return row?.id ?? 0;
+  }
+
+  beforeAll(async () => {
+    app = await startTestApp(kind, { ...TEST_STAFF_ENV, GST_REGISTRATION_NUMBER: "987654321 RT0001" });
+    const catalogue = await catalogueForAuctions(db());
+    buyer = await createInvoicedBuyer(db(), "Email Invoice", "Savings Energy Ltd.");
+    consultant = await createBuyer(db(), "Careful Consulting Ltd.", 4);
+    otherBuyer = await createBuyer(db(), "Other Oil Ltd.");
+    sellers = [];
+    for (const name of ["Alpha Hauling", "Beta Vac", "Gamma Crane"]) {
+      sellers.push(
+        await createSeller(db(), {
+          name,
+          serviceIds: [catalogue.serviceId],
+          serviceAreaIds: [catalogue.serviceAreaId],
+        }),
+      );
+    }
+    const [s1, s2, s3] = sellers as [Party, Party, Party];
+    as = await signedInClients(() => createClient(app.baseURL), [buyer, consultant, otherBuyer, s1]);
+
+    const a1 = await createAuctionRow(db(), {
+      owner: buyer,
+      ...catalogue,
+      ...closed,
+      reserveCents: 1_000_000,
+      sellers: [s1, s2, s3],
+    });
+    await bid(a1.id, s1, 950_000, 1);
+    await bid(a1.id, s2, 900_000, 2);
+    const winning = await bid(a1.id, s1, 876_543, 3);
+    const awarded = await as(buyer).request(`/auctions/${a1.id}/award`, {
+      form: { bid: String(winning), confirm: "yes" },
+    });
+    expect(awarded.status).toBe(302);
+    await db()
+      .update(auctions)
+      .set({ awardedAt: day("2011-03-15T18:00Z") })
+      .where(eq(auctions.id, a1.id));
+
+    const a2 = await createAuctionRow(db(), {
+      owner: buyer,
+      ...catalogue,
+      ...closed,
+      kind: "sealed",
+      reserveCents: 200_000,
+      sellers: [s1, s2],
+    });
+    const sealed = await db()
+      .insert(sealedBids)
+      .values([
+        { auctionId: a2.id, organizationId: s1.organizationId, amountCents: 150_000 },
+        { auctionId: a2.id, organizationId: s2.organizationId, amountCents: 180_000 },
+      ])
+      .returning({ id: sealedBids.id, amountCents: sealedBids.amountCents });
+    const lowest = sealed.find((row) => row.amountCents === 150_000);
+    await markAwarded(a2.id, lowest?.id ?? 0, s1.organizationId, day("2011-04-02T05:00Z"));
+
+    const a3 = await createAuctionRow(db(), {
+      owner: consultant,
+      ...catalogue,
+      ...closed,
+      reserveCents: 500_000,
+      sellers: [s3],
+    });
+    await markAwarded(a3.id, await bid(a3.id, s3, 450_000, 1), s3.organizationId, day("2011-03-20T18:00Z"));
+
+    const a4 = await createAuctionRow(db(), {
+      owner: otherBuyer,
+      ...catalogue,
+      ...closed,
+      reserveCents: 300_000,
+      sellers: [s2],
+      evaluatorOrganizationId: consultant.organizationId,
+    });
+    await markAwarded(a4.id, await bid(a4.id, s2, 300_000, 1), s2.organizationId, day("2011-03-25T18:00Z"));
+
+    const a5 = await createAuctionRow(db(), { owner: buyer, ...catalogue, ...closed, sellers: [s1] });
+    await bid(a5.id, s1, 100_000, 1);
+
+    ids = { a1: a1.id, a2: a2.id, a3: a3.id, a4: a4.id, a5: a5.id };
+    titles = { a1: a1.title, a2: a2.title, a3: a3.title, a4: a4.title, a5: a5.title };
+    const [service] = await db().select().from(services).where(eq(services.id, catalogue.serviceId));
+    const [parentService] = await db()
+      .select()
+      .from(services)
+      .where(eq(services.id, service?.parentId ?? 0));
+    // The catalogue's leaf is at depth 2 or 3: the category is the depth-1 service above it.
+    const [top] = parentService?.parentId
+      ? await db().select().from(services).where(eq(services.id, parentService.parentId))
+      : [parentService];
+    category = top?.name ?? "";
+    const [place] = await db()
+      .select({ city: serviceAreas.city, province: provinces.code })
+      .from(serviceAreas)
+      .innerJoin(provinces, eq(provinces.id, serviceAreas.provinceId))
+      .where(eq(serviceAreas.id, catalogue.serviceAreaId));
+    area = `${place?.city}, ${place?.province}`;
+  });
+  afterAll(async () => {
+    await app?.stop();
+  });
+
+  const csvOf = async (party: Party | "staff", path: string) => {
+    const answer = await as(party).request(path);
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get("content-type")).toContain("text/csv");
+    return (await answer.text()).split("\r\n").filter(Boolean);
+  };
+
+  it("shows the buyer each awarded auction of its organization with hand-worked figures", async () => {
+    const answer = await as(buyer).request("/account/reports");
+    expect(answer.status).toBe(200);
+    const html = await answer.text();
+    expectIn(html, titles.a1);
+    expectIn(html, titles.a2);
+    for (const text of ["$10,000.00", "$9,500.00", "$8,765.43", "$1,234.57", "12.35%", "$1,800.00", "25.00%"]) {
+      expectIn(html, text);
+    }
+    // The period's totals, and the chart's text alternative.
+    expectIn(html, "$1,734.57 (14.45%)");
+    expectIn(html, "March 2011: $1,234.57 saved; April 2011: $500.00 saved");
+    for (const other of [titles.a3, titles.a4, titles.a5]) expectNotIn(html, other);
+  });
+
+  it("gives the same report as CSV, with a total line", async () => {
+    const lines = await csvOf(buyer, "/account/reports.csv");
+    expect(lines).toEqual([
+      AUCTION_COLUMNS.join(","),
+      `${ids.a1},${titles.a1},reverse,2011-03-15,10000.00,9500.00,8765.43,1234.57,12.35,3,2`,
+      `${ids.a2},${titles.a2},sealed,2011-04-01,2000.00,1800.00,1500.00,500.00,25.00,2,2`,
+      "total,2 auctions,,,12000.00,,10265.43,1734.57,14.45,5,4",
+    ]);
+  });
+
+  it("filters by a period of days in the reader's zone, the same on the page and in the CSV", async () => {
+    const html = await (await as(buyer).request("/account/reports?from=2011-03-01&to=2011-03-31")).text();
+    expectIn(html, titles.a1);
+    expectNotIn(html, titles.a2);
+    expectIn(html, 'href="/account/reports.csv?from=2011-03-01&amp;to=2011-03-31"');
+    const lines = await csvOf(buyer, "/account/reports.csv?from=2011-04-01&to=2011-04-01");
+    expect(lines.slice(1).map((line) => line.split(",")[0])).toEqual([String(ids.a2), "total"]);
+  });
+
+  it("answers a malformed period with a message at the field, not an error page", async () => {
+    const answer = await as(buyer).request("/account/reports?from=2011-02-30&to=2011-03-31");
+    expect(answer.status).toBe(200);
+    const html = await answer.text();
+    expectIn(html, "Enter the start of the period as a date like 2026-03-31");
+    expectIn(html, 'aria-invalid="true"');
+    expectIn(html, titles.a1);
+  });
+
+  it("shows a consultant only the auctions it ran, not those it evaluated for others", async () => {
+    const html = await (await as(consultant).request("/account/reports")).text();
+    expectIn(html, titles.a3);
+    expectIn(html, "$500.00 (10.00%)");
+    for (const other of [titles.a1, titles.a2, titles.a4]) expectNotIn(html, other);
+    const lines = await csvOf(consultant, "/account/reports.csv");
+    expect(lines).toHaveLength(3);
+  });
+
+  it("shows another buyer only its own", async () => {
+    const html = await (await as(otherBuyer).request("/account/reports")).text();
+    expectIn(html, titles.a4);
+    expectIn(html, "$0.00 (0.00%)");
+    for (const other of [titles.a1, titles.a2, titles.a3]) expectNotIn(html, other);
+  });
+
+  it("refuses sellers, staff on the account report, everyone but staff on the staff report", async () => {
+    const seller = sellers[0] as Party;
+    for (const path of ["/account/reports", "/account/reports.csv", "/staff/reports", "/staff/reports.csv"]) {
+      expect((await as(seller).request(path)).status, path).toBe(403);
+    }
+    for (const party of [buyer, consultant]) {
+      expect((await as(party).request("/staff/reports")).status).toBe(403);
+      expect((await as(party).request("/staff/reports.csv")).status).toBe(403);
+    }
+    expect((await as("staff").request("/account/reports")).status).toBe(403);
+    const visitor = await createClient(app.baseURL).request("/account/reports.csv");
+    expect(visitor.status).toBe(302);
+    expect(visitor.headers.get("location")).toBe("/login?ref=/account/reports.csv");
+  });
+
+  it("gives staff the marketplace's totals by month, category and area", async () => {
+    const answer = await as("staff").request("/staff/reports?from=2011-01-01&to=2011-12-31");
+    expect(answer.status).toBe(200);
+    const html = await answer.text();
+    expectIn(html, "$2,234.57 (11.17%)");
+    expectIn(html, "March 2011");
+    expectIn(html, "9.64%");
+    expectIn(html, 'href="/staff/reports"');
+    // Totals only: no auction title, buyer or seller name.
+    for (const title of Object.values(titles)) expectNotIn(html, title);
+    expectNotIn(html, "Alpha Hauling");
+    const lines = await csvOf("staff", "/staff/reports.csv?from=2011-01-01&to=2011-12-31");
+    expect(lines).toEqual([
+      MARKETPLACE_COLUMNS.join(","),
+      "month,2011-03,3,18000.00,16265.43,1734.57,9.64,5,4",
+      "month,2011-04,1,2000.00,1500.00,500.00,25.00,2,2",
+      `category,${cell(category)},4,20000.00,17765.43,2234.57,11.17,7,6`,
+      `area,${cell(area)},4,20000.00,17765.43,2234.57,11.17,7,6`,
+      "total,all,4,20000.00,17765.43,2234.57,11.17,7,6",
+    ]);
+  });
+});

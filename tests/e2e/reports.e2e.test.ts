@@ -1,0 +1,124 @@
+import { readFile } from "node:fs/promises";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  catalogueForAuctions,
+  createSeller,
+  type Party,
+  TEST_STAFF,
+  TEST_STAFF_ENV,
+} from "../support/auction-fixtures";
+import { closedAuctionWithBid, createInvoicedBuyer } from "../support/invoice-fixtures";
+import { createClient, startTestApp, type TestApp } from "../support/test-app";
+import { expectAlertFocused, expectFieldMessage, submit, visit } from "./account-helpers";
+import { pagesOn, signInThroughForm } from "./app-pages";
+import { browserForFile, expectNoAxeViolations, javaScriptModes, validateHtml } from "./browser";
+
+// Savings reports in Chromium, with JavaScript on and off (issue 21): a buyer goes from /account to
+// its report, sees an awarded auction's savings in the table, the totals and the chart, narrows the
+// period with the GET form, downloads the CSV and gets a message for a malformed date; staff reach
+// the marketplace report from the staff navigation. axe on every page.
+
+let app: TestApp;
+let catalogue: Awaited<ReturnType<typeof catalogueForAuctions>>;
+let seller: Party;
+beforeAll(async () => {
+  app = await startTestApp("pglite", { ...TEST_STAFF_ENV, GST_REGISTRATION_NUMBER: "123456789 RT0001" });
+  catalogue = await catalogueForAuctions(app.services.db);
+  seller = await createSeller(app.services.db, {
+    serviceIds: [catalogue.serviceId],
+    serviceAreaIds: [catalogue.serviceAreaId],
+  });
+});
+afterAll(async () => {
+  await app?.stop();
+});
+const { browser } = browserForFile();
+const open = pagesOn(browser, () => app.baseURL);
+const mainText = async (page: Page) => (await page.locator("main").textContent()) ?? "";
+
+describe.each(javaScriptModes)("savings reports with %s", (mode) => {
+  const axe = (page: Page) => (mode === "js" ? expectNoAxeViolations(page) : Promise.resolve());
+
+  it("shows a buyer its savings, by period, as table, chart and CSV; staff the totals", {
+    timeout: 180_000,
+  }, async () => {
+    const { db } = app.services;
+    const buyer = await createInvoicedBuyer(db, "Email Invoice", `Report Reader ${mode} Ltd.`);
+    // Reserve $10,000.00, one bid of $5,000.00: $5,000.00 saved, 50.00%.
+    const { auction, award } = await closedAuctionWithBid(db, buyer, seller, catalogue);
+    const client = createClient(app.baseURL);
+    await client.request("/login", { form: { email: buyer.email, password: buyer.password } });
+    expect((await client.request(`/auctions/${auction.id}/award`, { form: award })).status).toBe(302);
+
+    const page = await open(mode);
+    await signInThroughForm(page, mode, buyer);
+    await submit(page, mode, page.getByRole("link", { name: "Savings reports" }), { clientSide: true });
+    await page.getByRole("heading", { level: 1, name: "Savings reports" }).waitFor();
+    await axe(page);
+    const row = page
+      .getByRole("table", { name: /Awarded auctions/ })
+      .getByRole("row")
+      .filter({ hasText: auction.title });
+    const cells = (await row.textContent()) ?? "";
+    for (const figure of ["$10,000.00", "$5,000.00", "50.00%"]) expect(cells).toContain(figure);
+    expect(await mainText(page)).toContain("$5,000.00 (50.00%)");
+    const chart = page.getByRole("img", { name: "Bar chart of savings per month" });
+    await chart.waitFor();
+    expect(await chart.locator("desc").textContent()).toMatch(/^\w+ \d{4}: \$5,000\.00 saved$/);
+    const documents: Record<string, string> = { "account-reports": await page.content() };
+
+    // A past period: nothing awarded then; the dates stay in the form and in the address.
+    await page.getByLabel("From (awarded on or after)").fill("2001-01-01");
+    await page.getByLabel("To (awarded on or before)").fill("2001-12-31");
+    await submit(page, mode, page.getByRole("button", { name: "Filter" }), { clientSide: true });
+    await expect.poll(() => page.url()).toContain("from=2001-01-01&to=2001-12-31");
+    await expect.poll(() => mainText(page)).toContain("No awarded auctions in this period.");
+    expect(await page.getByLabel("From (awarded on or after)").inputValue()).toBe("2001-01-01");
+    await axe(page);
+
+    // The CSV keeps the period asked for: here, all of it.
+    await page.getByLabel("From (awarded on or after)").fill("2001-01-01");
+    await page.getByLabel("To (awarded on or before)").fill("2099-12-31");
+    await submit(page, mode, page.getByRole("button", { name: "Filter" }), { clientSide: true });
+    await expect.poll(() => mainText(page)).toContain(auction.title);
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("link", { name: "Download this report (CSV)" }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^savings-report-\d{4}-\d{2}-\d{2}\.csv$/);
+    const csv = await readFile((await download.path()) ?? "", "utf8");
+    expect(csv).toContain(`${auction.id},${auction.title},reverse,`);
+    expect(csv).toContain(",10000.00,5000.00,5000.00,5000.00,50.00,1,1\r\n");
+
+    // A date that is no date (typed into the address): a message at the field and in the summary.
+    await visit(page, mode, "/account/reports?from=2001-02-30");
+    await expectFieldMessage(
+      page,
+      page.getByLabel("From (awarded on or after)"),
+      "Enter the start of the period as a date like 2026-03-31",
+    );
+    await expectAlertFocused(page);
+    await axe(page);
+    documents["account-reports-refused"] = await page.content();
+    await page.context().close();
+
+    // Staff: the staff navigation's Reports.
+    const staffPage = await open(mode);
+    await signInThroughForm(staffPage, mode, TEST_STAFF);
+    await visit(staffPage, mode, "/staff");
+    await submit(
+      staffPage,
+      mode,
+      staffPage.getByRole("navigation", { name: "Staff" }).getByRole("link", { name: "Reports" }),
+      { clientSide: true },
+    );
+    await staffPage.getByRole("heading", { level: 1, name: "Marketplace reports" }).waitFor();
+    await staffPage.getByRole("table", { name: "Totals by category" }).waitFor();
+    await staffPage.getByRole("table", { name: "Totals by area" }).waitFor();
+    expect(await mainText(staffPage)).not.toContain(auction.title);
+    await axe(staffPage);
+    documents["staff-reports"] = await staffPage.content();
+    expect(await validateHtml(documents)).toEqual([]);
+  });
+});
