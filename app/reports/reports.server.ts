@@ -34,7 +34,8 @@ export async function awardedAuctions(
   scope: ReportScope,
   range: { fromUtc: Date | null; toUtc: Date | null },
 ): Promise<ReportRow[]> {
-  const conditions = [eq(auctions.status, "awarded")];
+  // Practice auctions are never awarded; the filter says so for the next reader (decision 022).
+  const conditions = [eq(auctions.status, "awarded"), eq(auctions.practice, false)];
   if (scope !== "marketplace") conditions.push(eq(auctions.organizationId, scope.organizationId));
   if (range.fromUtc) conditions.push(gte(auctions.awardedAt, range.fromUtc));
   if (range.toUtc) conditions.push(lt(auctions.awardedAt, range.toUtc));
