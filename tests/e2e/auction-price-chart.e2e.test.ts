@@ -4,7 +4,7 @@ import { placeManualBid } from "~/auctions/bidding/bid-queue.server";
 import { createAuctionRow, createBuyer, type Party } from "../support/auction-fixtures";
 import { signInThroughForm } from "./app-pages";
 import { auctionAppForFile, mainText, twoSellers } from "./auction-steps";
-import { expectNoAxeViolations, javaScriptModes } from "./browser";
+import { expectNoAxeViolations, javaScriptModes, validateHtml } from "./browser";
 
 // The price chart (issue 21) in Chromium, with JavaScript on and off: the buyer's console draws the
 // lowest price and every bid by seller (legend, summary, the data as a table), a seller's page the
@@ -93,5 +93,9 @@ describe.each(javaScriptModes)("the price chart with %s", (mode) => {
     }
     expect(await bravoPage.getByRole("list", { name: "Legend" }).textContent()).toContain("Your bids: circle");
     await axe(bravoPage);
+    if (mode === "no-js") {
+      // The SVG inside the page is valid HTML too.
+      expect(await validateHtml({ console: await buyerPage.content(), seller: sellerHtml })).toEqual([]);
+    }
   });
 });

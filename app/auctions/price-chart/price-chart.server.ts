@@ -25,6 +25,7 @@ type Row = {
   row_kind: "step" | "bid" | "extended";
   organization_id: number | null;
   at_ms: number;
+  /** A step's or a bid's amount; an extension's former end (ms). */
   cents: number;
   /** An extension's new end; a bid's id (to keep bids in order; never sent on). */
   to_ms: number | null;

@@ -180,7 +180,7 @@ export function PriceChart({ chart, status, serverTime, times, bidsLink }: Price
 
 function LegendSample({ children }: { children: React.ReactNode }) {
   return (
-    <svg className="price-chart-sample" viewBox="0 0 20 16" width="20" height="16" aria-hidden="true" focusable="false">
+    <svg className="price-chart-sample" viewBox="0 0 20 16" width="20" height="16" aria-hidden="true">
       {children}
     </svg>
   );
