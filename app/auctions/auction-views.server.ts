@@ -372,8 +372,8 @@ function sellerViewOf(
     highestAllowedCents: highestAllowedBid(auction.reserveCents, lowestCents, decrementOf(auction)),
     termsAccepted: Boolean(own.termsAcceptedAt),
     ownSealedBid: own.ownSealedBid,
-    /** The lowest price over time and the seller's own bids (issue 21); null for a sealed auction. */
-    priceChart: own.priceChart,
+    /** The lowest price over time and the seller's own bids (issue 21), once they accepted the terms; null for a sealed auction. */
+    priceChart: own.termsAcceptedAt ? own.priceChart : null,
     outcome:
       auction.status === "awarded"
         ? { awarded: true as const, won: auction.awardedOrganizationId === own.organizationId }
