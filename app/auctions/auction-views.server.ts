@@ -16,6 +16,8 @@ import {
 import { type AuctionRow, decrementOf, statusAt } from "./auction-rules";
 import { highestAllowedBid } from "./bidding/bidding";
 import { bidRequirements } from "./lifecycle/auction-terms.server";
+import { fullPriceChart, sellerPriceCharts } from "./price-chart/price-chart.server";
+import type { PriceChartData } from "./price-chart/price-chart-geometry";
 import { type OwnSealedBid, ownSealedBids, readableSealedBids, sealedBidCount } from "./sealed/sealed-bids.server";
 
 // What each party may see of an auction (issue 9). The side that runs it (the buyer or consultant
@@ -164,7 +166,7 @@ export async function ownerView(
   viewer: FullViewer,
   knownTerms?: AuctionTerms,
 ) {
-  const [terms, bids, invitations, sealed] = await Promise.all([
+  const [terms, bids, invitations, sealed, priceChart] = await Promise.all([
     knownTerms ?? auctionTerms(db, auction),
     db
       .select(ownerBidColumns)
@@ -185,6 +187,7 @@ export async function ownerView(
       .where(eq(auctionInvitations.auctionId, auction.id))
       .orderBy(asc(auctionInvitations.alias)),
     sealedSide(db, auction, now),
+    fullPriceChart(db, auction),
   ]);
   // The lowest and the awarded bid are nearly always among the latest; when not, one more read.
   const wanted = [auction.lowestBidId, auction.awardedBidId].filter(
@@ -224,6 +227,8 @@ export async function ownerView(
     awardedBid: awarded ? { organizationName: awarded.organizationName, amountCents: awarded.amountCents } : null,
     cancelReason: auction.cancelReason,
     sealed,
+    /** The whole bid history, compacted, for the price chart (issue 21); null for a sealed auction. */
+    priceChart,
   };
 }
 
@@ -290,7 +295,7 @@ export async function sellerViews(
     .where(and(eq(auctionBids.auctionId, auction.id), inArray(auctionBids.organizationId, ids)))
     .as("ranked");
   const ownBidsQuery = db.select().from(ranked).where(lte(ranked.position, OWN_BIDS_SHOWN)).orderBy(desc(ranked.id));
-  const [terms, ownBids, autoBids, invitations, ownSealed] = await Promise.all([
+  const [terms, ownBids, autoBids, invitations, ownSealed, priceCharts] = await Promise.all([
     knownTerms ?? auctionTerms(db, auction),
     ownBidsQuery,
     db
@@ -305,6 +310,7 @@ export async function sellerViews(
       .from(auctionInvitations)
       .where(and(eq(auctionInvitations.auctionId, auction.id), inArray(auctionInvitations.organizationId, ids))),
     auction.kind === "sealed" ? ownSealedBids(db, auction.id, ids) : undefined,
+    sellerPriceCharts(db, auction, ids),
   ]);
   const shared = { ...clock(auction, now), terms };
   const views = new Map<number, SellerView>();
@@ -318,6 +324,7 @@ export async function sellerViews(
           invitations.find((invitation) => invitation.organizationId === organizationId)?.termsAcceptedAt ?? null,
         organizationId,
         ownSealedBid: ownSealed?.get(organizationId) ?? null,
+        priceChart: priceCharts.get(organizationId) ?? null,
       }),
     );
   }
@@ -342,6 +349,7 @@ function sellerViewOf(
     ownMinimumCents: number | null;
     termsAcceptedAt: Date | null;
     ownSealedBid: OwnSealedBid | null;
+    priceChart: PriceChartData | null;
   },
 ) {
   // A sealed auction tells a seller nothing of the others: no lowest price, no lead.
@@ -370,6 +378,8 @@ function sellerViewOf(
     highestAllowedCents: highestAllowedBid(auction.reserveCents, lowestCents, decrementOf(auction)),
     termsAccepted: Boolean(own.termsAcceptedAt),
     ownSealedBid: own.ownSealedBid,
+    /** The lowest price over time and the seller's own bids (issue 21), once they accepted the terms; null for a sealed auction. */
+    priceChart: own.termsAcceptedAt ? own.priceChart : null,
     outcome:
       auction.status === "awarded"
         ? { awarded: true as const, won: auction.awardedOrganizationId === own.organizationId }

@@ -22,6 +22,7 @@ import { describeDecrement, STATUS_LABELS, termsEditable } from "../auction-rule
 import type { OwnerView, SellerView } from "../auction-views.server";
 import { OwnBidsTable } from "../bidding/own-bids-table";
 import { useAuctionLiveView, useTimeLeft } from "../live/use-auction-live-view";
+import { PriceChart } from "../price-chart/price-chart";
 import { ReusePanel } from "../reuse/reuse-panel";
 import { OwnSealedBid, SealedBidForm, SealedBidsSide, useSealedBidForm } from "../sealed/sealed-bid-panels";
 import type { Route } from "./+types/auction-page";
@@ -342,6 +343,15 @@ function SellerPanel({
           </Row>
         </dl>
       </section>
+      {view.priceChart ? (
+        <PriceChart
+          chart={view.priceChart}
+          status={view.status}
+          serverTime={view.serverTime}
+          times={times}
+          bidsLink={{ href: "#own-bids", text: "Your bids are listed under Your bids" }}
+        />
+      ) : null}
       {view.status === "closed" ? (
         <p>
           <strong>Bidding has closed.</strong> The buyer is reviewing the bids; you will be e-mailed the result.
@@ -532,6 +542,15 @@ function OwnerPanel({
         <Link to={`/auctions/${auctionId}/evaluation`}>Technical evaluation</Link>
         {view.viewer === "evaluator" ? " (you evaluate this auction)" : ""}
       </p>
+      {view.priceChart ? (
+        <PriceChart
+          chart={view.priceChart}
+          status={view.status}
+          serverTime={view.serverTime}
+          times={times}
+          bidsLink={{ href: "#console", text: "Every bid is listed under Bids, with the bid history to download" }}
+        />
+      ) : null}
       {view.sealed ? (
         <SealedBidsSide
           auctionId={auctionId}
