@@ -55,9 +55,11 @@ export const CALL_TIME_OUT_OF_WINDOW = "The time of the call must be within the 
  * on the clock face, so a call at 23:58 entered at 00:03 is 5 minutes ago.
  */
 export function callTimeAllowed(calledAt: string, now: Date, timeZone: string): boolean {
-  const parts = new Intl.DateTimeFormat("en-GB", { timeZone, hour: "2-digit", minute: "2-digit", hourCycle: "h23" })
-    .formatToParts(now)
-    .reduce<Record<string, string>>((all, part) => ({ ...all, [part.type]: part.value }), {});
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat("en-GB", { timeZone, hour: "2-digit", minute: "2-digit", hourCycle: "h23" })
+      .formatToParts(now)
+      .map((part) => [part.type, part.value]),
+  );
   const nowMinutes = Number(parts.hour) * 60 + Number(parts.minute);
   const [hours, minutes] = calledAt.split(":").map(Number);
   const callMinutes = (hours ?? 0) * 60 + (minutes ?? 0);
