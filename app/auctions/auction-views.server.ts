@@ -150,7 +150,7 @@ const ownerBidColumns = {
   organizationName: organizations.name,
   triggeredByBidId: auctionBids.triggeredByBidId,
   /** Entered on the seller's behalf (issue 21): by whom, and the note of who phoned. */
-  enteredBy: enteredBySql(auctionBids.enteredByUserId, auctionBids.onBehalfNote),
+  enteredBy: enteredBySql(),
   onBehalfNote: auctionBids.onBehalfNote,
 };
 
@@ -278,7 +278,7 @@ export async function sellerViews(
       amountCents: auctionBids.amountCents,
       kind: auctionBids.kind,
       createdAt: auctionBids.createdAt,
-      enteredBy: enteredBySql(auctionBids.enteredByUserId, auctionBids.onBehalfNote).as("entered_by"),
+      enteredBy: enteredBySql().as("entered_by"),
       onBehalfNote: auctionBids.onBehalfNote,
       position:
         sql<number>`(row_number() over (partition by ${auctionBids.organizationId} order by ${auctionBids.id} desc))::int`.as(

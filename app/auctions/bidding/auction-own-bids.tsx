@@ -22,7 +22,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       amountCents: auctionBids.amountCents,
       kind: auctionBids.kind,
       createdAt: auctionBids.createdAt,
-      enteredBy: enteredBySql(auctionBids.enteredByUserId, auctionBids.onBehalfNote),
+      enteredBy: enteredBySql(),
       onBehalfNote: auctionBids.onBehalfNote,
     })
     .from(auctionBids)

@@ -75,7 +75,7 @@ export async function bidHistoryRows(db: Database, auctionId: number): Promise<B
       amountCents: auctionBids.amountCents,
       kind: auctionBids.kind,
       triggeredByBidId: auctionBids.triggeredByBidId,
-      enteredBy: enteredBySql(auctionBids.enteredByUserId, auctionBids.onBehalfNote),
+      enteredBy: enteredBySql(),
       onBehalfNote: auctionBids.onBehalfNote,
     })
     .from(auctionBids)

@@ -1,9 +1,8 @@
 import { and, asc, eq, isNotNull, type SQL, sql } from "drizzle-orm";
-import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { notifyOrganizations } from "~/notifications/notifications.server";
 import { formatCents } from "~/payments/fees";
 import type { Database } from "~db/database.server";
-import { auctionInvitations, organizations, users } from "~db/schema";
+import { auctionBids, auctionInvitations, organizations, users } from "~db/schema";
 import { type AuctionServices, auctionLink } from "../auction-notices.server";
 import type { AuctionRow } from "../auction-rules";
 import { tellBidEffectsSoon } from "../bidding/bid-notices.server";
@@ -25,22 +24,25 @@ export async function sellersWhoMayBid(db: Database, auctionId: number) {
     .orderBy(asc(organizations.name), asc(organizations.id));
 }
 
-/**
- * Who entered a bid on a seller's behalf, as the seller and the buyer's side read it: "Name (their
- * organization)", "(marketplace staff)" for staff, "the auctioneer" once the user is gone. Null for a
- * bid the seller placed.
- */
-export function enteredBySql(enteredByUserId: AnyPgColumn | SQL, onBehalfNote: AnyPgColumn | SQL) {
-  return sql<string | null>`case when ${onBehalfNote} is null then null else coalesce((
+/** A user as a seller reads who acted for them: "Name (their organization)", "(marketplace staff)" for staff. */
+const userLabel = (userId: SQL) => sql<string>`coalesce((
     select coalesce(nullif(trim(concat_ws(' ', u.first_name, u.last_name)), ''), u.email)
       || case when u.role = 1 then ' (marketplace staff)' else coalesce(' (' || o.name || ')', '') end
     from ${users} as u left join ${organizations} as o on o.id = u.organization_id
-    where u.id = ${enteredByUserId}), 'the auctioneer') end`;
-}
+    where u.id = ${userId}), 'the auctioneer')`;
+
+/**
+ * Who entered an auction_bids row on the seller's behalf, as the seller and the buyer's side read it
+ * ("the auctioneer" once the user is gone); null for a bid the seller placed. Names its columns with
+ * the table, as Drizzle leaves them bare in a one-table select.
+ */
+export const enteredBySql = () =>
+  sql<string | null>`case when ${auctionBids}.on_behalf_note is null then null
+    else ${userLabel(sql`${auctionBids}.entered_by_user_id`)} end`;
 
 async function enteredByLabel(db: Database, userId: number): Promise<string> {
   const [row] = await db
-    .select({ label: enteredBySql(users.id, sql`''`) })
+    .select({ label: userLabel(sql`${userId}::int`) })
     .from(users)
     .where(eq(users.id, userId));
   return row?.label ?? "the auctioneer";
