@@ -16,7 +16,7 @@ import {
 import { type AuctionRow, decrementOf, statusAt } from "./auction-rules";
 import { highestAllowedBid } from "./bidding/bidding";
 import { bidRequirements } from "./lifecycle/auction-terms.server";
-import { enteredBySql } from "./on-behalf/on-behalf.server";
+import { enteredBySql } from "./on-behalf/entered-by.server";
 import { type OwnSealedBid, ownSealedBids, readableSealedBids, sealedBidCount } from "./sealed/sealed-bids.server";
 
 // What each party may see of an auction (issue 9). The side that runs it (the buyer or consultant

@@ -6,7 +6,7 @@ import { appServicesContext } from "~/server/app-context";
 import { auctionBids } from "~db/schema";
 import { requireAuction } from "../auction-access.server";
 import { timezoneOf } from "../lifecycle/auction-form.server";
-import { enteredBySql } from "../on-behalf/on-behalf.server";
+import { enteredBySql } from "../on-behalf/entered-by.server";
 import type { Route } from "./+types/auction-own-bids";
 import { OwnBidsTable } from "./own-bids-table";
 

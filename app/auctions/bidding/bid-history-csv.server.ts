@@ -1,7 +1,7 @@
 import { asc, eq } from "drizzle-orm";
 import type { Database } from "~db/database.server";
 import { auctionBids, organizations } from "~db/schema";
-import { enteredBySql } from "../on-behalf/on-behalf.server";
+import { enteredBySql } from "../on-behalf/entered-by.server";
 
 // The bid history as CSV for the auction's own side and staff (issue 9): every bid, oldest first,
 // with the seller's real name. RFC 4180 (CRLF, quotes doubled), and no cell a spreadsheet would run

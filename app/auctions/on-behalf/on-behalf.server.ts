@@ -1,12 +1,13 @@
-import { and, asc, eq, isNotNull, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, isNotNull, sql } from "drizzle-orm";
 import { notifyOrganizations } from "~/notifications/notifications.server";
 import { formatCents } from "~/payments/fees";
 import type { Database } from "~db/database.server";
-import { auctionBids, auctionInvitations, organizations, users } from "~db/schema";
+import { auctionInvitations, organizations, users } from "~db/schema";
 import { type AuctionServices, auctionLink } from "../auction-notices.server";
 import type { AuctionRow } from "../auction-rules";
 import { tellBidEffectsSoon } from "../bidding/bid-notices.server";
 import { placeManualBid, setAutoBidMinimum } from "../bidding/bid-queue.server";
+import { userLabel } from "./entered-by.server";
 import { CHOOSE_A_SELLER } from "./on-behalf-form";
 
 // Bids and minimums entered on an invited seller's behalf (issue 21, decision 020). Nothing here
@@ -23,22 +24,6 @@ export async function sellersWhoMayBid(db: Database, auctionId: number) {
     .where(and(eq(auctionInvitations.auctionId, auctionId), isNotNull(auctionInvitations.termsAcceptedAt)))
     .orderBy(asc(organizations.name), asc(organizations.id));
 }
-
-/** A user as a seller reads who acted for them: "Name (their organization)", "(marketplace staff)" for staff. */
-const userLabel = (userId: SQL) => sql<string>`coalesce((
-    select coalesce(nullif(trim(concat_ws(' ', u.first_name, u.last_name)), ''), u.email)
-      || case when u.role = 1 then ' (marketplace staff)' else coalesce(' (' || o.name || ')', '') end
-    from ${users} as u left join ${organizations} as o on o.id = u.organization_id
-    where u.id = ${userId}), 'the auctioneer')`;
-
-/**
- * Who entered an auction_bids row on the seller's behalf, as the seller and the buyer's side read it
- * ("the auctioneer" once the user is gone); null for a bid the seller placed. Names its columns with
- * the table, as Drizzle leaves them bare in a one-table select.
- */
-export const enteredBySql = () =>
-  sql<string | null>`case when ${auctionBids}.on_behalf_note is null then null
-    else ${userLabel(sql`${auctionBids}.entered_by_user_id`)} end`;
 
 async function enteredByLabel(db: Database, userId: number): Promise<string> {
   const [row] = await db
