@@ -12,5 +12,6 @@ export const NOTIFICATION_KINDS = [
   "cancelled",
   "evaluation-complete",
   "subscription",
+  "bid-on-behalf",
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];

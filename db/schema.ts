@@ -1002,6 +1002,8 @@ export const auctionAutoBids = pgTable(
     /** The auction's sequence number when this minimum was entered: the earlier owns a tie. */
     enteredSequence: integer("entered_sequence").notNull(),
     setByUserId: integer("set_by_user_id").references(() => users.id, { onDelete: "set null" }),
+    /** Set on the seller's behalf (issue 21): who asked and when, as the one who set it noted; null when the seller set it. */
+    onBehalfNote: text("on_behalf_note"),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
@@ -1030,10 +1032,17 @@ export const auctionBids = pgTable(
     /** The manual bid, or the auto-bid change, that set off this automatic bid. */
     triggeredByBidId: bigint("triggered_by_bid_id", { mode: "number" }).references((): AnyPgColumn => auctionBids.id),
     triggeredByAutoBidId: integer("triggered_by_auto_bid_id").references(() => auctionAutoBids.id),
+    /**
+     * A manual bid entered on the seller's behalf (issue 21: the seller phoned): who entered it (then
+     * `user_id` is null: no user of the seller placed it) and their note of who asked and when.
+     */
+    enteredByUserId: integer("entered_by_user_id").references(() => users.id, { onDelete: "set null" }),
+    onBehalfNote: text("on_behalf_note"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
     check("auction_bids_kind_check", sql`${table.kind} in ('manual', 'auto')`),
+    check("auction_bids_on_behalf_check", sql`${table.onBehalfNote} is null or ${table.kind} = 'manual'`),
     check("auction_bids_amount_check", sql`${table.amountCents} > 0`),
     index("auction_bids_auction_idx").on(table.auctionId, table.id),
     // With the amount, a seller's own lowest bid (read with every bid) is one index lookup.

@@ -16,6 +16,7 @@ import {
 import { type AuctionRow, decrementOf, statusAt } from "./auction-rules";
 import { highestAllowedBid } from "./bidding/bidding";
 import { bidRequirements } from "./lifecycle/auction-terms.server";
+import { enteredBySql } from "./on-behalf/entered-by.server";
 import { fullPriceChart, sellerPriceCharts } from "./price-chart/price-chart.server";
 import type { PriceChartData } from "./price-chart/price-chart-geometry";
 import { type OwnSealedBid, ownSealedBids, readableSealedBids, sealedBidCount } from "./sealed/sealed-bids.server";
@@ -156,6 +157,9 @@ const ownerBidColumns = {
   organizationId: auctionBids.organizationId,
   organizationName: organizations.name,
   triggeredByBidId: auctionBids.triggeredByBidId,
+  /** Entered on the seller's behalf (issue 21): by whom, and the note of who phoned. */
+  enteredBy: enteredBySql(),
+  onBehalfNote: auctionBids.onBehalfNote,
 };
 
 /** The buyer's console (and staff's): the latest bids with their sellers, the leader, the invited sellers. */
@@ -285,6 +289,8 @@ export async function sellerViews(
       amountCents: auctionBids.amountCents,
       kind: auctionBids.kind,
       createdAt: auctionBids.createdAt,
+      enteredBy: enteredBySql().as("entered_by"),
+      onBehalfNote: auctionBids.onBehalfNote,
       position:
         sql<number>`(row_number() over (partition by ${auctionBids.organizationId} order by ${auctionBids.id} desc))::int`.as(
           "position",
@@ -341,6 +347,8 @@ function sellerViewOf(
       amountCents: number;
       kind: "manual" | "auto";
       createdAt: Date;
+      enteredBy: string | null;
+      onBehalfNote: string | null;
       /** 1 for the seller's newest bid. */
       position: number;
       /** How many bids the seller has placed in all. */
@@ -371,6 +379,8 @@ function sellerViewOf(
       amountCents: bid.amountCents,
       kind: bid.kind,
       createdAt: bid.createdAt.toISOString(),
+      enteredBy: bid.enteredBy,
+      onBehalfNote: bid.onBehalfNote,
     })),
     ownBidCount: own.ownBids[0]?.count ?? 0,
     ownMinimumCents: own.ownMinimumCents,

@@ -13,6 +13,7 @@ export const NOTIFICATION_LABELS: Record<NotificationKind, string> = {
   cancelled: "An auction is cancelled",
   "evaluation-complete": "Technical evaluation complete",
   subscription: "Your subscription and card",
+  "bid-on-behalf": "A bid or minimum entered on your behalf",
 };
 
 /** What a user may turn off; the others concern their own bids and decisions, and always come. */

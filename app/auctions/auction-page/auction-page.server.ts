@@ -17,6 +17,7 @@ import type { BidderRequest } from "../bidding/bid-round.server";
 import { acceptAuctionTerms } from "../invitations/invitations.server";
 import { timezoneOf } from "../lifecycle/auction-form.server";
 import { cancelAuction, publishAuction, withdrawAuction } from "../lifecycle/publish-and-cancel.server";
+import { mayEnterOnBehalf } from "../on-behalf/on-behalf-rules";
 import { reuseOf } from "../reuse/reuse-panel.server";
 import {
   type AuctionPageForm,
@@ -66,6 +67,8 @@ export async function loadAuctionPage(request: Request, context: Context, rawId:
     notice: notice ?? null,
     biddingBlocked: standing && !standing.mayBid ? blockedMessage(standing.reason, "bid") : null,
     reuse,
+    /** Whether the console links to /auctions/{id}/on-behalf (issue 21). */
+    onBehalf: auction.kind === "reverse" && mayEnterOnBehalf(user, viewer, auction),
   };
 }
 

@@ -170,7 +170,14 @@ export default function AuctionPage({ loaderData, actionData }: Route.ComponentP
       {view.kind === "seller" ? (
         <SellerPanel view={view} answer={answer} times={times} bid={bid} minimum={minimum} />
       ) : (
-        <OwnerPanel view={view} answer={answer} times={times} auctionId={auctionId} cancel={cancel} />
+        <OwnerPanel
+          view={view}
+          answer={answer}
+          times={times}
+          auctionId={auctionId}
+          cancel={cancel}
+          onBehalf={loaderData.onBehalf}
+        />
       )}
       <Terms view={view} auctionId={auctionId} />
     </div>
@@ -441,12 +448,15 @@ function OwnerPanel({
   times,
   auctionId,
   cancel,
+  onBehalf,
 }: {
   view: OwnerView;
   answer?: AuctionActionData;
   times: TimeTexts;
   auctionId: number;
   cancel: BoundForm;
+  /** Whether this user may enter bids on a seller's behalf (issue 21). */
+  onBehalf: boolean;
 }) {
   const isOwner = view.viewer === "owner";
   const confirmCancel = answer && "confirmCancel" in answer ? answer.confirmCancel : undefined;
@@ -569,6 +579,11 @@ function OwnerPanel({
             </Row>
             <Row label="Bids placed">{String(view.bidCount)}</Row>
           </dl>
+          {onBehalf && (view.status === "open" || view.status === "scheduled") ? (
+            <p>
+              <Link to={`/auctions/${auctionId}/on-behalf`}>Bid on a seller's behalf</Link> (a seller who phoned)
+            </p>
+          ) : null}
           {view.bids.length > 0 ? (
             <>
               <p>
@@ -603,7 +618,13 @@ function OwnerPanel({
                           <time dateTime={bid.createdAt}>{timeText(times, bid.createdAt)}</time>
                         </td>
                         <td>{bid.organizationName}</td>
-                        <td>{bid.kind === "auto" ? "Automatic" : "Manual"}</td>
+                        <td>
+                          {bid.kind === "auto"
+                            ? "Automatic"
+                            : bid.enteredBy === null
+                              ? "Manual"
+                              : `Entered on the seller's behalf by ${bid.enteredBy} (${bid.onBehalfNote ?? ""})`}
+                        </td>
                       </tr>
                     ))}
                   </tbody>

@@ -18,7 +18,7 @@ import { placeManualBid, setAutoBidMinimum } from "./bid-queue.server";
 
 type Client = ReturnType<typeof createClient>;
 const STAFF = { email: "csv-staff@example.com", password: "csv-staff-password" };
-const HEADER = "bid_id,placed_at_utc,seller,amount,kind,triggered_by_bid_id";
+const HEADER = "bid_id,placed_at_utc,seller,amount,kind,triggered_by_bid_id,entered_on_behalf_by,on_behalf_note";
 
 describe.each(databaseKinds)("the bid history CSV on %s", (kind) => {
   let app: TestApp;
@@ -102,10 +102,10 @@ describe.each(databaseKinds)("the bid history CSV on %s", (kind) => {
     expect(await response.text()).toBe(
       [
         HEADER,
-        `${first.id},${at(first)},"Smith, ""Best"" Rigs\nLtd.",9900.00,manual,`,
-        `${second.id},${at(second)},${formulaName},9800.00,auto,`,
-        `${third.id},${at(third)},Roughneck Services Ltd.,9000.00,manual,`,
-        `${fourth.id},${at(fourth)},${formulaName},8900.00,auto,${third.id}`,
+        `${first.id},${at(first)},"Smith, ""Best"" Rigs\nLtd.",9900.00,manual,,,`,
+        `${second.id},${at(second)},${formulaName},9800.00,auto,,,`,
+        `${third.id},${at(third)},Roughneck Services Ltd.,9000.00,manual,,,`,
+        `${fourth.id},${at(fourth)},${formulaName},8900.00,auto,${third.id},,`,
         "",
       ].join("\r\n"),
     );

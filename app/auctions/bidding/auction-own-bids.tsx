@@ -6,6 +6,7 @@ import { appServicesContext } from "~/server/app-context";
 import { auctionBids } from "~db/schema";
 import { requireAuction } from "../auction-access.server";
 import { timezoneOf } from "../lifecycle/auction-form.server";
+import { enteredBySql } from "../on-behalf/entered-by.server";
 import type { Route } from "./+types/auction-own-bids";
 import { OwnBidsTable } from "./own-bids-table";
 
@@ -21,6 +22,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       amountCents: auctionBids.amountCents,
       kind: auctionBids.kind,
       createdAt: auctionBids.createdAt,
+      enteredBy: enteredBySql(),
+      onBehalfNote: auctionBids.onBehalfNote,
     })
     .from(auctionBids)
     .where(and(eq(auctionBids.auctionId, auction.id), eq(auctionBids.organizationId, viewer.organizationId)))

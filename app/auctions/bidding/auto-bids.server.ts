@@ -40,6 +40,8 @@ export function minimumChange(db: Database, request: MinimumRequest): Promise<Bi
       minimumCents: entered.minimum,
       enteredSequence: entered.enteredAt,
       setByUserId: request.userId,
+      // The seller's own minimum clears the note of one set on their behalf.
+      onBehalfNote: request.onBehalfNote ?? null,
       updatedAt: now,
     };
     const [autoBid] = await tx
@@ -54,7 +56,11 @@ export function minimumChange(db: Database, request: MinimumRequest): Promise<Bi
       kind: "auto-bid-set",
       userId: request.userId,
       organizationId: request.organizationId,
-      data: { autoBidId: autoBid.id, minimumCents: entered.minimum },
+      data: {
+        autoBidId: autoBid.id,
+        minimumCents: entered.minimum,
+        ...(request.onBehalfNote === undefined ? {} : { onBehalf: true, onBehalfNote: request.onBehalfNote }),
+      },
       createdAt: now,
     });
     round.add(outcome.bids, outcome.state, { userId: request.userId, autoBidId: autoBid.id }, now);

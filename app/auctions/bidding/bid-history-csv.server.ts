@@ -1,6 +1,7 @@
 import { asc, eq } from "drizzle-orm";
 import type { Database } from "~db/database.server";
 import { auctionBids, organizations } from "~db/schema";
+import { enteredBySql } from "../on-behalf/entered-by.server";
 
 // The bid history as CSV for the auction's own side and staff (issue 9): every bid, oldest first,
 // with the seller's real name. RFC 4180 (CRLF, quotes doubled), and no cell a spreadsheet would run
@@ -13,6 +14,8 @@ export const BID_HISTORY_COLUMNS = [
   "amount",
   "kind",
   "triggered_by_bid_id",
+  "entered_on_behalf_by",
+  "on_behalf_note",
 ] as const;
 
 /** A cell as written: formula-looking text defused, then quoted when RFC 4180 asks for it. */
@@ -39,6 +42,9 @@ export type BidRow = {
   amountCents: number;
   kind: string;
   triggeredByBidId: number | null;
+  /** Entered on the seller's behalf (issue 21): by whom, and the note of who phoned; null otherwise. */
+  enteredBy?: string | null;
+  onBehalfNote?: string | null;
 };
 
 export function bidHistoryCsv(rows: readonly BidRow[]): string {
@@ -52,6 +58,8 @@ export function bidHistoryCsv(rows: readonly BidRow[]): string {
         dollars(row.amountCents),
         row.kind,
         row.triggeredByBidId === null ? "" : String(row.triggeredByBidId),
+        row.enteredBy ?? "",
+        row.onBehalfNote ?? "",
       ]),
     ),
   ].join("");
@@ -67,6 +75,8 @@ export async function bidHistoryRows(db: Database, auctionId: number): Promise<B
       amountCents: auctionBids.amountCents,
       kind: auctionBids.kind,
       triggeredByBidId: auctionBids.triggeredByBidId,
+      enteredBy: enteredBySql(),
+      onBehalfNote: auctionBids.onBehalfNote,
     })
     .from(auctionBids)
     .innerJoin(organizations, eq(organizations.id, auctionBids.organizationId))

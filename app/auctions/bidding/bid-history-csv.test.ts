@@ -46,9 +46,9 @@ describe("the bid history CSV", () => {
       },
     ]);
     expect(csv).toBe(
-      "bid_id,placed_at_utc,seller,amount,kind,triggered_by_bid_id\r\n" +
-        '7,2030-05-01T15:04:05.123Z,"A, B",9900.00,manual,\r\n' +
-        "8,2030-05-01T15:04:05.123Z,'=cmd,9800.50,auto,7\r\n",
+      "bid_id,placed_at_utc,seller,amount,kind,triggered_by_bid_id,entered_on_behalf_by,on_behalf_note\r\n" +
+        '7,2030-05-01T15:04:05.123Z,"A, B",9900.00,manual,,,\r\n' +
+        "8,2030-05-01T15:04:05.123Z,'=cmd,9800.50,auto,7,,\r\n",
     );
   });
 });

@@ -160,7 +160,7 @@ async function manualRound(db: Database, auctionId: number, requests: ManualRequ
         decided[index] = refused(400, refusalMessage(outcome), "amount");
         continue;
       }
-      round.add(outcome.bids, outcome.state, { userId: request.userId }, now);
+      round.add(outcome.bids, outcome.state, { userId: request.userId, onBehalfNote: request.onBehalfNote }, now);
       decided[index] = round.changes.at(-1) as Change;
     }
     if (round.changes.length === 0) {

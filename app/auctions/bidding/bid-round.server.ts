@@ -7,7 +7,15 @@ import type { Read } from "./bidding-read.server";
 // bidding-read.server.ts, kept between rounds by known-states.server.ts and written by
 // round-write.server.ts.
 
-export type BidderRequest = { auctionId: number; organizationId: number; userId: number; now?: Date };
+export type BidderRequest = {
+  auctionId: number;
+  organizationId: number;
+  /** Who places it: a user of the seller, or (with `onBehalfNote`) the one entering it for the seller. */
+  userId: number;
+  now?: Date;
+  /** Entered on the seller's behalf (issue 21): who asked and when. Every rule applies as to the seller's own. */
+  onBehalfNote?: string;
+};
 
 /** `confirmed: false`: a bid far under the price is only asked about (the typo guard), not placed. */
 export type ManualRequest = BidderRequest & { amountCents: number; confirmed?: boolean };
@@ -79,6 +87,8 @@ export type Change = {
   userId: number;
   /** The minimum whose change set the bids off, if that is what did. */
   autoBidId?: number;
+  /** A manual bid entered on the seller's behalf by `userId`: the note of who asked and when. */
+  onBehalfNote?: string;
   before: BiddingState;
   after: BiddingState;
   endsBefore: Date;
@@ -106,7 +116,12 @@ export class Round {
   }
 
   /** Keeps a change; a change with no bids moves nothing (a minimum that set nothing off). */
-  add(bids: NewBid[], after: BiddingState, cause: { userId: number; autoBidId?: number }, now: Date) {
+  add(
+    bids: NewBid[],
+    after: BiddingState,
+    cause: { userId: number; autoBidId?: number; onBehalfNote?: string },
+    now: Date,
+  ) {
     const endsBefore = this.auction.endsAt;
     const endsAfter = bids.length > 0 ? endAfterBid(this.auction, now) : endsBefore;
     this.changes.push({ bids, ...cause, before: this.state, after, endsBefore, endsAfter });

@@ -2,7 +2,22 @@ import { formatCents } from "~/payments/fees";
 import { type TimeTexts, timeText } from "~/platform/zoned-time";
 
 /** `number` counts the seller's own bids (1 the first): never an id that counts the other sellers' bids too. */
-export type OwnBid = { number: number; amountCents: number; kind: "manual" | "auto"; createdAt: string };
+export type OwnBid = {
+  number: number;
+  amountCents: number;
+  kind: "manual" | "auto";
+  createdAt: string;
+  /** Entered on the seller's behalf (issue 21): by whom, and the note of who phoned. */
+  enteredBy: string | null;
+  onBehalfNote: string | null;
+};
+
+/** How a bid came: the seller's minimum, the seller, or someone entering it on their behalf. */
+export function ownBidHow(bid: OwnBid): string {
+  if (bid.kind === "auto") return "Automatic (your minimum)";
+  if (bid.enteredBy === null) return "By you";
+  return `Entered on your behalf by ${bid.enteredBy}${bid.onBehalfNote ? ` (${bid.onBehalfNote})` : ""}`;
+}
 
 /** A seller's own bids, newest first: the amount, when, and whether their minimum placed it. */
 export function OwnBidsTable({ bids, times }: { bids: OwnBid[]; times: TimeTexts }) {
@@ -22,7 +37,7 @@ export function OwnBidsTable({ bids, times }: { bids: OwnBid[]; times: TimeTexts
             <td>
               <time dateTime={bid.createdAt}>{timeText(times, bid.createdAt)}</time>
             </td>
-            <td>{bid.kind === "auto" ? "Automatic (your minimum)" : "By you"}</td>
+            <td>{ownBidHow(bid)}</td>
           </tr>
         ))}
       </tbody>

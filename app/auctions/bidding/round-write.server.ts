@@ -34,6 +34,8 @@ export async function writeRound(db: Database | Transaction, round: Round, at: D
     event_ord: number;
     organization_id: number;
     user_id: number | null;
+    entered_by_user_id: number | null;
+    on_behalf_note: string | null;
     amount_cents: number;
     kind: "manual" | "auto";
     rank: number;
@@ -50,7 +52,10 @@ export async function writeRound(db: Database | Transaction, round: Round, at: D
         ord: rows.length + 1,
         event_ord: ++eventOrd,
         organization_id: bid.seller,
-        user_id: bid.kind === "manual" ? change.userId : null,
+        // A bid entered on the seller's behalf names who entered it, not a user of the seller (issue 21).
+        user_id: bid.kind === "manual" && change.onBehalfNote === undefined ? change.userId : null,
+        entered_by_user_id: bid.kind === "manual" && change.onBehalfNote !== undefined ? change.userId : null,
+        on_behalf_note: bid.kind === "manual" ? (change.onBehalfNote ?? null) : null,
         amount_cents: bid.amount,
         kind: bid.kind,
         rank: bid.rank,
@@ -105,7 +110,8 @@ export async function writeRound(db: Database | Transaction, round: Round, at: D
       select taken.id, bid.*
       from taken
       join json_to_recordset(${JSON.stringify(rows)}::json) as bid(ord int, event_ord int, organization_id int,
-        user_id int, amount_cents bigint, kind text, rank int, cause_ord int, triggered_by_auto_bid_id int)
+        user_id int, entered_by_user_id int, on_behalf_note text, amount_cents bigint, kind text, rank int,
+        cause_ord int, triggered_by_auto_bid_id int)
         on bid.ord = taken.ord
     ),
     bid_caused as (
@@ -113,10 +119,10 @@ export async function writeRound(db: Database | Transaction, round: Round, at: D
       from new_bid left join new_bid as cause on cause.ord = new_bid.cause_ord
     ),
     bids_written as (
-      insert into ${auctionBids} (id, auction_id, organization_id, user_id, amount_cents, kind, rank,
-        triggered_by_bid_id, triggered_by_auto_bid_id, created_at)
-      select id, ${auction.id}, organization_id, user_id, amount_cents, kind, rank,
-        triggered_by_bid_id, triggered_by_auto_bid_id, ${iso}::timestamptz
+      insert into ${auctionBids} (id, auction_id, organization_id, user_id, entered_by_user_id, on_behalf_note,
+        amount_cents, kind, rank, triggered_by_bid_id, triggered_by_auto_bid_id, created_at)
+      select id, ${auction.id}, organization_id, user_id, entered_by_user_id, on_behalf_note,
+        amount_cents, kind, rank, triggered_by_bid_id, triggered_by_auto_bid_id, ${iso}::timestamptz
       from bid_caused order by ord
     ),
     moved as (
@@ -131,9 +137,12 @@ export async function writeRound(db: Database | Transaction, round: Round, at: D
     events_written as (
       insert into ${auctionEvents} (auction_id, kind, user_id, organization_id, data, created_at)
       select ${auction.id}, kind, user_id, organization_id, data, ${iso}::timestamptz from (
-        select 'bid' as kind, user_id, organization_id, jsonb_build_object('bidId', id, 'amountCents', amount_cents,
+        select 'bid' as kind, coalesce(user_id, entered_by_user_id) as user_id, organization_id,
+          jsonb_build_object('bidId', id, 'amountCents', amount_cents,
           'bidKind', kind, 'triggeredByBidId', triggered_by_bid_id,
-          'triggeredByAutoBidId', triggered_by_auto_bid_id) as data, event_ord
+          'triggeredByAutoBidId', triggered_by_auto_bid_id)
+          || case when on_behalf_note is null then '{}'::jsonb
+             else jsonb_build_object('onBehalf', true, 'onBehalfNote', on_behalf_note) end as data, event_ord
         from bid_caused
         union all
         select 'extended', null, null, extension.data, extension.event_ord

@@ -1,0 +1,108 @@
+import { and, asc, eq, isNotNull, sql } from "drizzle-orm";
+import { notifyOrganizations } from "~/notifications/notifications.server";
+import { formatCents } from "~/payments/fees";
+import type { Database } from "~db/database.server";
+import { auctionInvitations, organizations, users } from "~db/schema";
+import { type AuctionServices, auctionLink } from "../auction-notices.server";
+import type { AuctionRow } from "../auction-rules";
+import { tellBidEffectsSoon } from "../bidding/bid-notices.server";
+import { placeManualBid, setAutoBidMinimum } from "../bidding/bid-queue.server";
+import { userLabel } from "./entered-by.server";
+import { CHOOSE_A_SELLER } from "./on-behalf-form";
+
+// Bids and minimums entered on an invited seller's behalf (issue 21, decision 020). Nothing here
+// decides a bid: the request goes to the auction's queue like the seller's own (bid-queue.server.ts),
+// with the note of who phoned, so every rule (terms, time, decrement, reserve, subscription, typo
+// guard) is the same. The bid row and the auction's event name who entered it; the seller is told.
+
+/** The invited sellers who may bid: those who accepted the terms (a seller who has not cannot bid). */
+export async function sellersWhoMayBid(db: Database, auctionId: number) {
+  return db
+    .select({ organizationId: auctionInvitations.organizationId, name: organizations.name })
+    .from(auctionInvitations)
+    .innerJoin(organizations, eq(organizations.id, auctionInvitations.organizationId))
+    .where(and(eq(auctionInvitations.auctionId, auctionId), isNotNull(auctionInvitations.termsAcceptedAt)))
+    .orderBy(asc(organizations.name), asc(organizations.id));
+}
+
+async function enteredByLabel(db: Database, userId: number): Promise<string> {
+  const [row] = await db
+    .select({ label: userLabel(sql`${userId}::int`) })
+    .from(users)
+    .where(eq(users.id, userId));
+  return row?.label ?? "the auctioneer";
+}
+
+export type OnBehalfRequest = {
+  auction: AuctionRow;
+  /** The consultant, buyer or staff user entering it. */
+  userId: number;
+  sellerId: number;
+  what: "bid" | "minimum";
+  amountCents: number;
+  confirmed: boolean;
+  note: string;
+};
+
+export type OnBehalfOutcome =
+  | { kind: "accepted" }
+  | { kind: "unconfirmed"; referenceCents: number; dropPercent: number }
+  | { kind: "refused"; status: number; field: "seller" | "amount" | "form"; message: string };
+
+/**
+ * Places the bid or sets the minimum through the auction's queue, as the seller's own would be, then
+ * tells the seller (a notification and its e-mail, queued in the outbox) and the others outbid.
+ */
+export async function enterOnBehalf(services: AuctionServices, request: OnBehalfRequest): Promise<OnBehalfOutcome> {
+  const { db } = services;
+  const { auction } = request;
+  const sellers = await sellersWhoMayBid(db, auction.id);
+  if (!sellers.some((seller) => seller.organizationId === request.sellerId)) {
+    return { kind: "refused", status: 400, field: "seller", message: CHOOSE_A_SELLER };
+  }
+  const bidder = {
+    auctionId: auction.id,
+    organizationId: request.sellerId,
+    userId: request.userId,
+    onBehalfNote: request.note,
+  };
+  const outcome =
+    request.what === "bid"
+      ? await placeManualBid(db, { ...bidder, amountCents: request.amountCents, confirmed: request.confirmed })
+      : await setAutoBidMinimum(db, { ...bidder, minimumCents: request.amountCents });
+  if (outcome.kind === "unconfirmed") return outcome;
+  if (outcome.kind === "refused") {
+    // 404: the invitation went meanwhile (the auction itself was read by the page).
+    if (outcome.status === 404) return { kind: "refused", status: 400, field: "seller", message: CHOOSE_A_SELLER };
+    const field = outcome.field === "form" ? "form" : "amount";
+    return { kind: "refused", status: outcome.status, field, message: outcome.message };
+  }
+  const leadLost = outcome.previousLeaderId !== null && outcome.previousLeaderId !== outcome.leaderId;
+  if (outcome.extended || leadLost) void tellBidEffectsSoon(services, auction.id);
+  await tellSeller(services, request, await enteredByLabel(db, request.userId));
+  return { kind: "accepted" };
+}
+
+/**
+ * The seller hears at once of what was entered for them: a notification, and its e-mail queued in the
+ * durable outbox in the same transaction (notifications.server.ts). Not optional: it binds them.
+ */
+async function tellSeller(services: AuctionServices, request: OnBehalfRequest, enteredBy: string) {
+  const { auction } = request;
+  const what =
+    request.what === "bid"
+      ? `a bid of ${formatCents(request.amountCents)}`
+      : `your secret minimum to ${formatCents(request.amountCents)} (we bid for you down to it)`;
+  await notifyOrganizations(services, [request.sellerId], {
+    kind: "bid-on-behalf",
+    auctionId: auction.id,
+    subject: `${request.what === "bid" ? "Bid entered" : "Minimum set"} on your behalf: ${auction.title}`,
+    lines: [
+      `${enteredBy} entered ${what} on your behalf in "${auction.title}".`,
+      `Their note: ${request.note}`,
+      "Bids are binding. If you did not ask for this, contact the auctioneer at once.",
+      "",
+      auctionLink(services, auction.id),
+    ],
+  });
+}
