@@ -131,6 +131,18 @@ describe("chartGeometry", () => {
     // x: 10 min of 60 → 72 + 92 = 164; 20 → 256; 40 → 440; 50 → 532. y: $7,000..$9,000 → 240..16.
     expect(geometry.line).toBe("M164 16H256V128H440V240H532");
     expect(geometry.points.map((point) => point.path.slice(0, 8))).toEqual(["M160 16a", "M252 124", "M436 240"]);
+    // Each series' markers in one path, in the order drawn.
+    expect(geometry.markers.map((markers) => [markers.series, markers.count])).toEqual(
+      geometry.points.reduce<[number, number][]>((groups, point) => {
+        const group = groups.find(([series]) => series === point.series);
+        if (group) group[1] += 1;
+        else groups.push([point.series, 1]);
+        return groups;
+      }, []),
+    );
+    expect(geometry.markers.map((markers) => markers.d).join("")).toHaveLength(
+      geometry.points.reduce((length, point) => length + point.path.length, 0),
+    );
     expect(geometry.priceTicks.map((tick) => tick.y)).toEqual([240, 184, 128, 72, 16]);
     expect(geometry.timeTicks.map((tick) => tick.x)).toEqual([72, 210, 348, 486, 624]);
   });

@@ -38,9 +38,13 @@ export type PriceChartData = {
   audience: "full" | "seller";
 };
 
-/** At most this many bids and this many steps are drawn; more are downsampled in the query. */
-export const MAX_POINTS = 500;
-export const MAX_STEPS = 500;
+/**
+ * At most this many bids and this many steps are drawn; more are downsampled in the query. The plot
+ * is 552 units wide: more would overlap, and every one costs the page (loader data, SVG, the steps'
+ * table) and every live event (issue 20: the console was 55 KB before the chart, 186 KB with 500 of each).
+ */
+export const MAX_POINTS = 150;
+export const MAX_STEPS = 120;
 
 /** Every Nth row kept (with the first and the last) to draw at most `max` of `total`. */
 export function keepEvery(total: number, max: number): number {
@@ -147,6 +151,22 @@ export function markerPath(marker: Marker, x: number, y: number, r = 4): string 
   }
 }
 
+/**
+ * One path per series holding each of its markers (a path takes many outlines): a few elements and
+ * one set of attributes instead of one each per bid, for a smaller page and a cheaper render.
+ */
+function markersBySeries(points: readonly { series: number; path: string }[]) {
+  const bySeries = new Map<number, { series: number; d: string; count: number }>();
+  for (const point of points) {
+    const markers = bySeries.get(point.series);
+    if (markers) {
+      markers.d += point.path;
+      markers.count += 1;
+    } else bySeries.set(point.series, { series: point.series, d: point.path, count: 1 });
+  }
+  return [...bySeries.values()];
+}
+
 /** Everything the component draws, in viewBox units. */
 export function chartGeometry(chart: PriceChartData, untilMs: number) {
   const endMs = Math.max(chart.endMs, chart.startMs + 1);
@@ -154,14 +174,16 @@ export function chartGeometry(chart: PriceChartData, untilMs: number) {
   const range = priceTicks(Math.min(...prices), Math.max(...prices));
   const scale = scales(chart.startMs, endMs, range.low, range.high);
   const until = clamp(untilMs, chart.startMs, endMs);
+  const points = chart.points.map(([atMs, cents, series]) => ({
+    atMs,
+    cents,
+    series,
+    path: markerPath(seriesStyle(series).marker, scale.x(atMs), scale.y(cents)),
+  }));
   return {
     line: stepPath(chart.steps, scale, until),
-    points: chart.points.map(([atMs, cents, series]) => ({
-      atMs,
-      cents,
-      series,
-      path: markerPath(seriesStyle(series).marker, scale.x(atMs), scale.y(cents)),
-    })),
+    points,
+    markers: markersBySeries(points),
     priceTicks: range.ticks.map((cents) => ({ cents, y: scale.y(cents) })),
     timeTicks: timeTicks(chart.startMs, endMs).map((ms) => ({ ms, offsetMs: ms - chart.startMs, x: scale.x(ms) })),
     extensions: chart.extensions.map(([atMs, fromMs, toMs]) => ({ atMs, fromMs, toMs, x: scale.x(fromMs) })),

@@ -86,14 +86,14 @@ export function PriceChart({ chart, status, serverTime, times, bidsLink }: Price
             />
           ))}
           <path className="price-chart-line" d={geometry.line} />
-          {geometry.points.map((point, index) => {
-            const { colour, marker } = seriesStyle(point.series);
+          {geometry.markers.map((markers) => {
+            const { colour, marker } = seriesStyle(markers.series);
             return (
               <path
-                // Points can share a time and a price; their order is stable.
-                // biome-ignore lint/suspicious/noArrayIndexKey: the points have no id of their own
-                key={index}
-                d={point.path}
+                key={markers.series}
+                className="price-chart-markers"
+                data-markers={markers.count}
+                d={markers.d}
                 fill={marker === "cross" ? "none" : colour}
                 stroke={colour}
                 strokeWidth={marker === "cross" ? 2 : 1}
