@@ -1076,6 +1076,16 @@ export const auctionEvents = pgTable(
  * per bid. Only pending rows are kept: the fold deletes the rows it told, in the transaction that
  * writes the notifications (which, with the auction's events, are the record).
  */
+/** A bid or minimum entered on a seller's behalf, as its round's effects keep it until the seller is told. */
+export type OnBehalfEffect = {
+  sellerId: number;
+  what: "bid" | "minimum";
+  amountCents: number;
+  /** Who entered it. */
+  userId: number;
+  note: string;
+};
+
 export const bidEffects = pgTable(
   "bid_effects",
   {
@@ -1088,6 +1098,8 @@ export const bidEffects = pgTable(
     /** Whether a late bid moved the end; `endsAt` is the end the round left. */
     extended: boolean("extended").notNull(),
     endsAt: timestamp("ends_at", { withTimezone: true }).notNull(),
+    /** Bids and minimums the round took on a seller's behalf (issue 21): each seller is owed a notice. */
+    onBehalf: jsonb("on_behalf").notNull().default([]).$type<OnBehalfEffect[]>(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [

@@ -63,7 +63,18 @@ export function minimumChange(db: Database, request: MinimumRequest): Promise<Bi
       },
       createdAt: now,
     });
-    round.add(outcome.bids, outcome.state, { userId: request.userId, autoBidId: autoBid.id }, now);
+    // A minimum set on the seller's behalf: the notice is owed from this transaction's commit on.
+    const onBehalf =
+      request.onBehalfNote === undefined
+        ? undefined
+        : {
+            sellerId: request.organizationId,
+            what: "minimum" as const,
+            amountCents: request.minimumCents,
+            userId: request.userId,
+            note: request.onBehalfNote,
+          };
+    round.add(outcome.bids, outcome.state, { userId: request.userId, autoBidId: autoBid.id, onBehalf }, now);
     const ids = await writeRound(tx, round, now);
     if (!ids) throw new Error("the auction changed under its row lock");
     return acceptedOutcome(round.changes[0] as Change, ids[0] ?? []);

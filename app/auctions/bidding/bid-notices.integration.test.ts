@@ -2,7 +2,7 @@ import { and, eq, like } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMessaging } from "~/messaging/messaging.server";
 import { readEnvironment } from "~/platform/env.server";
-import { bidEffects, notifications, outboxMessages } from "~db/schema";
+import { bidEffects, notifications, organizations, outboxMessages, users } from "~db/schema";
 import { seedDemoCatalogue } from "~db/seed";
 import {
   auctionRow,
@@ -95,6 +95,79 @@ describe.each(databaseKinds)("bid notices on %s", (kind) => {
     expect(await noticesOf(seller(0), auction.id, "outbid")).toHaveLength(1);
     expect(await mailsOf(seller(0), `Outbid: ${auction.title}`)).toHaveLength(1);
   });
+
+  // Issue 21: a bid or minimum entered on a seller's behalf owes the seller a notice from the bid's
+  // own commit on. The process "stops" after the commit: the sweep sends it, once, with its text.
+  const enteredByOf = async (party: Party) => {
+    const [row] = await db()
+      .select({ firstName: users.firstName, lastName: users.lastName, email: users.email, org: organizations.name })
+      .from(users)
+      .leftJoin(organizations, eq(organizations.id, users.organizationId))
+      .where(eq(users.id, party.userId));
+    const name = [row?.firstName, row?.lastName].filter(Boolean).join(" ").trim() || row?.email;
+    return `${name} (${row?.org})`;
+  };
+  const onBehalfNotices = (party: Party, auctionId: number) =>
+    db()
+      .select()
+      .from(notifications)
+      .where(
+        and(
+          eq(notifications.userId, party.userId),
+          eq(notifications.auctionId, auctionId),
+          eq(notifications.kind, "bid-on-behalf"),
+        ),
+      );
+  const note = "Phoned by Sam Seller at 09:15 (America/Edmonton): Their internet is down";
+
+  for (const what of ["bid", "minimum"] as const) {
+    it(`stores the notice of a ${what} entered on a seller's behalf with it; after a crash the sweep sends it once`, async () => {
+      const auction = await createAuctionRow(db(), { owner: buyer, ...catalogue, sellers: sellers.slice(0, 2) });
+      const request = { auctionId: auction.id, organizationId: seller(0).organizationId, userId: buyer.userId };
+      const outcome =
+        what === "bid"
+          ? await placeManualBid(db(), { ...request, amountCents: 900_000, onBehalfNote: note })
+          : await setAutoBidMinimum(db(), { ...request, minimumCents: 900_000, onBehalfNote: note });
+      expect(outcome).toMatchObject({ kind: "accepted" });
+      // The process "stops" here: the bid committed with its owed notice, the fold never ran.
+      const [owed] = await pending(auction.id);
+      expect(owed?.onBehalf).toEqual([
+        { sellerId: seller(0).organizationId, what, amountCents: 900_000, userId: buyer.userId, note },
+      ]);
+      expect(await onBehalfNotices(seller(0), auction.id)).toHaveLength(0);
+      expect(await sweepBidEffects(services)).toBe(0);
+
+      expect(await sweepBidEffects(services, inAMinute())).toBeGreaterThanOrEqual(1);
+      const notices = await onBehalfNotices(seller(0), auction.id);
+      expect(notices).toHaveLength(1);
+      const subject = `${what === "bid" ? "Bid entered" : "Minimum set"} on your behalf: ${auction.title}`;
+      const entered =
+        what === "bid" ? "a bid of $9,000.00" : "your secret minimum to $9,000.00 (we bid for you down to it)";
+      expect(notices[0]?.subject).toBe(subject);
+      expect(notices[0]?.text).toBe(
+        [
+          `${await enteredByOf(buyer)} entered ${entered} on your behalf in "${auction.title}".`,
+          `Their note: ${note}`,
+          "Bids are binding. If you did not ask for this, contact the auctioneer at once.",
+          "",
+          `${services.env.APP_URL.replace(/\/+$/, "")}/auctions/${auction.id}`,
+        ].join("\n"),
+      );
+      expect(notices[0]?.emailedAt).not.toBeNull();
+      const mails = await mailsOf(seller(0), subject);
+      expect(mails).toHaveLength(1);
+      expect(mails[0]?.text).toContain(`Their note: ${note}`);
+      // Sent once: nothing is left for another sweep or fold.
+      expect(await pending(auction.id)).toHaveLength(0);
+      expect(await sweepBidEffects(services, inAMinute())).toBe(0);
+      expect(await foldBidEffects(services, auction.id)).toBe(false);
+      expect(await onBehalfNotices(seller(0), auction.id)).toHaveLength(1);
+      expect(await mailsOf(seller(0), subject)).toHaveLength(1);
+      // A seller's own bid owes no such notice.
+      expect(await bid(auction.id, seller(1), 850_000)).toMatchObject({ kind: "accepted" });
+      expect((await pending(auction.id)).flatMap((row) => row.onBehalf)).toEqual([]);
+    });
+  }
 
   it("keeps the rows when the fold's transaction does not commit, for the next fold", async () => {
     const auction = await createAuctionRow(db(), { owner: buyer, ...catalogue, sellers: sellers.slice(0, 2) });

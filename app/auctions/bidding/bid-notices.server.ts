@@ -5,10 +5,12 @@ import { startPeriodic } from "~/platform/periodic.server";
 import type { Database } from "~db/database.server";
 import { auctionInvitations, auctions, bidEffects } from "~db/schema";
 import { type AuctionServices, auctionLink, utcMinute } from "../auction-notices.server";
+import { tellSellerOnBehalf } from "../on-behalf/on-behalf-notice.server";
 
 // What accepted bids tell the other parties (issue 9): the sellers outbid, and everyone concerned
 // when a late bid moved the end. Durable (issue 19, decision 016): each round's guarded write stores
-// what it means in `bid_effects` (round-write.server.ts), and a fold claims an auction's pending rows,
+// what it means in `bid_effects` (round-write.server.ts), the bids and minimums entered on a seller's
+// behalf among it (issue 21), and a fold claims an auction's pending rows,
 // writes the notices (notification rows and queued e-mails) and deletes the rows in ONE transaction.
 // The process that took the bid folds at once after the commit; a sweep (at start and every 30 s, in
 // every app process and the worker) folds what a crash or a stopped process left.
@@ -49,6 +51,15 @@ export async function foldBidEffects(services: AuctionServices, auctionId: numbe
       if (row.endsAt > endsAt) endsAt = row.endsAt;
     }
     await tellBidEffects(services, auctionId, { outbid: [...outbid], extended, endsAt }, tx);
+    // Each bid or minimum entered on a seller's behalf is told on its own, in the order entered.
+    const onBehalf = rows.flatMap((row) => row.onBehalf);
+    if (onBehalf.length > 0) {
+      const [auction] = await tx
+        .select({ id: auctions.id, title: auctions.title })
+        .from(auctions)
+        .where(eq(auctions.id, auctionId));
+      if (auction) for (const effect of onBehalf) await tellSellerOnBehalf(services, auction, effect, tx);
+    }
     // Deleted rather than marked: the notifications and the auction's events are the record, and a
     // table of pending rows only stays a few rows long without a clean-up job.
     await tx.delete(bidEffects).where(

@@ -160,7 +160,18 @@ async function manualRound(db: Database, auctionId: number, requests: ManualRequ
         decided[index] = refused(400, refusalMessage(outcome), "amount");
         continue;
       }
-      round.add(outcome.bids, outcome.state, { userId: request.userId, onBehalfNote: request.onBehalfNote }, now);
+      const { userId, onBehalfNote } = request;
+      const onBehalf =
+        onBehalfNote === undefined
+          ? undefined
+          : {
+              sellerId: request.organizationId,
+              what: "bid" as const,
+              amountCents: request.amountCents,
+              userId,
+              note: onBehalfNote,
+            };
+      round.add(outcome.bids, outcome.state, { userId, onBehalfNote, onBehalf }, now);
       decided[index] = round.changes.at(-1) as Change;
     }
     if (round.changes.length === 0) {

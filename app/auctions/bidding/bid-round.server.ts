@@ -1,3 +1,4 @@
+import type { OnBehalfEffect } from "~db/schema";
 import { decrementOf, endAfterBid, statusAt } from "../auction-rules";
 import type { BiddingState, NewBid } from "./bidding";
 import type { Read } from "./bidding-read.server";
@@ -89,6 +90,8 @@ export type Change = {
   autoBidId?: number;
   /** A manual bid entered on the seller's behalf by `userId`: the note of who asked and when. */
   onBehalfNote?: string;
+  /** A bid or minimum entered on the seller's behalf: the notice the seller is owed, kept with the round's effects. */
+  onBehalf?: OnBehalfEffect;
   before: BiddingState;
   after: BiddingState;
   endsBefore: Date;
@@ -119,7 +122,7 @@ export class Round {
   add(
     bids: NewBid[],
     after: BiddingState,
-    cause: { userId: number; autoBidId?: number; onBehalfNote?: string },
+    cause: { userId: number; autoBidId?: number; onBehalfNote?: string; onBehalf?: OnBehalfEffect },
     now: Date,
   ) {
     const endsBefore = this.auction.endsAt;
@@ -142,16 +145,21 @@ export const acceptedOutcome = (change: Change, ids: number[]): BidOutcome => ({
 });
 
 /**
- * What a round means for the other parties: the sellers who lost the lead in one of its changes, and
- * whether a late bid moved the end. Undefined when nobody is owed a notice.
+ * What a round means for the other parties: the sellers who lost the lead in one of its changes,
+ * whether a late bid moved the end, and the bids and minimums entered on a seller's behalf (each
+ * seller is told of them). Undefined when nobody is owed a notice.
  */
-export function effectsOfRound(round: Round): { outbid: number[]; extended: boolean } | undefined {
+export function effectsOfRound(
+  round: Round,
+): { outbid: number[]; extended: boolean; onBehalf: OnBehalfEffect[] } | undefined {
   const outbid = new Set<number>();
   let extended = false;
+  const onBehalf: OnBehalfEffect[] = [];
   for (const change of round.changes) {
     const previous = change.before.lowest?.seller;
     if (previous !== undefined && previous !== change.after.lowest?.seller) outbid.add(previous);
     if (change.endsAfter.getTime() !== change.endsBefore.getTime()) extended = true;
+    if (change.onBehalf) onBehalf.push(change.onBehalf);
   }
-  return outbid.size > 0 || extended ? { outbid: [...outbid], extended } : undefined;
+  return outbid.size > 0 || extended || onBehalf.length > 0 ? { outbid: [...outbid], extended, onBehalf } : undefined;
 }

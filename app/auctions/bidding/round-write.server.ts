@@ -83,14 +83,15 @@ export async function writeRound(db: Database | Transaction, round: Round, at: D
       : sql``;
   const endsAt = round.auction.endsAt;
   const iso = at.toISOString();
-  // The outbid and extension notices, owed from the commit on: one row for the round, if anyone is owed one.
+  // The outbid, extension and on-behalf notices, owed from the commit on: one row for the round, if
+  // anyone is owed one.
   const effects = effectsOfRound(round);
   const effectsWritten = effects
     ? sql`,
     effects_written as (
-      insert into ${bidEffects} (auction_id, outbid_organization_ids, extended, ends_at, created_at)
+      insert into ${bidEffects} (auction_id, outbid_organization_ids, extended, ends_at, on_behalf, created_at)
       select ${auction.id}, ${`{${effects.outbid.join(",")}}`}::int[], ${effects.extended},
-        ${endsAt.toISOString()}::timestamptz, ${iso}::timestamptz
+        ${endsAt.toISOString()}::timestamptz, ${JSON.stringify(effects.onBehalf)}::jsonb, ${iso}::timestamptz
       from moved
     )`
     : sql``;

@@ -1,13 +1,10 @@
-import { and, asc, eq, isNotNull, sql } from "drizzle-orm";
-import { notifyOrganizations } from "~/notifications/notifications.server";
-import { formatCents } from "~/payments/fees";
+import { and, asc, eq, isNotNull } from "drizzle-orm";
 import type { Database } from "~db/database.server";
-import { auctionInvitations, organizations, users } from "~db/schema";
-import { type AuctionServices, auctionLink } from "../auction-notices.server";
+import { auctionInvitations, organizations } from "~db/schema";
+import type { AuctionServices } from "../auction-notices.server";
 import type { AuctionRow } from "../auction-rules";
 import { tellBidEffectsSoon } from "../bidding/bid-notices.server";
 import { placeManualBid, setAutoBidMinimum } from "../bidding/bid-queue.server";
-import { userLabel } from "./entered-by.server";
 import { CHOOSE_A_SELLER } from "./on-behalf-form";
 
 // Bids and minimums entered on an invited seller's behalf (issue 21, decision 020). Nothing here
@@ -23,14 +20,6 @@ export async function sellersWhoMayBid(db: Database, auctionId: number) {
     .innerJoin(organizations, eq(organizations.id, auctionInvitations.organizationId))
     .where(and(eq(auctionInvitations.auctionId, auctionId), isNotNull(auctionInvitations.termsAcceptedAt)))
     .orderBy(asc(organizations.name), asc(organizations.id));
-}
-
-async function enteredByLabel(db: Database, userId: number): Promise<string> {
-  const [row] = await db
-    .select({ label: userLabel(sql`${userId}::int`) })
-    .from(users)
-    .where(eq(users.id, userId));
-  return row?.label ?? "the auctioneer";
 }
 
 export type OnBehalfRequest = {
@@ -50,8 +39,8 @@ export type OnBehalfOutcome =
   | { kind: "refused"; status: number; field: "seller" | "amount" | "form"; message: string };
 
 /**
- * Places the bid or sets the minimum through the auction's queue, as the seller's own would be, then
- * tells the seller (a notification and its e-mail, queued in the outbox) and the others outbid.
+ * Places the bid or sets the minimum through the auction's queue, as the seller's own would be. The
+ * round's own write stores the seller's notice (bid_effects); it is folded before this answers.
  */
 export async function enterOnBehalf(services: AuctionServices, request: OnBehalfRequest): Promise<OnBehalfOutcome> {
   const { db } = services;
@@ -77,32 +66,8 @@ export async function enterOnBehalf(services: AuctionServices, request: OnBehalf
     const field = outcome.field === "form" ? "form" : "amount";
     return { kind: "refused", status: outcome.status, field, message: outcome.message };
   }
-  const leadLost = outcome.previousLeaderId !== null && outcome.previousLeaderId !== outcome.leaderId;
-  if (outcome.extended || leadLost) void tellBidEffectsSoon(services, auction.id);
-  await tellSeller(services, request, await enteredByLabel(db, request.userId));
+  // The round stored the seller's notice (and any outbid or extension ones) with the bid: told now,
+  // or by the sweep if this process stops first (bid-notices.server.ts).
+  await tellBidEffectsSoon(services, auction.id);
   return { kind: "accepted" };
-}
-
-/**
- * The seller hears at once of what was entered for them: a notification, and its e-mail queued in the
- * durable outbox in the same transaction (notifications.server.ts). Not optional: it binds them.
- */
-async function tellSeller(services: AuctionServices, request: OnBehalfRequest, enteredBy: string) {
-  const { auction } = request;
-  const what =
-    request.what === "bid"
-      ? `a bid of ${formatCents(request.amountCents)}`
-      : `your secret minimum to ${formatCents(request.amountCents)} (we bid for you down to it)`;
-  await notifyOrganizations(services, [request.sellerId], {
-    kind: "bid-on-behalf",
-    auctionId: auction.id,
-    subject: `${request.what === "bid" ? "Bid entered" : "Minimum set"} on your behalf: ${auction.title}`,
-    lines: [
-      `${enteredBy} entered ${what} on your behalf in "${auction.title}".`,
-      `Their note: ${request.note}`,
-      "Bids are binding. If you did not ask for this, contact the auctioneer at once.",
-      "",
-      auctionLink(services, auction.id),
-    ],
-  });
 }

@@ -1,0 +1,1 @@
+ALTER TABLE "bid_effects" ADD COLUMN "on_behalf" jsonb DEFAULT '[]'::jsonb NOT NULL;
