@@ -1,4 +1,5 @@
 import { data, Form, Link, redirect } from "react-router";
+import { mayPractise } from "~/auctions/practice/practice.server";
 import { Alert } from "~/forms/alert";
 import { parseSubmission } from "~/forms/parse-submission.server";
 import { SubmitButton } from "~/forms/submit-button";
@@ -25,12 +26,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const db = context.get(appServicesContext).db;
   const profile = new URL(request.url).searchParams.get("profile");
   // Independent reads, sent together.
-  const [subscription, organization, recent, optOuts] = await Promise.all([
+  const [subscription, organization, recent, optOuts, practise] = await Promise.all([
     user.role === 3 && user.organizationId ? sellerSubscriptionOf(db, user.organizationId) : undefined,
     user.role !== 1 && user.organizationId ? organizationSummary(db, user.organizationId) : null,
     // One more than shown, to know whether to link to the rest.
     user.role === 1 ? [] : listNotifications(db, user.id, RECENT_NOTIFICATIONS + 1),
     user.role === 1 ? ([] as Awaited<ReturnType<typeof optOutsOf>>) : optOutsOf(db, user.id),
+    // Approved sellers in good standing may try a practice auction (issue 21, decision 022).
+    user.role === 3 && user.organizationId ? mayPractise(db, user.organizationId) : undefined,
   ]);
   return {
     // Without their ids: counted across every user's notifications (other sellers' "outbid" ones
@@ -53,6 +56,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     // The seller's administrator replaces the card the subscription is charged to.
     canReplaceCard: user.role === 3 && user.isOrganizationAdmin,
     cardReplaced: new URL(request.url).searchParams.get("card") === "replaced",
+    mayPractise: practise?.ok === true,
   };
 }
 
@@ -86,6 +90,7 @@ export default function Account({ loaderData }: Route.ComponentProps) {
     subscription,
     canReplaceCard,
     cardReplaced,
+    mayPractise,
     profileSaved,
     organization,
     notifications,
@@ -221,6 +226,11 @@ export default function Account({ loaderData }: Route.ComponentProps) {
             <Link to="/auctions">Auctions</Link>: yours, or those you are invited to
           </li>
         )}
+        {mayPractise ? (
+          <li>
+            <Link to="/auctions/practice">Try a practice auction</Link>: simulated bidders, nothing real
+          </li>
+        ) : null}
         {isStaff ? (
           <li>
             <Link to="/staff">Staff area</Link>: maintain the catalogue and review applications

@@ -168,7 +168,14 @@ export default function AuctionPage({ loaderData, actionData }: Route.ComponentP
         )}
       </p>
       {view.kind === "seller" ? (
-        <SellerPanel view={view} answer={answer} times={times} bid={bid} minimum={minimum} />
+        <SellerPanel
+          view={view}
+          answer={answer}
+          times={times}
+          bid={bid}
+          minimum={minimum}
+          practice={loaderData.reuse.practice}
+        />
       ) : (
         <OwnerPanel
           view={view}
@@ -279,12 +286,15 @@ function SellerPanel({
   times,
   bid,
   minimum,
+  practice,
 }: {
   view: SellerView;
   answer?: AuctionActionData;
   times: TimeTexts;
   bid: BoundForm;
   minimum: BoundForm;
+  /** A practice auction (issue 21): no buyer reviews it; its end offers another. */
+  practice: boolean;
 }) {
   const confirmBid = answer && "confirmBid" in answer ? answer.confirmBid : undefined;
   const biddingOpen = view.status === "open";
@@ -359,7 +369,15 @@ function SellerPanel({
           bidsLink={{ href: "#own-bids", text: "Your bids are listed under Your bids" }}
         />
       ) : null}
-      {view.status === "closed" ? (
+      {view.status === "closed" && practice ? (
+        <section aria-labelledby="practice-ended" className="card">
+          <h2 id="practice-ended">This practice auction has ended</h2>
+          <p>Nothing here was real: no buyer reviews these bids. Start another to try again.</p>
+          <Form method="post" action="/auctions/practice">
+            <SubmitButton>Start another practice auction</SubmitButton>
+          </Form>
+        </section>
+      ) : view.status === "closed" ? (
         <p>
           <strong>Bidding has closed.</strong> The buyer is reviewing the bids; you will be e-mailed the result.
         </p>

@@ -66,6 +66,9 @@ describe.each(databaseKinds)("practice auctions on %s", (kind) => {
     const outboxBefore = (await db().select({ n: count() }).from(outboxMessages))[0]?.n ?? 0;
     // Linked from the seller's auction list.
     expectIn(await (await as(alpha).request("/auctions")).text(), 'href="/auctions/practice"');
+    // The account page offers it too, to approved sellers only.
+    expectIn(await (await as(alpha).request("/account")).text(), 'href="/auctions/practice"');
+    expectNotIn(await (await as(buyer).request("/account")).text(), 'href="/auctions/practice"');
     expectIn(await (await as(alpha).request("/auctions/practice")).text(), "Start a practice auction");
 
     const started = await as(alpha).request("/auctions/practice", { form: {} });
@@ -136,7 +139,17 @@ describe.each(databaseKinds)("practice auctions on %s", (kind) => {
     );
     // The real auction's "closed" notice still went out (the gate is for practice auctions only).
     expect(outbox.length).toBeGreaterThan(outboxBefore);
-    expectIn(await (await as(alpha).request(location)).text(), BANNER);
+    const ended = await (await as(alpha).request(location)).text();
+    expectIn(ended, BANNER);
+    // Its end says so and offers another, not the real auction's "the buyer is reviewing the bids".
+    expectIn(ended, "This practice auction has ended");
+    expectIn(ended, "Start another to try again.");
+    expectNotIn(ended, "reviewing the bids");
+    expectIn(ended, 'action="/auctions/practice"');
+    const again = await as(alpha).request("/auctions/practice", { form: {} });
+    expect(again.status).toBe(302);
+    expect(again.headers.get("location")).toMatch(/^\/auctions\/\d+$/);
+    expect(again.headers.get("location")).not.toBe(location);
   });
 
   it("is for approved sellers only", async () => {
@@ -144,6 +157,7 @@ describe.each(databaseKinds)("practice auctions on %s", (kind) => {
     expect(refused.status).toBe(403);
     expectIn(await refused.text(), NOT_APPROVED);
     expectNotIn(await (await as(applicant).request("/auctions/practice")).text(), "Start a practice auction");
+    expectNotIn(await (await as(applicant).request("/account")).text(), 'href="/auctions/practice"');
     expect((await as(buyer).request("/auctions/practice")).status).toBe(404);
     expect((await as(buyer).request("/auctions/practice", { form: {} })).status).toBe(404);
     expect((await as("staff").request("/auctions/practice")).status).toBe(404);
