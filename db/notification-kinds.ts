@@ -12,5 +12,8 @@ export const NOTIFICATION_KINDS = [
   "cancelled",
   "evaluation-complete",
   "subscription",
+  "question",
+  "answer",
+  "terms-changed",
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];

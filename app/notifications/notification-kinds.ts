@@ -13,6 +13,9 @@ export const NOTIFICATION_LABELS: Record<NotificationKind, string> = {
   cancelled: "An auction is cancelled",
   "evaluation-complete": "Technical evaluation complete",
   subscription: "Your subscription and card",
+  question: "A seller asks a question about your auction",
+  answer: "A question about an auction is answered",
+  "terms-changed": "An auction's terms change",
 };
 
 /** What a user may turn off; the others concern their own bids and decisions, and always come. */

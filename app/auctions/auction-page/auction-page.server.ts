@@ -17,6 +17,7 @@ import type { BidderRequest } from "../bidding/bid-round.server";
 import { acceptAuctionTerms } from "../invitations/invitations.server";
 import { timezoneOf } from "../lifecycle/auction-form.server";
 import { cancelAuction, publishAuction, withdrawAuction } from "../lifecycle/publish-and-cancel.server";
+import { questionsFor } from "../questions/questions.server";
 import {
   type AuctionPageForm,
   type AuctionPageIntent,
@@ -48,10 +49,11 @@ export type Notice = (typeof NOTICES)[number];
 export async function loadAuctionPage(request: Request, context: Context, rawId: string | undefined) {
   const { user, auction, viewer } = await requireAuction(request, context, rawId);
   const { db } = context.get(appServicesContext);
-  const [view, standing] = await Promise.all([
+  const [view, standing, questions] = await Promise.all([
     viewFor(db, auction, viewer),
     // A seller held back by its subscription (issue 19) is told before it tries to bid.
     viewer.kind === "seller" ? sellerMayBid(db, viewer.organizationId) : undefined,
+    questionsFor(db, auction, viewer, timezoneOf(user)),
   ]);
   const params = new URL(request.url).searchParams;
   const notice = NOTICES.find((name) => params.has(name));
@@ -61,6 +63,7 @@ export async function loadAuctionPage(request: Request, context: Context, rawId:
     view: { ...view, times: zonedTexts(view, timezoneOf(user)) },
     notice: notice ?? null,
     biddingBlocked: standing && !standing.mayBid ? blockedMessage(standing.reason, "bid") : null,
+    questions,
   };
 }
 

@@ -22,6 +22,7 @@ import { describeDecrement, STATUS_LABELS, termsEditable } from "../auction-rule
 import type { OwnerView, SellerView } from "../auction-views.server";
 import { OwnBidsTable } from "../bidding/own-bids-table";
 import { useAuctionLiveView, useTimeLeft } from "../live/use-auction-live-view";
+import { QuestionsPanel } from "../questions/questions-panel";
 import { OwnSealedBid, SealedBidForm, SealedBidsSide, useSealedBidForm } from "../sealed/sealed-bid-panels";
 import type { Route } from "./+types/auction-page";
 import { type AuctionActionData, loadAuctionPage, type Notice, submitAuctionPage } from "./auction-page.server";
@@ -170,6 +171,11 @@ export default function AuctionPage({ loaderData, actionData }: Route.ComponentP
         <OwnerPanel view={view} answer={answer} times={times} auctionId={auctionId} cancel={cancel} />
       )}
       <Terms view={view} auctionId={auctionId} />
+      <QuestionsPanel
+        auctionId={auctionId}
+        questions={loaderData.questions}
+        termsEditable={view.kind === "owner" && view.viewer === "owner" && termsEditable(view.status)}
+      />
     </div>
   );
 }
