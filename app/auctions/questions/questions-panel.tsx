@@ -52,7 +52,7 @@ export function QuestionsPanel({
           <ol className="link-list">
             {items.map((item) => (
               <li key={item.id}>
-                <QuestionCard auctionId={auctionId} item={item} headingPrefix={askerText(item)}>
+                <QuestionCard auctionId={auctionId} item={item} headingPrefix={askerText(item)} level={3}>
                   {questions.mayAnswer && item.answer === null ? (
                     <AnswerForm auctionId={auctionId} item={item} answer={answer} termsEditable={termsEditable} />
                   ) : null}
@@ -112,13 +112,17 @@ function QuestionCard({
   auctionId,
   item,
   headingPrefix,
+  level = 4,
   children,
 }: {
   auctionId: number;
   item: QuestionItem;
   headingPrefix: string;
+  /** 3 in the buyer's flat list, 4 under a seller's "Your questions" and "Answers for every seller". */
+  level?: 3 | 4;
   children?: React.ReactNode;
 }) {
+  const Heading = level === 3 ? "h3" : "h4";
   const state =
     item.answer === null
       ? "not answered yet"
@@ -127,7 +131,7 @@ function QuestionCard({
         : "answered to the asker only";
   return (
     <article className="card" aria-labelledby={`question-${item.id}`}>
-      <h4 id={`question-${item.id}`}>{`${headingPrefix}: ${state}`}</h4>
+      <Heading id={`question-${item.id}`}>{`${headingPrefix}: ${state}`}</Heading>
       <p className="field__hint">
         {`${item.own || item.askedBy ? "Asked" : "Published"} ${item.askedAtText}`}
         {item.own && item.published ? " (shown to every invited seller without your organization's name)" : ""}
