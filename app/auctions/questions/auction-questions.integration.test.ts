@@ -13,7 +13,7 @@ import { EXE, PDF } from "../../../tests/support/document-samples";
 import { expectIn, expectNotIn } from "../../../tests/support/html";
 import { createClient, startTestApp, type TestApp } from "../../../tests/support/test-app";
 import { databaseKinds } from "../../../tests/support/test-database";
-import { DOCUMENT_MESSAGES } from "../documents/document-types";
+import { DOCUMENT_MESSAGES, MAX_DOCUMENT_BYTES } from "../documents/document-types";
 import { updateAuctionTerms } from "../lifecycle/auction-terms.server";
 import { QUESTION_MAX, QUESTION_MESSAGES } from "./question-forms";
 
@@ -227,6 +227,13 @@ describe.each(databaseKinds)("auction questions on %s", (kind) => {
     const wrongType = await ask(askerClient, auction.id, "See the file", { name: "setup.exe", bytes: EXE });
     expect(wrongType.status).toBe(400);
     expectIn(await wrongType.text(), DOCUMENT_MESSAGES.type);
+
+    const tooBig = await ask(askerClient, auction.id, "Big file", {
+      name: "big.pdf",
+      bytes: Buffer.concat([PDF, Buffer.alloc(MAX_DOCUMENT_BYTES + 70 * 1024)]),
+    });
+    expect(tooBig.status).toBe(413);
+    expectIn(await tooBig.text(), `<a href="#ask-attachment">${DOCUMENT_MESSAGES.tooBig}</a>`);
 
     const control = await ask(askerClient, auction.id, "Bad \u0000 text");
     expect(control.status).toBe(400);

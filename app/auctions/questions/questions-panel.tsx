@@ -313,7 +313,10 @@ function PublishForm({
       <Form method="post" action={questionsPath(auctionId)}>
         <input type="hidden" name="intent" value="publish" />
         <input type="hidden" name="questionId" value={item.id} />
-        <SubmitButton>Publish this answer to every invited seller</SubmitButton>
+        <SubmitButton>
+          Publish this answer to every invited seller
+          <span className="visually-hidden">{` (question asked ${item.askedAtText})`}</span>
+        </SubmitButton>
       </Form>
     </>
   );
