@@ -29,6 +29,8 @@ export default [
   route("auctions/:auctionId/award", "auctions/award/auction-award.tsx"),
   route("auctions/:auctionId/documents", "auctions/documents/auction-documents.tsx"),
   route("auctions/:auctionId/documents/:documentId", "auctions/documents/auction-document.ts"),
+  route("auctions/:auctionId/questions", "auctions/questions/auction-questions.tsx"),
+  route("auctions/:auctionId/questions/:questionId/attachment", "auctions/questions/question-attachment.ts"),
   route("auctions/:auctionId/bids.csv", "auctions/bidding/auction-bids-csv.ts"),
   route("auctions/:auctionId/own-bids", "auctions/bidding/auction-own-bids.tsx"),
   route("auctions/:auctionId/sealed-bid", "auctions/sealed/auction-sealed-bid.tsx"),

@@ -13,5 +13,8 @@ export const NOTIFICATION_KINDS = [
   "evaluation-complete",
   "subscription",
   "bid-on-behalf",
+  "question",
+  "answer",
+  "terms-changed",
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];

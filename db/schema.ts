@@ -964,6 +964,45 @@ export const auctionDocuments = pgTable(
   (table) => [index("auction_documents_auction_idx").on(table.auctionId)],
 );
 
+/**
+ * A seller's question about an auction (issue 21) and the answer of the auction's side: private (the
+ * asker's organization only) until published to every invited seller, never with the asker's name.
+ */
+export const auctionQuestions = pgTable(
+  "auction_questions",
+  {
+    id: serial("id").primaryKey(),
+    auctionId: integer("auction_id")
+      .notNull()
+      .references(() => auctions.id, { onDelete: "cascade" }),
+    /** The invited seller that asked. */
+    organizationId: integer("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    askedByUserId: integer("asked_by_user_id").references(() => users.id, { onDelete: "set null" }),
+    question: text("question").notNull(),
+    /** An optional file, checked as auction documents are (app/auctions/documents). */
+    attachmentName: text("attachment_name"),
+    attachmentType: text("attachment_type"),
+    attachmentSizeBytes: integer("attachment_size_bytes"),
+    attachment: bytea("attachment"),
+    askedAt: timestamp("asked_at", { withTimezone: true }).notNull().defaultNow(),
+    answer: text("answer"),
+    answeredByUserId: integer("answered_by_user_id").references(() => users.id, { onDelete: "set null" }),
+    answeredAt: timestamp("answered_at", { withTimezone: true }),
+    /** When the answer was shown to every invited seller (without the asker); null: the asker only. */
+    publishedAt: timestamp("published_at", { withTimezone: true }),
+    /** The answer says the terms were changed because of this question. */
+    termsChanged: boolean("terms_changed").notNull().default(false),
+  },
+  (table) => [
+    index("auction_questions_auction_idx").on(table.auctionId, table.organizationId),
+    check("auction_questions_answer_check", sql`(${table.answer} is null) = (${table.answeredAt} is null)`),
+    check("auction_questions_published_check", sql`${table.publishedAt} is null or ${table.answeredAt} is not null`),
+    check("auction_questions_attachment_check", sql`(${table.attachment} is null) = (${table.attachmentName} is null)`),
+  ],
+);
+
 /** The sellers invited to an auction, each known to the others only by an alias. */
 export const auctionInvitations = pgTable(
   "auction_invitations",

@@ -14,6 +14,9 @@ export const NOTIFICATION_LABELS: Record<NotificationKind, string> = {
   "evaluation-complete": "Technical evaluation complete",
   subscription: "Your subscription and card",
   "bid-on-behalf": "A bid or minimum entered on your behalf",
+  question: "A seller asks a question about your auction",
+  answer: "A question about an auction is answered",
+  "terms-changed": "An auction's terms change",
 };
 
 /** What a user may turn off; the others concern their own bids and decisions, and always come. */

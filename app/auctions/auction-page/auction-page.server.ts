@@ -18,6 +18,7 @@ import { acceptAuctionTerms } from "../invitations/invitations.server";
 import { timezoneOf } from "../lifecycle/auction-form.server";
 import { cancelAuction, publishAuction, withdrawAuction } from "../lifecycle/publish-and-cancel.server";
 import { mayEnterOnBehalf } from "../on-behalf/on-behalf-rules";
+import { questionsFor } from "../questions/questions.server";
 import { reuseOf } from "../reuse/reuse-panel.server";
 import {
   type AuctionPageForm,
@@ -52,11 +53,12 @@ export async function loadAuctionPage(request: Request, context: Context, rawId:
   const { db } = context.get(appServicesContext);
   // The view is most of the page's queries: none of them for a client that has gone already.
   request.signal.throwIfAborted();
-  const [view, standing, reuse] = await Promise.all([
+  const [view, standing, reuse, questions] = await Promise.all([
     viewFor(db, auction, viewer),
     // A seller held back by its subscription (issue 19) is told before it tries to bid.
     viewer.kind === "seller" ? sellerMayBid(db, viewer.organizationId) : undefined,
     reuseOf(db, auction, viewer),
+    questionsFor(db, auction, viewer, timezoneOf(user)),
   ]);
   const params = new URL(request.url).searchParams;
   const notice = NOTICES.find((name) => params.has(name));
@@ -69,6 +71,7 @@ export async function loadAuctionPage(request: Request, context: Context, rawId:
     reuse,
     /** Whether the console links to /auctions/{id}/on-behalf (issue 21). */
     onBehalf: auction.kind === "reverse" && mayEnterOnBehalf(user, viewer, auction),
+    questions,
   };
 }
 

@@ -23,6 +23,7 @@ import type { OwnerView, SellerView } from "../auction-views.server";
 import { OwnBidsTable } from "../bidding/own-bids-table";
 import { useAuctionLiveView, useTimeLeft } from "../live/use-auction-live-view";
 import { PriceChart } from "../price-chart/price-chart";
+import { QuestionsPanel } from "../questions/questions-panel";
 import { ReusePanel } from "../reuse/reuse-panel";
 import { OwnSealedBid, SealedBidForm, SealedBidsSide, useSealedBidForm } from "../sealed/sealed-bid-panels";
 import type { Route } from "./+types/auction-page";
@@ -187,6 +188,13 @@ export default function AuctionPage({ loaderData, actionData }: Route.ComponentP
         />
       )}
       <Terms view={view} auctionId={auctionId} />
+      {loaderData.reuse.practice ? null : (
+        <QuestionsPanel
+          auctionId={auctionId}
+          questions={loaderData.questions}
+          termsEditable={view.kind === "owner" && view.viewer === "owner" && termsEditable(view.status)}
+        />
+      )}
     </div>
   );
 }

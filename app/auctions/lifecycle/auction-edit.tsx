@@ -34,10 +34,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const { user, auction, actor } = await requireAuctionOwner(request, context, params.auctionId);
-  const { db } = context.get(appServicesContext);
-  const parsed = await parseAuctionForm(request, db, user);
+  const services = context.get(appServicesContext);
+  const parsed = await parseAuctionForm(request, services.db, user);
   if (parsed.kind === "answer") return parsed.response;
-  const changed = await updateAuctionTerms(db, auction.id, actor, parsed.terms);
+  const changed = await updateAuctionTerms(services, auction.id, actor, parsed.terms);
   if (changed.kind === "refused") return data({ refused: changed.message }, { status: changed.status });
   return redirect(`/auctions/${auction.id}?saved=terms`);
 }

@@ -10,7 +10,9 @@ import {
   refused,
   TERMS_LOCKED,
 } from "../auction-changes.server";
+import type { AuctionServices } from "../auction-notices.server";
 import { termsOpenForChange } from "../auction-rules";
+import { tellTermsChanged } from "../questions/terms-changed.server";
 
 // An auction's terms (issue 9): a new auction is a draft of the buyer's organization; its terms (and
 // a sealed auction's required documents) change only while nothing has been bid and it has not opened.
@@ -102,24 +104,35 @@ export async function createAuction(db: Database, actor: Actor, terms: AuctionTe
   });
 }
 
-/** New terms, while nothing has been bid and the auction has not opened. */
+/**
+ * New terms, while nothing has been bid and the auction has not opened. Once it is published, every
+ * invited seller is told what changed (issue 21), in the same transaction.
+ */
 export async function updateAuctionTerms(
-  db: Database,
+  services: AuctionServices,
   auctionId: number,
   actor: Actor,
   terms: AuctionTerms,
   now = new Date(),
 ): Promise<AuctionChange> {
-  return db.transaction(async (tx) => {
+  return services.db.transaction(async (tx) => {
     const auction = await lockOwned(tx, auctionId, actor);
     if (!auction) return refused(404, NOT_FOUND);
     if (!termsOpenForChange(auction, now)) return refused(409, TERMS_LOCKED);
+    const requirementsBefore = (await bidRequirements(tx, auctionId)).map((requirement) => requirement.name);
+    const columns = termsColumns(terms);
     await tx
       .update(auctions)
-      .set({ ...termsColumns(terms), updatedAt: now })
+      .set({ ...columns, updatedAt: now })
       .where(eq(auctions.id, auctionId));
     await saveRequirements(tx, auctionId, terms.requirements);
-    await logEvent(tx, auctionId, "terms-changed", actor);
+    const told = await tellTermsChanged(
+      services,
+      tx,
+      { row: auction, requirements: requirementsBefore },
+      { row: columns, requirements: terms.requirements },
+    );
+    await logEvent(tx, auctionId, "terms-changed", actor, told.length > 0 ? { told } : {});
     return { kind: "done", auctionId };
   });
 }

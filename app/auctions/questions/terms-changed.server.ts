@@ -1,0 +1,66 @@
+import { eq } from "drizzle-orm";
+import { notifyOrganizations } from "~/notifications/notifications.server";
+import type { Transaction } from "~db/database.server";
+import { auctionInvitations, provinces, serviceAreas, services as servicesTable } from "~db/schema";
+import { type AuctionServices, auctionLink, kindName } from "../auction-notices.server";
+import type { AuctionRow } from "../auction-rules";
+import { type TermsSnapshot, termsChanges } from "./terms-changes";
+
+// When the buyer edits the terms of a published auction (before bidding opens, often because of a
+// question), every invited seller is told what changed, in the edit's own transaction.
+
+type TermsRow = Omit<TermsSnapshot, "serviceName" | "serviceAreaName" | "requirements"> &
+  Pick<AuctionRow, "serviceId" | "serviceAreaId">;
+
+async function snapshot(tx: Transaction, terms: TermsRow, requirements: string[]): Promise<TermsSnapshot> {
+  const [names] = await tx
+    .select({ service: servicesTable.name, city: serviceAreas.city, province: provinces.name })
+    .from(servicesTable)
+    .innerJoin(serviceAreas, eq(serviceAreas.id, terms.serviceAreaId))
+    .innerJoin(provinces, eq(provinces.id, serviceAreas.provinceId))
+    .where(eq(servicesTable.id, terms.serviceId));
+  return {
+    ...terms,
+    requirements,
+    serviceName: names?.service ?? "",
+    serviceAreaName: names ? `${names.city} (${names.province})` : "",
+  };
+}
+
+/** Tells every invited seller of a published auction what changed; the lines told (none: nobody told). */
+export async function tellTermsChanged(
+  services: AuctionServices,
+  tx: Transaction,
+  before: { row: AuctionRow; requirements: string[] },
+  after: { row: TermsRow; requirements: string[] },
+): Promise<string[]> {
+  if (before.row.status !== "scheduled") return [];
+  const lines = termsChanges(
+    await snapshot(tx, before.row, before.requirements),
+    await snapshot(tx, after.row, after.requirements),
+  );
+  if (lines.length === 0) return [];
+  const invited = await tx
+    .select({ organizationId: auctionInvitations.organizationId })
+    .from(auctionInvitations)
+    .where(eq(auctionInvitations.auctionId, before.row.id));
+  await notifyOrganizations(
+    services,
+    invited.map((row) => row.organizationId),
+    {
+      kind: "terms-changed",
+      auctionId: before.row.id,
+      subject: `Terms changed: ${after.row.title}`,
+      lines: [
+        `The buyer changed the terms of the ${kindName(after.row)} "${after.row.title}" before bidding opens:`,
+        "",
+        ...lines.map((line) => `- ${line}`),
+        "",
+        "Read the terms again here:",
+        auctionLink(services, before.row.id),
+      ],
+    },
+    tx,
+  );
+  return lines;
+}

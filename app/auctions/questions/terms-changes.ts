@@ -1,0 +1,71 @@
+import { formatCents } from "~/payments/fees";
+import { decrementOf, describeDecrement } from "../auction-rules";
+
+// What changed in an auction's terms, in words for the e-mail every invited seller gets when the
+// buyer edits a published auction (issue 21: terms changed because of a question). Only what sellers
+// read on the auction page; who evaluates the bids is the buyer's own business.
+
+export type TermsSnapshot = {
+  kind: "reverse" | "sealed";
+  title: string;
+  description: string;
+  serviceName: string;
+  serviceAreaName: string;
+  reserveCents: number;
+  decrementKind: "amount" | "percent";
+  decrementValue: number;
+  startsAt: Date;
+  endsAt: Date;
+  softCloseWindowMinutes: number;
+  softCloseExtensionMinutes: number;
+  softCloseCapMinutes: number;
+  priceWeightPercent: number;
+  technicalPassMark: number | null;
+  requirements: string[];
+};
+
+const utc = (date: Date) => `${date.toISOString().replace("T", " ").slice(0, 16)} UTC`;
+
+const softClose = (terms: TermsSnapshot) =>
+  terms.softCloseWindowMinutes > 0 && terms.softCloseExtensionMinutes > 0
+    ? `a bid in the last ${terms.softCloseWindowMinutes} minutes moves the end ${terms.softCloseExtensionMinutes} minutes later, at most ${terms.softCloseCapMinutes} minutes in all`
+    : "none";
+
+const ranking = (terms: TermsSnapshot) =>
+  `price ${terms.priceWeightPercent} %, technical score ${100 - terms.priceWeightPercent} %${
+    terms.technicalPassMark === null ? "" : `, pass mark ${terms.technicalPassMark}`
+  }`;
+
+const kindText = (kind: TermsSnapshot["kind"]) => (kind === "sealed" ? "sealed-bid auction" : "reverse auction");
+
+/** One line per change, "What: before → after"; empty when nothing a seller reads changed. */
+export function termsChanges(before: TermsSnapshot, after: TermsSnapshot): string[] {
+  const lines: string[] = [];
+  const compare = (label: string, from: string, to: string) => {
+    if (from !== to) lines.push(`${label}: ${from} → ${to}`);
+  };
+  compare("Kind", kindText(before.kind), kindText(after.kind));
+  compare("Title", before.title, after.title);
+  if (before.description !== after.description) lines.push("Description: changed (read it on the auction's page)");
+  compare("Service category", before.serviceName, after.serviceName);
+  compare("Service area", before.serviceAreaName, after.serviceAreaName);
+  compare("Reserve price", formatCents(before.reserveCents), formatCents(after.reserveCents));
+  compare("Bidding starts", utc(before.startsAt), utc(after.startsAt));
+  compare(after.kind === "sealed" ? "Submission deadline" : "Bidding ends", utc(before.endsAt), utc(after.endsAt));
+  if (after.kind === "reverse") {
+    compare(
+      "Minimum decrement",
+      before.kind === "reverse" ? describeDecrement(decrementOf(before), formatCents) : "none",
+      describeDecrement(decrementOf(after), formatCents),
+    );
+    compare("Soft close", before.kind === "reverse" ? softClose(before) : "none", softClose(after));
+  } else {
+    compare(
+      "Each bid must carry",
+      before.requirements.join(", ") || "nothing listed",
+      after.requirements.join(", ") || "nothing listed",
+    );
+  }
+  compare("Ranking", ranking(before), ranking(after));
+  return lines;
+}
