@@ -4,6 +4,7 @@ import { Alert } from "~/forms/alert";
 import { SubmitButton } from "~/forms/submit-button";
 import { pageTitle } from "~/layout/page-title";
 import { formatCents } from "~/payments/fees";
+import { readFormBody } from "~/platform/request-body.server";
 import { appServicesContext } from "~/server/app-context";
 import type { Route } from "./+types/practice-page";
 import { latestPracticeAuction, mayPractise, runningPracticeAuction, startPracticeAuction } from "./practice.server";
@@ -35,6 +36,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = requireSeller(request, context);
+  // The button's form has no fields, but a body this form would never send is refused (4xx), not acted on.
+  await readFormBody(request);
   const started = await startPracticeAuction(context.get(appServicesContext).db, {
     userId: user.id,
     organizationId: user.organizationId,

@@ -153,7 +153,9 @@ export async function startPracticeAuction(db: Database, seller: Seller, now = n
         softCloseWindowMinutes: 2,
         softCloseExtensionMinutes: 2,
         softCloseCapMinutes: 10,
-        status: "scheduled",
+        // Open from the start, as the clock would have made it: nothing is left for the clock to do
+        // until the end.
+        status: "open",
         createdAt: now,
         updatedAt: now,
       })
@@ -195,6 +197,7 @@ export async function startPracticeAuction(db: Database, seller: Seller, now = n
         bidCount: 1,
       })
       .where(eq(auctions.id, auction.id));
+    await logEvent(tx, auction.id, "opened", null);
     await logEvent(tx, auction.id, "practice-started", seller);
     return { kind: "started" as const, auctionId: auction.id };
   });

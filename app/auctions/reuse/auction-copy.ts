@@ -1,4 +1,6 @@
 import { data, redirect } from "react-router";
+import { parseId } from "~/catalogue/catalogue-schemas";
+import { readFormBody } from "~/platform/request-body.server";
 import { appServicesContext } from "~/server/app-context";
 import { requireAuctionOwner } from "../auction-access.server";
 import { timezoneOf } from "../lifecycle/auction-form.server";
@@ -11,6 +13,8 @@ import { copyAuction } from "./auction-copy.server";
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const { user, auction, actor } = await requireAuctionOwner(request, context, params.auctionId);
+  // The button's form has no fields, but a body this form would never send is refused (4xx), not acted on.
+  await readFormBody(request);
   const copied = await copyAuction(context.get(appServicesContext).db, auction.id, actor, timezoneOf(user));
   if (copied.kind === "refused") throw data(null, { status: copied.status });
   return redirect(`/auctions/${copied.auctionId}?copied=1`);
@@ -18,5 +22,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 
 /** Nothing to show: the button is on the auction's page. */
 export function loader({ params }: Route.LoaderArgs) {
-  return redirect(`/auctions/${params.auctionId}`);
+  const auctionId = parseId(params.auctionId);
+  if (auctionId === undefined) throw data(null, { status: 404 });
+  return redirect(`/auctions/${auctionId}`);
 }
