@@ -13,7 +13,7 @@
 //   BENCH_CPU_PROF=1 (the app server writes a V8 CPU profile to /tmp/prof), BENCH_SKIP_HEALTHZ=1 (no
 //   /healthz runs, so that a profile holds only the pages).
 // It reports; it does not fail: exit code 0 unless something crashes.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
@@ -230,31 +230,29 @@ async function main() {
       const body = await response.text();
       if (response.status !== 200) throw new Error(`${page.label} answered ${response.status}`);
       page.bytes = body.length;
+      if (process.env.BENCH_DUMP_DIR) writeFileSync(`${process.env.BENCH_DUMP_DIR}/${page.name}.html`, body);
     }
 
     const rows = [];
     const verdicts = [];
     for (const connections of clientCounts) {
       // Profiling a page alone (BENCH_CPU_PROF=1 BENCH_SKIP_HEALTHZ=1) keeps /healthz out of the profile.
-      const healthz = skipHealthz
-        ? { rps: Number.NaN, p50: 0, p99: 0, timeouts: 0, cpuMs: Number.NaN }
-        : await measureHealthz(connections);
-      if (!skipHealthz)
-        rows.push([
-          `GET /healthz`,
-          String(connections),
-          fixed(healthz.rps),
-          fixed(healthz.p50),
-          fixed(healthz.p99),
-          String(healthz.timeouts),
-          "",
-          "",
-          fixed(healthz.cpuMs, 2),
-          "",
-        ]);
+      const unmeasured = { rps: Number.NaN, p50: 0, p99: 0, timeouts: 0, cpuMs: Number.NaN };
+      // /healthz is measured before the first page and again after each: each page is compared with
+      // the mean of the two measurements around it, as this machine's speed drifts during a run.
+      let healthzBefore = skipHealthz ? unmeasured : await measureHealthz(connections);
+      const healthzRuns = [healthzBefore];
+      const healthzRow = rows.length;
       for (const page of pages) {
         await measure(origin, page.path, page.cookie, connections, settings.warmUpSeconds);
         const result = await measure(origin, page.path, page.cookie, connections, settings.seconds);
+        const healthzAfter = skipHealthz ? unmeasured : await measureHealthz(connections);
+        healthzRuns.push(healthzAfter);
+        const healthz = {
+          rps: (healthzBefore.rps + healthzAfter.rps) / 2,
+          cpuMs: (healthzBefore.cpuMs + healthzAfter.cpuMs) / 2,
+        };
+        healthzBefore = healthzAfter;
         const ratio = result.rps / healthz.rps;
         rows.push([
           page.label,
@@ -277,6 +275,22 @@ async function main() {
         verdicts.push(
           `${misses.length ? "MISS" : "PASS"} ${page.label}, ${connections} clients${misses.length ? `: ${misses.join(", ")}` : ""}`,
         );
+      }
+      if (!skipHealthz) {
+        const mean = (values) => values.reduce((sum, value) => sum + value, 0) / values.length;
+        const rates = healthzRuns.map((run) => run.rps);
+        rows.splice(healthzRow, 0, [
+          `GET /healthz (mean of ${healthzRuns.length}: ${fixed(Math.min(...rates))} to ${fixed(Math.max(...rates))})`,
+          String(connections),
+          fixed(mean(rates)),
+          fixed(mean(healthzRuns.map((run) => run.p50))),
+          fixed(Math.max(...healthzRuns.map((run) => run.p99))),
+          String(healthzRuns.reduce((sum, run) => sum + run.timeouts, 0)),
+          "",
+          "",
+          fixed(mean(healthzRuns.map((run) => run.cpuMs)), 2),
+          "",
+        ]);
       }
     }
     console.log("");

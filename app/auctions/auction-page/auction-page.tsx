@@ -519,7 +519,7 @@ function OwnerPanel({
             ) : null}
             <li>
               <Link to={`/auctions/${auctionId}/sellers`}>Invited sellers</Link>
-              {` (${view.invitations.length})`}
+              {` (${view.invitedCount})`}
             </li>
             <li>
               <Link to={`/auctions/${auctionId}/documents`}>Documents</Link>

@@ -1,9 +1,10 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { observeQueries } from "~db/database.server";
 import { seedDemoCatalogue } from "~db/seed";
 import { createAuctionParties, createAuctionRow, type Party } from "../../../tests/support/auction-fixtures";
 import { createTestDatabase, databaseKinds, type TestDatabase } from "../../../tests/support/test-database";
-import { viewFor } from "../auction-views.server";
+import { findAuction, viewFor } from "../auction-views.server";
 import { placeManualBid, setAutoBidMinimum } from "../bidding/bid-queue.server";
 import { submitSealedBid } from "../sealed/sealed-bids.server";
 import { fullPriceChart, sellerPriceCharts } from "./price-chart.server";
@@ -155,5 +156,47 @@ describe.each(databaseKinds)("price chart series on %s", (kind) => {
     expect(forA?.pointCount).toBe(total / 2);
     expect(forA?.points.every((point) => point[1] % 2 === 0)).toBe(true);
     expect(forA?.points.length).toBeLessThanOrEqual(MAX_POINTS + 2);
+  });
+
+  it("reads a version of the auction's history once, and draws a new round of bids at once", async () => {
+    const auction = await createAuctionRow(db(), {
+      owner: buyer,
+      ...catalogue,
+      sellers,
+      reserveCents: 1_000_000,
+      decrement: { kind: "amount", value: 10_000 },
+    });
+    expect(await bid(auction.id, a(), 900_000)).toMatchObject({ kind: "accepted" });
+    const before = await findAuction(db(), auction.id);
+    if (!before) throw new Error("no auction");
+    let reads = 0;
+    const stop = observeQueries(db(), (query) => {
+      if (/with bid as/.test(query)) reads += 1;
+    });
+    try {
+      // Reloads of one version, at once and one after another: one read for the side, one for seller A.
+      const [side, again, forA] = await Promise.all([
+        fullPriceChart(db(), before),
+        fullPriceChart(db(), before),
+        sellerPriceCharts(db(), before, [a().organizationId]),
+      ]);
+      expect(await fullPriceChart(db(), before)).toEqual(side);
+      expect(again).toEqual(side);
+      expect(side?.steps.map((step) => step[1])).toEqual([900_000]);
+      expect(forA.get(a().organizationId)?.points.map((point) => point[1])).toEqual([900_000]);
+      expect(reads).toBe(2);
+
+      // The next round of bids is another version: drawn on the next load, for everyone.
+      expect(await bid(auction.id, b(), 880_000)).toMatchObject({ kind: "accepted" });
+      const after = await findAuction(db(), auction.id);
+      if (!after) throw new Error("no auction");
+      expect((await fullPriceChart(db(), after))?.steps.map((step) => step[1])).toEqual([900_000, 880_000]);
+      const forAAfter = (await sellerPriceCharts(db(), after, [a().organizationId])).get(a().organizationId);
+      expect(forAAfter?.steps.map((step) => step[1])).toEqual([900_000, 880_000]);
+      expect(forAAfter?.points.map((point) => point[1])).toEqual([900_000]);
+      expect(reads).toBe(4);
+    } finally {
+      stop();
+    }
   });
 });

@@ -1,4 +1,5 @@
 import { type SQL, sql } from "drizzle-orm";
+import { LRUCache } from "lru-cache";
 import type { Database } from "~db/database.server";
 import { auctionBids, auctionEvents, auctionInvitations, organizations } from "~db/schema";
 import type { AuctionRow } from "../auction-rules";
@@ -43,6 +44,44 @@ const epochMs = (column: SQL) => sql`round(extract(epoch from ${column}) * 1000)
 
 /** Rows n of total kept when at most `max` are drawn: every Nth, and the first and the last. */
 const kept = (max: number) => sql`(n = 1 or n = total or n % ceil(total / ${max}::float8)::int = 0)`;
+
+/**
+ * The rows already read, by the auction's version. Bids are never changed or removed, and the write
+ * that adds a round of bids also raises the auction's sequence and bid count, and an extension moves
+ * its end: rows read for a version stay right for it, and any later version is another key. At the
+ * close of a busy auction everyone reloads between two rounds of bids; without this each reload read
+ * and ranked the whole bid history again (most of the console's database time, and on PGlite most of
+ * the page's). Concurrent reloads of one version share one read. The time limit only bounds how long a
+ * renamed seller keeps its former name in the legend.
+ */
+const seriesRead = new WeakMap<Database, LRUCache<string, Promise<Row[]>>>();
+
+function seriesCacheOf(db: Database) {
+  let cache = seriesRead.get(db);
+  if (!cache) {
+    cache = new LRUCache<string, Promise<Row[]>>({ max: 300, ttl: 60_000 });
+    seriesRead.set(db, cache);
+  }
+  return cache;
+}
+
+/** The auction's series for its side (`sellerIds` null) or these sellers, read once per version of the auction. */
+function cachedSeries(db: Database, auction: AuctionRow, sellerIds: number[] | null): Promise<Row[]> {
+  // The live hub reads many sellers' charts at once, once per change: nothing to share with a reload.
+  if (sellerIds && sellerIds.length > 1) return readSeries(db, auction, sellerIds);
+  const cache = seriesCacheOf(db);
+  const key = [auction.id, auction.sequence, auction.bidCount, auction.endsAt.getTime(), sellerIds?.[0] ?? "all"].join(
+    ":",
+  );
+  let rows = cache.get(key);
+  if (!rows) {
+    rows = readSeries(db, auction, sellerIds);
+    cache.set(key, rows);
+    // A failed read is not kept: the next reload reads again.
+    rows.catch(() => cache.delete(key));
+  }
+  return rows;
+}
 
 async function readSeries(db: Database, auction: AuctionRow, sellerIds: number[] | null): Promise<Row[]> {
   // The auction's side: every bid, numbered across the auction. A seller: their own, numbered per seller.
@@ -124,7 +163,7 @@ function shared(auction: AuctionRow, rows: Row[]) {
 /** The chart of the auction's side, its evaluator and staff: every seller's bids, by alias. Null for a sealed auction. */
 export async function fullPriceChart(db: Database, auction: AuctionRow): Promise<PriceChartData | null> {
   if (auction.kind === "sealed") return null;
-  const rows = await readSeries(db, auction, null);
+  const rows = await cachedSeries(db, auction, null);
   const bids = rows.filter((row) => row.row_kind === "bid");
   // One series per seller who bid, in alias order (Seller A, Seller B, …).
   const sellers = new Map<number, string>();
@@ -156,7 +195,7 @@ export async function sellerPriceCharts(
 ): Promise<Map<number, PriceChartData>> {
   const charts = new Map<number, PriceChartData>();
   if (auction.kind === "sealed" || organizationIds.length === 0) return charts;
-  const rows = await readSeries(db, auction, organizationIds);
+  const rows = await cachedSeries(db, auction, organizationIds);
   const common = shared(auction, rows);
   for (const organizationId of organizationIds) {
     const own = rows
