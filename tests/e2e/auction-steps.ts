@@ -18,13 +18,14 @@ export const mainText = async (page: Page) => (await page.locator("main").textCo
 
 /**
  * The app on PGlite with the demo catalogue's first service and area, started before the file's
- * tests and stopped after them; one Chromium for the file and `open` for a page on the app.
+ * tests (with `environment` added to its settings) and stopped after them; one Chromium for the file
+ * and `open` for a page on the app.
  */
-export function auctionAppForFile() {
+export function auctionAppForFile(environment: NodeJS.ProcessEnv = {}) {
   let app: TestApp | undefined;
   let catalogue: Catalogue | undefined;
   beforeAll(async () => {
-    app = await startTestApp("pglite");
+    app = await startTestApp("pglite", environment);
     catalogue = await catalogueForAuctions(app.services.db);
   });
   afterAll(async () => {

@@ -1,46 +1,31 @@
 import { readFile } from "node:fs/promises";
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  catalogueForAuctions,
-  createSeller,
-  type Party,
-  TEST_STAFF,
-  TEST_STAFF_ENV,
-} from "../support/auction-fixtures";
-import { closedAuctionWithBid, createInvoicedBuyer } from "../support/invoice-fixtures";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createSeller, offering, type Party, TEST_STAFF } from "../support/auction-fixtures";
+import { closedAuctionWithBid, createInvoicedBuyer, INVOICING_ENV } from "../support/invoice-fixtures";
 import { pdfText } from "../support/pdf-text";
-import { createClient, startTestApp, type TestApp } from "../support/test-app";
+import { createClient } from "../support/test-app";
 import { errorAlertText, expectAlertFocused, expectFieldMessage, submit } from "./account-helpers";
-import { pagesOn, signInThroughForm } from "./app-pages";
-import { browserForFile, expectNoAxeViolations, javaScriptModes, validateHtml } from "./browser";
+import { signInThroughForm } from "./app-pages";
+import { auctionAppForFile, mainText } from "./auction-steps";
+import { expectNoAxeViolations, javaScriptModes, validateHtml } from "./browser";
 
 // Buyer invoices in Chromium, with JavaScript on and off (issue 19): a buyer finds the invoice of an
 // awarded auction from /account and downloads its PDF; staff find it in the list by its state, mark it
 // mailed, and issue a credit note after a refusal at the field. axe on every new page.
 
-let app: TestApp;
-let catalogue: Awaited<ReturnType<typeof catalogueForAuctions>>;
+const { started, open } = auctionAppForFile(INVOICING_ENV);
 let seller: Party;
 beforeAll(async () => {
-  app = await startTestApp("pglite", { ...TEST_STAFF_ENV, GST_REGISTRATION_NUMBER: "123456789 RT0001" });
-  catalogue = await catalogueForAuctions(app.services.db);
-  seller = await createSeller(app.services.db, {
-    serviceIds: [catalogue.serviceId],
-    serviceAreaIds: [catalogue.serviceAreaId],
-  });
+  const { app, catalogue } = started();
+  seller = await createSeller(app.services.db, offering(catalogue));
 });
-afterAll(async () => {
-  await app?.stop();
-});
-const { browser } = browserForFile();
-const open = pagesOn(browser, () => app.baseURL);
-const mainText = async (page: Page) => (await page.locator("main").textContent()) ?? "";
 
 describe.each(javaScriptModes)("buyer invoices with %s", (mode) => {
   const axe = (page: Page) => (mode === "js" ? expectNoAxeViolations(page) : Promise.resolve());
 
   it("lets a buyer download its invoice, and staff mark it mailed and credit it", { timeout: 180_000 }, async () => {
+    const { app, catalogue } = started();
     const { db } = app.services;
     const buyer = await createInvoicedBuyer(db, "Mail Invoice", `Paper Trail ${mode} Ltd.`);
     const { auction, award } = await closedAuctionWithBid(db, buyer, seller, catalogue);

@@ -427,6 +427,9 @@ describe("first visits (issue 20)", () => {
       "/signup/buyer-registration-complete",
       "/signup/seller-registration-complete",
       "/signup/consultant-registration-complete",
+      "/reset-password/complete",
+      "/set-password/complete",
+      "/account-setup/complete",
       "/no-such-page",
     ]) {
       scripts.length = 0;

@@ -1,41 +1,25 @@
 import { readFile } from "node:fs/promises";
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  catalogueForAuctions,
-  createSeller,
-  type Party,
-  TEST_STAFF,
-  TEST_STAFF_ENV,
-} from "../support/auction-fixtures";
-import { closedAuctionWithBid, createInvoicedBuyer } from "../support/invoice-fixtures";
-import { createClient, startTestApp, type TestApp } from "../support/test-app";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createSeller, offering, type Party, TEST_STAFF } from "../support/auction-fixtures";
+import { closedAuctionWithBid, createInvoicedBuyer, INVOICING_ENV } from "../support/invoice-fixtures";
+import { createClient } from "../support/test-app";
 import { expectAlertFocused, expectFieldMessage, submit, visit } from "./account-helpers";
-import { pagesOn, signInThroughForm } from "./app-pages";
-import { browserForFile, expectNoAxeViolations, javaScriptModes, validateHtml } from "./browser";
+import { signInThroughForm } from "./app-pages";
+import { auctionAppForFile, mainText } from "./auction-steps";
+import { expectNoAxeViolations, javaScriptModes, validateHtml } from "./browser";
 
 // Savings reports in Chromium, with JavaScript on and off (issue 21): a buyer goes from /account to
 // its report, sees an awarded auction's savings in the table, the totals and the chart, narrows the
 // period with the GET form, downloads the CSV and gets a message for a malformed date; staff reach
 // the marketplace report from the staff navigation. axe on every page.
 
-let app: TestApp;
-let catalogue: Awaited<ReturnType<typeof catalogueForAuctions>>;
+const { started, open } = auctionAppForFile(INVOICING_ENV);
 let seller: Party;
 beforeAll(async () => {
-  app = await startTestApp("pglite", { ...TEST_STAFF_ENV, GST_REGISTRATION_NUMBER: "123456789 RT0001" });
-  catalogue = await catalogueForAuctions(app.services.db);
-  seller = await createSeller(app.services.db, {
-    serviceIds: [catalogue.serviceId],
-    serviceAreaIds: [catalogue.serviceAreaId],
-  });
+  const { app, catalogue } = started();
+  seller = await createSeller(app.services.db, offering(catalogue));
 });
-afterAll(async () => {
-  await app?.stop();
-});
-const { browser } = browserForFile();
-const open = pagesOn(browser, () => app.baseURL);
-const mainText = async (page: Page) => (await page.locator("main").textContent()) ?? "";
 
 describe.each(javaScriptModes)("savings reports with %s", (mode) => {
   const axe = (page: Page) => (mode === "js" ? expectNoAxeViolations(page) : Promise.resolve());
@@ -43,6 +27,7 @@ describe.each(javaScriptModes)("savings reports with %s", (mode) => {
   it("shows a buyer its savings, by period, as table, chart and CSV; staff the totals", {
     timeout: 180_000,
   }, async () => {
+    const { app, catalogue } = started();
     const { db } = app.services;
     const buyer = await createInvoicedBuyer(db, "Email Invoice", `Report Reader ${mode} Ltd.`);
     // Reserve $10,000.00, one bid of $5,000.00: $5,000.00 saved, 50.00%.

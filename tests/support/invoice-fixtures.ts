@@ -1,10 +1,20 @@
 import type { Database } from "~db/database.server";
 import type { BillingPreference } from "~db/invoice-terms";
 import { auctionBids, industries, registrationContacts, registrations } from "~db/schema";
-import { createAuctionRow, createBuyer, type Party, spentAccessTokenId, unique } from "./auction-fixtures";
+import {
+  createAuctionRow,
+  createBuyer,
+  type Party,
+  spentAccessTokenId,
+  TEST_STAFF_ENV,
+  unique,
+} from "./auction-fixtures";
 
 // Invoice test data (issue 19): a buyer with an approved registration (its profile: address, billing
 // preference, accounting contact), and closed auctions with one bid, ready to award.
+
+/** The app's environment for tests that issue invoices (the issuer's GST number) and sign staff in. */
+export const INVOICING_ENV = { ...TEST_STAFF_ENV, GST_REGISTRATION_NUMBER: "123456789 RT0001" };
 
 export type InvoicedBuyer = Party & { name: string; accountingEmail: string };
 

@@ -1,4 +1,5 @@
 import { Alert } from "~/forms/alert";
+import type { PageScripts } from "~/layout/no-javascript";
 import { pageTitle } from "~/layout/page-title";
 import type { Route } from "./+types/password-link-complete";
 import { SignInLink } from "./link-problem";
@@ -23,6 +24,9 @@ const completions = {
 } as const;
 
 type CompletionId = keyof typeof completions;
+
+// Works without JavaScript: a first visit gets none (issue 20).
+export const handle: PageScripts = { hydrate: false };
 
 export function loader({ request }: Route.LoaderArgs) {
   const path = new URL(request.url).pathname;

@@ -1,8 +1,9 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureStaffUser } from "~/accounts/staff/staff.server";
-import { auctionQuestions, auctions, notifications, organizations, outboxMessages } from "~db/schema";
+import { auctionEvents, auctionQuestions, auctions, notifications, organizations, outboxMessages } from "~db/schema";
 import {
+  auctionRow,
   catalogueForAuctions,
   createAuctionRow,
   createBuyer,
@@ -202,6 +203,26 @@ describe.each(databaseKinds)("auction questions on %s", (kind) => {
     expect(await questionsOf(closed.id)).toHaveLength(0);
     expect(await questionsOf(cancelled.id)).toHaveLength(0);
     expect(await questionsOf(auction.id)).toHaveLength(0);
+  });
+
+  it("refuses the questions of a practice auction (issue 21) as for a seller not invited, and stores nothing", async () => {
+    const started = await askerClient.request("/auctions/practice", { form: {} });
+    expect(started.status).toBe(302);
+    const practiceId = Number(/^\/auctions\/(\d+)$/.exec(started.headers.get("location") ?? "")?.[1]);
+    expect((await auctionRow(db(), practiceId)).practice).toBe(true);
+    // Its seller sees the auction, but not its questions page, and may neither ask nor answer.
+    expect((await askerClient.request(`/auctions/${practiceId}`)).status).toBe(200);
+    expect((await askerClient.request(path(practiceId))).status).toBe(404);
+    expect((await ask(askerClient, practiceId, "Is this real?")).status).toBe(404);
+    expect((await answer(askerClient, practiceId, 1, { answer: "No" })).status).toBe(404);
+    const publish = { form: { intent: "publish", questionId: "1" } };
+    expect((await askerClient.request(path(practiceId), publish)).status).toBe(404);
+    // Nobody else sees the auction at all.
+    expect((await staff.request(path(practiceId))).status).toBe(404);
+    expect((await ask(rivalClient, practiceId, "Me too?")).status).toBe(404);
+    expect(await questionsOf(practiceId)).toHaveLength(0);
+    const events = await db().select().from(auctionEvents).where(eq(auctionEvents.auctionId, practiceId));
+    expect(events.filter((event) => event.kind.startsWith("question") || event.kind.startsWith("answer"))).toEqual([]);
   });
 
   it("answers bad input at the field, with what was typed, and stores nothing", async () => {

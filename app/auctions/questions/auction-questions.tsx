@@ -11,7 +11,7 @@ import { discardBody, readLimitedForm } from "../documents/upload-body.server";
 import { timezoneOf } from "../lifecycle/auction-form.server";
 import type { Route } from "./+types/auction-questions";
 import { QUESTION_MESSAGES, questionFormSchema } from "./question-forms";
-import { answerQuestion, askQuestion, mayAnswer, publishAnswer, questionsFor } from "./questions.server";
+import { answerQuestion, askQuestion, hasQuestions, mayAnswer, publishAnswer, questionsFor } from "./questions.server";
 import { type QuestionsActionData, QuestionsPanel, questionsPath } from "./questions-panel";
 
 // /auctions/:auctionId/questions (issue 21): every question a reader may see, the form to ask (an
@@ -29,6 +29,7 @@ const DONE = {
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { user, auction, viewer } = await requireAuction(request, context, params.auctionId);
+  if (!hasQuestions(auction)) throw data(null, { status: 404 });
   const { db } = context.get(appServicesContext);
   const questions = await questionsFor(db, auction, viewer, timezoneOf(user));
   const done = new URL(request.url).searchParams.get("done");
@@ -45,9 +46,9 @@ const answerWith = (status: number, answer: QuestionsActionData) => data(answer,
 export async function action({ request, params, context }: Route.ActionArgs) {
   const { user, auction, viewer } = await requireAuction(request, context, params.auctionId);
   const services = context.get(appServicesContext);
-  if (viewer.kind !== "seller" && !mayAnswer(viewer)) {
+  if (!hasQuestions(auction) || (viewer.kind !== "seller" && !mayAnswer(viewer))) {
     await discardBody(request);
-    throw data(null, { status: readsOnly(viewer) ? 403 : 404 });
+    throw data(null, { status: hasQuestions(auction) && readsOnly(viewer) ? 403 : 404 });
   }
   const body = await readLimitedForm(request, MAX_BODY_BYTES);
   if (body.kind === "too-large") {

@@ -38,6 +38,12 @@ export const questionsOpen = (auction: AuctionRow, now = new Date()) => {
 export const mayAnswer = (viewer: Viewer): viewer is Extract<Viewer, { kind: "owner" | "evaluator" }> =>
   viewer.kind === "owner" || viewer.kind === "evaluator";
 
+/**
+ * A practice auction (issue 21) has no questions: its buyer and competitors are simulated. Its
+ * questions page, asking and answering are refused as for a seller not invited (404).
+ */
+export const hasQuestions = (auction: Pick<AuctionRow, "practice">) => !auction.practice;
+
 /** The organizations that answer (and are told of new questions). */
 const answeringOrganizations = (auction: AuctionRow) =>
   [auction.organizationId, auction.evaluatorOrganizationId].filter((id): id is number => id !== null);
@@ -68,7 +74,7 @@ export async function askQuestion(
     const [auction] = await tx.select().from(auctions).where(eq(auctions.id, auctionId)).for("share");
     if (!auction) return refused(404, QUESTION_MESSAGES.gone);
     const invited = await invitedOrganizations(tx, auctionId);
-    if (!invited.includes(asker.organizationId) || auction.status === "draft") {
+    if (!hasQuestions(auction) || !invited.includes(asker.organizationId) || auction.status === "draft") {
       return refused(404, QUESTION_MESSAGES.notSeller);
     }
     if (!questionsOpen(auction, now)) return refused(409, QUESTION_MESSAGES.closedForQuestions);
@@ -137,7 +143,7 @@ async function lockQuestion(tx: Transaction, auctionId: number, questionId: numb
 /** The auction, when the actor's organization answers its questions and it is not cancelled. */
 async function auctionToAnswer(tx: Transaction, auctionId: number, actor: Actor) {
   const [auction] = await tx.select().from(auctions).where(eq(auctions.id, auctionId)).for("share");
-  if (!auction || !answeringOrganizations(auction).includes(actor.organizationId)) {
+  if (!auction || !hasQuestions(auction) || !answeringOrganizations(auction).includes(actor.organizationId)) {
     return { refusal: refused(404, QUESTION_MESSAGES.gone) };
   }
   if (auction.status === "cancelled") return { refusal: refused(409, QUESTION_MESSAGES.cancelled) };

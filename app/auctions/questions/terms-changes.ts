@@ -1,28 +1,29 @@
 import { formatCents } from "~/payments/fees";
 import { decrementOf, describeDecrement } from "../auction-rules";
+import type { AuctionTerms } from "../lifecycle/auction-terms.server";
 
 // What changed in an auction's terms, in words for the e-mail every invited seller gets when the
 // buyer edits a published auction (issue 21: terms changed because of a question). Only what sellers
 // read on the auction page; who evaluates the bids is the buyer's own business.
 
-export type TermsSnapshot = {
-  kind: "reverse" | "sealed";
-  title: string;
-  description: string;
-  serviceName: string;
-  serviceAreaName: string;
-  reserveCents: number;
-  decrementKind: "amount" | "percent";
-  decrementValue: number;
-  startsAt: Date;
-  endsAt: Date;
-  softCloseWindowMinutes: number;
-  softCloseExtensionMinutes: number;
-  softCloseCapMinutes: number;
-  priceWeightPercent: number;
-  technicalPassMark: number | null;
-  requirements: string[];
-};
+/** The terms a seller reads, with the category's and area's names instead of their ids. */
+export type TermsSnapshot = Pick<
+  AuctionTerms,
+  | "kind"
+  | "title"
+  | "description"
+  | "reserveCents"
+  | "decrementKind"
+  | "decrementValue"
+  | "startsAt"
+  | "endsAt"
+  | "softCloseWindowMinutes"
+  | "softCloseExtensionMinutes"
+  | "softCloseCapMinutes"
+  | "priceWeightPercent"
+  | "technicalPassMark"
+  | "requirements"
+> & { serviceName: string; serviceAreaName: string };
 
 const utc = (date: Date) => `${date.toISOString().replace("T", " ").slice(0, 16)} UTC`;
 
