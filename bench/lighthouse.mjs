@@ -1,6 +1,6 @@
 // Lighthouse (mobile profile, simulated throttling: its defaults) on every public page and registration
 // step of `node server.js`, in Debian's Chromium: the performance score and total blocking time.
-// Usage: npm run build && node bench/lighthouse.mjs   (BENCH_LIGHTHOUSE_RUNS, BENCH_PAGES, CHROMIUM_PATH)
+// Usage: npm run build && node bench/lighthouse.mjs   (BENCH_LIGHTHOUSE_RUNS, BENCH_PAGES, BENCH_LIGHTHOUSE_DETAIL, CHROMIUM_PATH)
 // It reports; it does not fail: exit code 0 unless something crashes.
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
@@ -56,6 +56,15 @@ async function main() {
           else console.log(`  ${page.name}: run failed (${result.lhr.runtimeError.code}), trying again`);
         }
         if (!lhr) throw new Error(`${page.path}: Lighthouse failed three times`);
+        // BENCH_LIGHTHOUSE_DETAIL=1: what the main thread did, and its long tasks (what blocking time is made of).
+        if (process.env.BENCH_LIGHTHOUSE_DETAIL) {
+          const work = lhr.audits["mainthread-work-breakdown"]?.details?.items ?? [];
+          const tasks = lhr.audits["long-tasks"]?.details?.items ?? [];
+          console.log(
+            `  ${page.name}: main thread ${work.map((item) => `${item.group} ${Math.round(item.duration)} ms`).join(", ")}; ` +
+              `long tasks ${tasks.map((task) => `${Math.round(task.duration)} ms at ${Math.round(task.startTime)} (${task.url})`).join(", ") || "none"}`,
+          );
+        }
         samples.push({
           score: Math.round((lhr.categories.performance.score ?? 0) * 100),
           tbt: lhr.audits["total-blocking-time"].numericValue,
