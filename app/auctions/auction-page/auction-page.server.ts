@@ -18,7 +18,7 @@ import { acceptAuctionTerms } from "../invitations/invitations.server";
 import { timezoneOf } from "../lifecycle/auction-form.server";
 import { cancelAuction, publishAuction, withdrawAuction } from "../lifecycle/publish-and-cancel.server";
 import { mayEnterOnBehalf } from "../on-behalf/on-behalf-rules";
-import { questionsFor } from "../questions/questions.server";
+import { hasQuestions, questionsFor } from "../questions/questions.server";
 import { reuseOf } from "../reuse/reuse-panel.server";
 import {
   type AuctionPageForm,
@@ -58,7 +58,8 @@ export async function loadAuctionPage(request: Request, context: Context, rawId:
     // A seller held back by its subscription (issue 19) is told before it tries to bid.
     viewer.kind === "seller" ? sellerMayBid(db, viewer.organizationId) : undefined,
     reuseOf(db, auction, viewer),
-    questionsFor(db, auction, viewer, timezoneOf(user)),
+    // A practice auction has none (nothing to read, no panel).
+    hasQuestions(auction) ? questionsFor(db, auction, viewer, timezoneOf(user)) : null,
   ]);
   const params = new URL(request.url).searchParams;
   const notice = NOTICES.find((name) => params.has(name));

@@ -188,13 +188,13 @@ export default function AuctionPage({ loaderData, actionData }: Route.ComponentP
         />
       )}
       <Terms view={view} auctionId={auctionId} />
-      {loaderData.reuse.practice ? null : (
+      {loaderData.questions ? (
         <QuestionsPanel
           auctionId={auctionId}
           questions={loaderData.questions}
           termsEditable={view.kind === "owner" && view.viewer === "owner" && termsEditable(view.status)}
         />
-      )}
+      ) : null}
     </div>
   );
 }

@@ -47,6 +47,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const { user, auction, viewer } = await requireAuction(request, context, params.auctionId);
   const services = context.get(appServicesContext);
   if (!hasQuestions(auction) || (viewer.kind !== "seller" && !mayAnswer(viewer))) {
+    // A practice auction has none (404, as for a seller not invited); staff only read them (403).
     await discardBody(request);
     throw data(null, { status: hasQuestions(auction) && readsOnly(viewer) ? 403 : 404 });
   }
