@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { useFetchers, useNavigation } from "react-router";
+import { useFetchers, useLocation, useNavigation } from "react-router";
 
 /**
  * Slim bar across the top while a navigation, form submission or fetch is pending (spec section 7).
@@ -8,6 +8,7 @@ import { useFetchers, useNavigation } from "react-router";
  */
 export function ProgressBar() {
   const navigation = useNavigation();
+  const location = useLocation();
   const fetchers = useFetchers();
   const busy = navigation.state !== "idle" || fetchers.some((fetcher) => fetcher.state !== "idle");
   const [hydrated, setHydrated] = useState(false);
@@ -26,7 +27,9 @@ export function ProgressBar() {
 
   if (!hydrated) return null;
   return (
-    <div className="progress">
+    // data-location names the location whose page is on screen: React renders a navigation in a
+    // transition, after the router is already idle, and the browser tests wait for it.
+    <div className="progress" data-location={location.key}>
       <div className={visible ? "progress__bar progress__bar--active" : "progress__bar"} aria-hidden="true" />
       <p className="visually-hidden" role="status" aria-live="polite">
         {visible ? "Loading…" : ""}

@@ -44,11 +44,24 @@ export async function submit(
   const posted = page.waitForResponse((response) => response.request().method() === "POST");
   await button.click();
   await posted;
-  await page.waitForFunction(
-    () =>
-      (window as unknown as { __reactRouterDataRouter?: { state: { navigation: { state: string } } } })
-        .__reactRouterDataRouter?.state.navigation.state === "idle",
-  );
+  await waitForNavigationRendered(page);
+}
+
+/**
+ * Waits until the router is idle and its page is on screen. React renders a navigation in a
+ * transition, so the router is idle (and the address changed) before the new page is committed;
+ * the progress bar names the location it was rendered for.
+ */
+export async function waitForNavigationRendered(page: Page): Promise<void> {
+  await page.waitForFunction(() => {
+    const router = (
+      window as unknown as {
+        __reactRouterDataRouter?: { state: { navigation: { state: string }; location: { key: string } } };
+      }
+    ).__reactRouterDataRouter;
+    if (router?.state.navigation.state !== "idle") return false;
+    return document.querySelector(".progress")?.getAttribute("data-location") === router.state.location.key;
+  });
 }
 
 /** The red 'Error!' alert in main (the error summary, or the alert of a bad link). */

@@ -5,6 +5,7 @@ import { hashToken } from "~/accounts/account-tokens.server";
 import { outboxMessages, registrationAccessTokens, registrations, sellerRegistrations } from "~db/schema";
 import { startSellerFormApp } from "../support/seller-form-app";
 import { NEXT_YEAR } from "../support/seller-registration-body";
+import { waitForNavigationRendered } from "./account-helpers";
 import {
   browserForFile,
   expectNoAxeViolations,
@@ -119,11 +120,7 @@ async function press(page: Page, mode: PageMode, button: Locator, options: { pos
   const answered = page.waitForResponse((response) => response.request().method() === "POST");
   await button.click();
   await answered;
-  await page.waitForFunction(
-    () =>
-      (window as unknown as { __reactRouterDataRouter?: { state: { navigation: { state: string } } } })
-        .__reactRouterDataRouter?.state.navigation.state === "idle",
-  );
+  await waitForNavigationRendered(page);
 }
 
 // ---- The form's parts ----
