@@ -13,7 +13,7 @@
 //   BENCH_CPU_PROF=1 (the app server writes a V8 CPU profile to /tmp/prof), BENCH_SKIP_HEALTHZ=1 (no
 //   /healthz runs, so that a profile holds only the pages).
 // It reports; it does not fail: exit code 0 unless something crashes.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
@@ -225,6 +225,7 @@ async function main() {
       { name: "staff", label: "/staff/registrations (staff)", path: "/staff/registrations", cookie: staff },
     ].filter((page) => !wantedPages || wantedPages.includes(page.name));
     // Each page once: it must answer 200 signed in (not the sign-in page), or the figures mean nothing.
+    if (process.env.BENCH_DUMP_DIR) mkdirSync(process.env.BENCH_DUMP_DIR, { recursive: true });
     for (const page of pages) {
       const response = await fetch(`${origin}${page.path}`, { headers: { cookie: page.cookie }, redirect: "manual" });
       const body = await response.text();
