@@ -1,4 +1,5 @@
-import { fileURLToPath } from "node:url";
+import { createRequire } from "node:module";
+import path from "node:path";
 import { reactRouter } from "@react-router/dev/vite";
 import { defineConfig } from "vite";
 
@@ -6,8 +7,8 @@ import { defineConfig } from "vite";
 // fixed in 8, which needs Node 22): a production build imports its production build by path instead.
 // It has no development warnings and checks (decision 023). The server bundle includes react-router
 // and @react-router/node (which imports it), so the server loads one copy of it.
-const reactRouterProduction = (file: string) =>
-  fileURLToPath(new URL(`./node_modules/react-router/dist/production/${file}`, import.meta.url));
+const reactRouterFolder = path.dirname(createRequire(import.meta.url).resolve("react-router/package.json"));
+const reactRouterProduction = (file: string) => path.join(reactRouterFolder, "dist/production", file);
 
 export default defineConfig(({ command }) => {
   const production = command === "build";

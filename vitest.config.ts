@@ -8,7 +8,8 @@ export default defineConfig({
   test: {
     reporters: ["default", "./tests/support/summary-reporter.ts"],
     exclude: ["**/node_modules/**", "build/**", ".react-router/**"],
-    // The production build is loaded by Node itself, so it shares react-router with its dependencies.
+    // The production build is loaded by Node itself, as `node server.js` loads it (it bundles its own
+    // react-router, decision 023).
     server: { deps: { external: [/\/build\/server\//] } },
     projects: [
       {
