@@ -1,5 +1,5 @@
 import type { Browser, Page } from "playwright-core";
-import { submit } from "./account-helpers";
+import { submit, waitForNavigationRendered } from "./account-helpers";
 import { type JavaScriptMode, openPage } from "./browser";
 
 // For browser tests that start their own app in-process (on its own address): pages on it and
@@ -26,6 +26,8 @@ export async function signInThroughForm(
   if (mode === "js") {
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.waitForURL("**/account");
+    // The address changes before /account is on screen (see waitForNavigationRendered).
+    await waitForNavigationRendered(page);
   } else {
     await submit(page, mode, page.getByRole("button", { name: "Sign in" }));
   }
