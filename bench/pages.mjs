@@ -8,8 +8,9 @@
 // Usage: npm run build && node bench/pages.mjs
 //   BENCH_DB (postgres | pglite, default postgres), BENCH_SECONDS (per measurement, default 5),
 //   BENCH_CLIENTS (comma-separated, default 10,50), BENCH_PAGES (comma-separated names among account,
-//   auctions, console, seller, staff; default all), BENCH_DATABASE_URL (an existing PostgreSQL database
-//   to create the run's database next to; default DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test),
+//   auctions, console, seller, staff, and the references floor and login; default all),
+//   BENCH_DATABASE_URL (an existing PostgreSQL database to create the run's database next to; default
+//   DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test),
 //   BENCH_CPU_PROF=1 (the app server writes a V8 CPU profile to /tmp/prof), BENCH_SKIP_HEALTHZ=1 (no
 //   /healthz runs, so that a profile holds only the pages).
 // It reports; it does not fail: exit code 0 unless something crashes.
@@ -223,6 +224,17 @@ async function main() {
         cookie: seller,
       },
       { name: "staff", label: "/staff/registrations (staff)", path: "/staff/registrations", cookie: staff },
+      // References, not held to the targets: the cheapest pages React Router renders here, a signed-in one
+      // with no data of its own (it ships no JavaScript) and the sign-in page (no session, with scripts).
+      // A page with content of its own can only be dearer than these.
+      {
+        name: "floor",
+        label: "/reset-password/complete (buyer; reference)",
+        path: "/reset-password/complete",
+        cookie: buyer,
+        reference: true,
+      },
+      { name: "login", label: "/login (signed out; reference)", path: "/login", cookie: undefined, reference: true },
     ].filter((page) => !wantedPages || wantedPages.includes(page.name));
     // Each page once: it must answer 200 signed in (not the sign-in page), or the figures mean nothing.
     if (process.env.BENCH_DUMP_DIR) mkdirSync(process.env.BENCH_DUMP_DIR, { recursive: true });
@@ -273,6 +285,7 @@ async function main() {
           misses.push(`p99 ${result.p99} ms >= ${P99_TARGET_MS} ms`);
         if (result.timeouts > 0) misses.push(`${result.timeouts} timeouts`);
         if (result.problems > 0) misses.push(`${result.problems} errors or non-2xx answers`);
+        if (page.reference) continue;
         verdicts.push(
           `${misses.length ? "MISS" : "PASS"} ${page.label}, ${connections} clients${misses.length ? `: ${misses.join(", ")}` : ""}`,
         );
