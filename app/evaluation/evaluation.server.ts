@@ -1,11 +1,12 @@
 import { and, count, eq, inArray, sql } from "drizzle-orm";
 import { type Actor, notifyAuction } from "~/auctions/auction-changes.server";
-import { type AuctionServices, kindName } from "~/auctions/auction-notices.server";
+import { kindName } from "~/auctions/auction-notices.server";
 import { type AuctionRow, statusAt, termsEditable } from "~/auctions/auction-rules";
 import type { Viewer } from "~/auctions/auction-views.server";
 import { bestBidPerSeller } from "~/auctions/bidding/best-bids.server";
 import { eligibleSellers } from "~/auctions/invitations/eligibility.server";
 import { readableSealedBids } from "~/auctions/sealed/sealed-bids.server";
+import type { MessageServices } from "~/messaging/messaging.server";
 import { notifyOrganizations } from "~/notifications/notifications.server";
 import type { Database, Transaction } from "~db/database.server";
 import {
@@ -260,7 +261,7 @@ export async function saveScoreSheet(
 
 /** Marks the evaluation complete once every seller is scored on every criterion or judged unacceptable; tells the buyer. */
 export async function completeEvaluation(
-  services: AuctionServices,
+  services: MessageServices,
   auctionId: number,
   actor: Actor,
   now = new Date(),

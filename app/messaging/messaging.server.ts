@@ -72,6 +72,12 @@ export type QueueHook = {
   retryAt(id: number, at: Date): Promise<void>;
 };
 
+/**
+ * What anything that writes notices and queues e-mail needs: the database, messaging and the
+ * environment (the worker process has no more than this; the app's services are a superset).
+ */
+export type MessageServices = { db: Database; messaging: Messaging; env: Environment };
+
 export type Messaging = {
   /** Channels that keep messages in the dev outbox because the provider is not configured. */
   outboxChannels: Channel[];

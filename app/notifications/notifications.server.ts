@@ -1,6 +1,6 @@
 import { and, desc, eq, gt, inArray, isNotNull, sql } from "drizzle-orm";
 import { queueMessage } from "~/messaging/delivery/outbox.server";
-import type { AppServices } from "~/server/app-context";
+import type { MessageServices } from "~/messaging/messaging.server";
 import type { Database, Transaction } from "~db/database.server";
 import { auctions, type NotificationKind, notificationOptOuts, notifications, users } from "~db/schema";
 import { OPTIONAL_NOTIFICATION_KINDS } from "./notification-kinds";
@@ -9,8 +9,6 @@ import { NOTIFICATIONS_PAGE_SIZE, RECENT_NOTIFICATIONS } from "./notification-pa
 // Notifications (issue 10): every event a user should know of is kept for them (listed on /account)
 // and e-mailed, unless it is an optional kind they turned off, or an outbid notice within five
 // minutes of the last one they were e-mailed for the same auction.
-
-export type NotificationServices = Pick<AppServices, "db" | "messaging" | "env">;
 
 export type Notice = {
   kind: NotificationKind;
@@ -44,7 +42,7 @@ async function usersOf(db: NoticeExecutor, organizationIds: number[]) {
  * Given `executor` (the caller's transaction), all of it is part of that transaction.
  */
 export async function notifyOrganizations(
-  services: NotificationServices,
+  services: MessageServices,
   organizationIds: number[],
   notice: Notice,
   executor?: NoticeExecutor,
@@ -58,7 +56,7 @@ export async function notifyOrganizations(
  * transaction (a savepoint of the caller's `executor` when given), so a notice kept is a notice sent.
  */
 export async function notifyUsers(
-  services: NotificationServices,
+  services: MessageServices,
   recipients: { id: number; email: string }[],
   notice: Notice,
   now = new Date(),

@@ -3,13 +3,13 @@ import { data, type RouterContextProvider, redirect } from "react-router";
 import { requireUser } from "~/accounts/sessions/auth.server";
 import { parseId } from "~/catalogue/catalogue-schemas";
 import { parseSubmission } from "~/forms/parse-submission.server";
+import type { MessageServices } from "~/messaging/messaging.server";
 import { blockedMessage } from "~/payments/subscriptions/standing";
 import { sellerMayBid } from "~/payments/subscriptions/standing.server";
 import { readFormBody } from "~/platform/request-body.server";
 import { zonedTexts } from "~/platform/zoned-time";
 import { appServicesContext } from "~/server/app-context";
 import { readsOnly, requireAuction } from "../auction-access.server";
-import type { AuctionServices } from "../auction-notices.server";
 import { viewFor } from "../auction-views.server";
 import { tellBidEffectsSoon } from "../bidding/bid-notices.server";
 import { placeManualBid, setAutoBidMinimum } from "../bidding/bid-queue.server";
@@ -161,7 +161,7 @@ type BiddingForm = Extract<AuctionPageForm, { intent: "bid" | "auto-bid" }>;
 
 /** A bid (binding once placed) or a secret minimum: redirect with the notice, or the page with the message at the field. */
 async function submitBidding(
-  services: AuctionServices,
+  services: MessageServices,
   bidder: BidderRequest,
   submission: PageSubmission,
   form: BiddingForm,

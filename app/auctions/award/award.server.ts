@@ -4,6 +4,7 @@ import { invoiceEmail } from "~/invoices/invoice-email";
 import { invoiceIssuer } from "~/invoices/invoice-issuer";
 import { issueInvoiceForAward, markEmailed } from "~/invoices/invoices.server";
 import { queueMessage } from "~/messaging/delivery/outbox.server";
+import type { MessageServices } from "~/messaging/messaging.server";
 import { notifyOrganizations } from "~/notifications/notifications.server";
 import { BUYER_AUCTION_FEE_CENTS, formatCents } from "~/payments/fees";
 import type { Database } from "~db/database.server";
@@ -17,7 +18,7 @@ import {
   notifyAuction,
   refused,
 } from "../auction-changes.server";
-import { type AuctionServices, auctionLink, kindName } from "../auction-notices.server";
+import { auctionLink, kindName } from "../auction-notices.server";
 import { statusAt } from "../auction-rules";
 
 // Awarding an auction after it closes (issues 9 and 10). The candidates are ranked: by price alone,
@@ -36,7 +37,7 @@ export const passOverMessage = (hasCriteria: boolean) =>
   hasCriteria ? PASS_OVER_RANKED_REASON_REQUIRED : PASS_OVER_REASON_REQUIRED;
 
 export async function awardAuction(
-  services: AuctionServices,
+  services: MessageServices,
   auctionId: number,
   actor: Actor,
   choice: { bidId: number; reason?: string },

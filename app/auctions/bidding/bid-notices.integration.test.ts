@@ -1,5 +1,6 @@
 import { and, eq, like } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { MessageServices } from "~/messaging/messaging.server";
 import { createMessaging } from "~/messaging/messaging.server";
 import { readEnvironment } from "~/platform/env.server";
 import { bidEffects, notifications, organizations, outboxMessages, users } from "~db/schema";
@@ -11,7 +12,6 @@ import {
   type Party,
 } from "../../../tests/support/auction-fixtures";
 import { createTestDatabase, databaseKinds, type TestDatabase } from "../../../tests/support/test-database";
-import type { AuctionServices } from "../auction-notices.server";
 import { utcMinute } from "../auction-notices.server";
 import { foldBidEffects, sweepBidEffects, tellBidEffectsSoon } from "./bid-notices.server";
 import { placeManualBid, setAutoBidMinimum } from "./bid-queue.server";
@@ -22,7 +22,7 @@ import { placeManualBid, setAutoBidMinimum } from "./bid-queue.server";
 
 describe.each(databaseKinds)("bid notices on %s", (kind) => {
   let database: TestDatabase;
-  let services: AuctionServices;
+  let services: MessageServices;
   let buyer: Party;
   let catalogue: Awaited<ReturnType<typeof createAuctionParties>>["catalogue"];
   let sellers: Party[];
@@ -174,7 +174,7 @@ describe.each(databaseKinds)("bid notices on %s", (kind) => {
     await bid(auction.id, seller(0), 900_000);
     await bid(auction.id, seller(1), 890_000);
     // A fold that dies before its commit: the notices it wrote roll back with the claim.
-    const broken = { ...services, messaging: undefined } as unknown as AuctionServices;
+    const broken = { ...services, messaging: undefined } as unknown as MessageServices;
     expect(await foldBidEffects(broken, auction.id).catch(() => "failed")).toBe("failed");
     expect(await pending(auction.id)).toHaveLength(1);
     expect(await noticesOf(seller(0), auction.id, "outbid")).toHaveLength(0);

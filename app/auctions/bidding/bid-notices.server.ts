@@ -1,10 +1,11 @@
 import { and, asc, eq, inArray, isNotNull, lt } from "drizzle-orm";
+import type { MessageServices } from "~/messaging/messaging.server";
 import { type NoticeExecutor, notifyOrganizations } from "~/notifications/notifications.server";
 import { formatCents } from "~/payments/fees";
 import { startPeriodic } from "~/platform/periodic.server";
 import type { Database } from "~db/database.server";
 import { auctionInvitations, auctions, bidEffects } from "~db/schema";
-import { type AuctionServices, auctionLink, utcMinute } from "../auction-notices.server";
+import { auctionLink, utcMinute } from "../auction-notices.server";
 import { tellSellerOnBehalf } from "../on-behalf/on-behalf-notice.server";
 
 // What accepted bids tell the other parties (issue 9): the sellers outbid, and everyone concerned
@@ -33,7 +34,7 @@ const foldsUnderWay = new WeakMap<Database, Map<number, Folding>>();
  * together: a crash before the commit leaves the rows for the next fold, after it nothing is owed.
  * Answers whether there was anything to fold.
  */
-export async function foldBidEffects(services: AuctionServices, auctionId: number): Promise<boolean> {
+export async function foldBidEffects(services: MessageServices, auctionId: number): Promise<boolean> {
   return services.db.transaction(async (tx) => {
     const rows = await tx
       .select()
@@ -79,7 +80,7 @@ export async function foldBidEffects(services: AuctionServices, auctionId: numbe
  * seller gets one notice per fold, not one per bid, and the notice says where the auction stands when
  * it is sent. Resolves when this process's folds of the auction are done.
  */
-export function tellBidEffectsSoon(services: AuctionServices, auctionId: number): Promise<void> {
+export function tellBidEffectsSoon(services: MessageServices, auctionId: number): Promise<void> {
   let underWay = foldsUnderWay.get(services.db);
   if (!underWay) {
     underWay = new Map();
@@ -113,7 +114,7 @@ export function tellBidEffectsSoon(services: AuctionServices, auctionId: number)
  * auctions it looked at.
  */
 export async function sweepBidEffects(
-  services: AuctionServices,
+  services: MessageServices,
   before = new Date(Date.now() - BID_EFFECTS_SWEEP_AGE_MS),
 ): Promise<number> {
   const pending = await services.db
@@ -126,7 +127,7 @@ export async function sweepBidEffects(
 }
 
 /** The sweep at start and on a timer (every app process and the worker). Stopping waits for the pass under way. */
-export function startBidEffectsSweep(services: AuctionServices, intervalMs = SWEEP_INTERVAL_MS) {
+export function startBidEffectsSweep(services: MessageServices, intervalMs = SWEEP_INTERVAL_MS) {
   const sweep = startPeriodic("bid notices sweep", () => sweepBidEffects(services), intervalMs);
   return {
     async stop() {
@@ -143,7 +144,7 @@ export function startBidEffectsSweep(services: AuctionServices, intervalMs = SWE
  * the new end. Given `executor`, the notices are part of that transaction.
  */
 export async function tellBidEffects(
-  services: AuctionServices,
+  services: MessageServices,
   auctionId: number,
   effects: { outbid: number[]; extended: boolean; endsAt: Date },
   executor: NoticeExecutor = services.db,

@@ -1,8 +1,8 @@
 import { and, eq, inArray, lte, or } from "drizzle-orm";
+import type { MessageServices } from "~/messaging/messaging.server";
 import { startPeriodic } from "~/platform/periodic.server";
 import { auctions } from "~db/schema";
 import { logEvent, notifyAuction } from "../auction-changes.server";
-import type { AuctionServices } from "../auction-notices.server";
 import { statusAt } from "../auction-rules";
 import { tellClosed, tellOpened } from "./clock-notices.server";
 
@@ -15,7 +15,7 @@ import { tellClosed, tellOpened } from "./clock-notices.server";
  * their end closed (the buyer side and the bidders are e-mailed once). Run by the worker every few
  * seconds, and safe to run on several machines at once: each change is conditional, under the lock.
  */
-export async function advanceAuctions(services: AuctionServices, now = new Date()) {
+export async function advanceAuctions(services: MessageServices, now = new Date()) {
   const { db } = services;
   const due = await db
     .select({ id: auctions.id })
@@ -57,6 +57,6 @@ export async function advanceAuctions(services: AuctionServices, now = new Date(
  * Opens and closes auctions on time: `advanceAuctions` every few seconds. Runs in the worker process
  * (`npm run worker`); on the embedded database, which has no worker, in the one app process.
  */
-export function startAuctionClock(services: AuctionServices, intervalMs = 5_000) {
+export function startAuctionClock(services: MessageServices, intervalMs = 5_000) {
   return startPeriodic("auction clock", () => advanceAuctions(services), intervalMs);
 }

@@ -1,14 +1,15 @@
 import { eq } from "drizzle-orm";
+import type { MessageServices } from "~/messaging/messaging.server";
 import { type NoticeExecutor, notifyOrganizations } from "~/notifications/notifications.server";
 import { formatCents } from "~/payments/fees";
 import { auctionBids, auctionInvitations, type auctions, organizations, sealedBids } from "~db/schema";
-import { type AuctionServices, auctionLink, utcMinute } from "../auction-notices.server";
+import { auctionLink, utcMinute } from "../auction-notices.server";
 
 // The notices the clock sends (in the transaction that opens or closes the auction): bidding is open (to the invited sellers), bidding has closed (to the
 // buyer side, a sealed auction's evaluator and the bidders).
 
 export async function tellOpened(
-  services: AuctionServices,
+  services: MessageServices,
   auction: typeof auctions.$inferSelect,
   db: NoticeExecutor = services.db,
 ) {
@@ -36,7 +37,7 @@ export async function tellOpened(
 }
 
 export async function tellClosed(
-  services: AuctionServices,
+  services: MessageServices,
   auction: typeof auctions.$inferSelect,
   db: NoticeExecutor = services.db,
 ) {

@@ -1,10 +1,11 @@
+import type { MessageServices } from "~/messaging/messaging.server";
 import { type NoticeExecutor, notifyOrganizations } from "~/notifications/notifications.server";
-import { type AuctionServices, auctionLink, kindName } from "../auction-notices.server";
+import { auctionLink, kindName } from "../auction-notices.server";
 
 // The e-mail an invited seller gets once the auction is published (at publication, or when invited later).
 
 export async function tellInvited(
-  services: AuctionServices,
+  services: MessageServices,
   auctionId: number,
   organizationIds: number[],
   auction: { title: string; kind: "reverse" | "sealed" },

@@ -1,5 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import { prequalification } from "~/evaluation/assessments.server";
+import type { MessageServices } from "~/messaging/messaging.server";
 import { blockedMessage } from "~/payments/subscriptions/standing";
 import { sellerMayBid } from "~/payments/subscriptions/standing.server";
 import type { Database } from "~db/database.server";
@@ -14,7 +15,6 @@ import {
   refused,
   TERMS_LOCKED,
 } from "../auction-changes.server";
-import type { AuctionServices } from "../auction-notices.server";
 import { sellerAlias, statusAt, termsEditable } from "../auction-rules";
 import { eligibleSellers } from "./eligibility.server";
 import { tellInvited } from "./invitation-notices.server";
@@ -28,7 +28,7 @@ export const NOT_PREQUALIFIED =
 
 /** Invites sellers (only eligible ones) before bidding starts; each gets the next alias. */
 export async function inviteSellers(
-  services: AuctionServices,
+  services: MessageServices,
   auctionId: number,
   actor: Actor,
   organizationIds: number[],

@@ -9,7 +9,8 @@ import { DEFAULT_TIMEZONE, isTimeZone, utcToZonedLocal, zonedLocalToUtc } from "
 import type { Database } from "~db/database.server";
 import { type auctions, organizations, provinces, serviceAreas, services } from "~db/schema";
 import { auctionFormSchema, centsToDollarsText, decrementValueOf, requirementLines } from "./auction-form";
-import { type AuctionTerms, checkTermsReferences } from "./auction-terms.server";
+import type { AuctionTerms } from "./auction-terms";
+import { checkTermsReferences } from "./auction-terms.server";
 
 // The auction form's server side: its lists (categories as a tree, areas by province), the stored
 // terms back as form values, and a submission turned into terms in UTC from the user's time zone.

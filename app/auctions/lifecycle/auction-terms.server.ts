@@ -1,4 +1,5 @@
 import { asc, eq } from "drizzle-orm";
+import type { MessageServices } from "~/messaging/messaging.server";
 import type { Database, Transaction } from "~db/database.server";
 import { auctionBidRequirements, auctions, serviceAreas, services } from "~db/schema";
 import {
@@ -10,34 +11,12 @@ import {
   refused,
   TERMS_LOCKED,
 } from "../auction-changes.server";
-import type { AuctionServices } from "../auction-notices.server";
 import { termsOpenForChange } from "../auction-rules";
 import { tellTermsChanged } from "../questions/terms-changed.server";
+import type { AuctionTerms } from "./auction-terms";
 
 // An auction's terms (issue 9): a new auction is a draft of the buyer's organization; its terms (and
 // a sealed auction's required documents) change only while nothing has been bid and it has not opened.
-
-export type AuctionTerms = {
-  kind: "reverse" | "sealed";
-  title: string;
-  description: string;
-  serviceId: number;
-  serviceAreaId: number;
-  reserveCents: number;
-  decrementKind: "amount" | "percent";
-  decrementValue: number;
-  startsAt: Date;
-  endsAt: Date;
-  softCloseWindowMinutes: number;
-  softCloseExtensionMinutes: number;
-  softCloseCapMinutes: number;
-  /** The consultant organization evaluating the bids; null: the auction's own organization. */
-  evaluatorOrganizationId: number | null;
-  priceWeightPercent: number;
-  technicalPassMark: number | null;
-  /** A sealed auction's required documents, in order (empty for a reverse auction). */
-  requirements: string[];
-};
 
 /** Category and area must exist: field errors, or none. */
 export async function checkTermsReferences(db: Database, terms: Pick<AuctionTerms, "serviceId" | "serviceAreaId">) {
@@ -109,7 +88,7 @@ export async function createAuction(db: Database, actor: Actor, terms: AuctionTe
  * invited seller is told what changed (issue 21), in the same transaction.
  */
 export async function updateAuctionTerms(
-  services: AuctionServices,
+  services: MessageServices,
   auctionId: number,
   actor: Actor,
   terms: AuctionTerms,

@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import type { MessageServices } from "~/messaging/messaging.server";
 import { notifyOrganizations } from "~/notifications/notifications.server";
 import type { Database } from "~db/database.server";
 import { auctionInvitations, auctions } from "~db/schema";
@@ -11,7 +12,7 @@ import {
   notifyAuction,
   refused,
 } from "../auction-changes.server";
-import { type AuctionServices, auctionLink, kindName } from "../auction-notices.server";
+import { auctionLink, kindName } from "../auction-notices.server";
 import { canMove, statusAt } from "../auction-rules";
 import { tellInvited } from "../invitations/invitation-notices.server";
 
@@ -21,7 +22,7 @@ import { tellInvited } from "../invitations/invitation-notices.server";
 
 /** Draft → scheduled: it needs invited sellers and an end in the future. Invited sellers are told. */
 export async function publishAuction(
-  services: AuctionServices,
+  services: MessageServices,
   auctionId: number,
   actor: Actor,
   now = new Date(),
@@ -89,7 +90,7 @@ export async function withdrawAuction(db: Database, auctionId: number, actor: Ac
 
 /** Cancelled with a reason, from any status before the award; invited sellers are told once it was published. */
 export async function cancelAuction(
-  services: AuctionServices,
+  services: MessageServices,
   auctionId: number,
   actor: Actor,
   reason: string,

@@ -2,8 +2,7 @@ import type { AuctionView, Viewer } from "../auction-views.server";
 
 // The live-updates hub's interface (issue 9): what the router context carries and the event streams
 // subscribe to. Kept apart from the hub that implements it (auction-live.server.ts), so that
-// server/app-context.ts can name the hub without importing what builds it: that closed an import
-// cycle through the auction views and the notifications, which import app-context.
+// server/app-context.ts names the hub without importing what builds it.
 
 /** A view ready to send: made once per run, viewer and time zone, shared by every stream of that viewer in that zone. */
 export type LiveView = {

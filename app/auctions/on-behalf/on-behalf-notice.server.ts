@@ -1,8 +1,9 @@
 import { eq, sql } from "drizzle-orm";
+import type { MessageServices } from "~/messaging/messaging.server";
 import { type NoticeExecutor, notifyOrganizations } from "~/notifications/notifications.server";
 import { formatCents } from "~/payments/fees";
 import { type OnBehalfEffect, users } from "~db/schema";
-import { type AuctionServices, auctionLink } from "../auction-notices.server";
+import { auctionLink } from "../auction-notices.server";
 import { userLabel } from "./entered-by.server";
 
 // The seller's notice of a bid or minimum entered on their behalf (issue 21, decision 020). The round
@@ -22,7 +23,7 @@ async function enteredByLabel(executor: NoticeExecutor, userId: number): Promise
  * `executor`'s transaction (notifications.server.ts). Not optional: it binds them.
  */
 export async function tellSellerOnBehalf(
-  services: AuctionServices,
+  services: MessageServices,
   auction: { id: number; title: string },
   effect: OnBehalfEffect,
   executor: NoticeExecutor,

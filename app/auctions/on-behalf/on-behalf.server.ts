@@ -1,7 +1,7 @@
 import { and, asc, eq, isNotNull } from "drizzle-orm";
+import type { MessageServices } from "~/messaging/messaging.server";
 import type { Database } from "~db/database.server";
 import { auctionInvitations, organizations } from "~db/schema";
-import type { AuctionServices } from "../auction-notices.server";
 import type { AuctionRow } from "../auction-rules";
 import { tellBidEffectsSoon } from "../bidding/bid-notices.server";
 import { placeManualBid, setAutoBidMinimum } from "../bidding/bid-queue.server";
@@ -42,7 +42,7 @@ export type OnBehalfOutcome =
  * Places the bid or sets the minimum through the auction's queue, as the seller's own would be. The
  * round's own write stores the seller's notice (bid_effects); it is folded before this answers.
  */
-export async function enterOnBehalf(services: AuctionServices, request: OnBehalfRequest): Promise<OnBehalfOutcome> {
+export async function enterOnBehalf(services: MessageServices, request: OnBehalfRequest): Promise<OnBehalfOutcome> {
   const { db } = services;
   const { auction } = request;
   const sellers = await sellersWhoMayBid(db, auction.id);

@@ -1,12 +1,13 @@
 import { and, asc, count, eq, isNull, ne, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
+import type { MessageServices } from "~/messaging/messaging.server";
 import { type Notice, notifyOrganizations } from "~/notifications/notifications.server";
 import { formatInZone } from "~/platform/zoned-time";
 import type { Database, Transaction } from "~db/database.server";
 import { auctionInvitations, auctionQuestions, auctions, organizations, users } from "~db/schema";
 import type { Actor } from "../auction-changes.server";
 import { logEvent } from "../auction-changes.server";
-import { type AuctionServices, auctionLink, kindName } from "../auction-notices.server";
+import { auctionLink, kindName } from "../auction-notices.server";
 import { type AuctionRow, statusAt } from "../auction-rules";
 import type { Viewer } from "../auction-views.server";
 import { inspectDocument } from "../documents/document-content.server";
@@ -60,7 +61,7 @@ const quoted = (text: string) => text.split("\n").map((line) => `> ${line}`);
 
 /** A question from an invited seller, with its optional file; the auction's side is told. */
 export async function askQuestion(
-  services: AuctionServices,
+  services: MessageServices,
   auctionId: number,
   asker: Actor,
   input: { question: string; file?: { name: string; bytes: Buffer } },
@@ -152,7 +153,7 @@ async function auctionToAnswer(tx: Transaction, auctionId: number, actor: Actor)
 
 /** What every invited seller but the asker is told when an answer is published: never who asked. */
 function publishedNotice(
-  services: AuctionServices,
+  services: MessageServices,
   auction: AuctionRow,
   question: string,
   answer: string,
@@ -178,7 +179,7 @@ function publishedNotice(
 }
 
 async function tellPublished(
-  services: AuctionServices,
+  services: MessageServices,
   tx: Transaction,
   auction: AuctionRow,
   question: { organizationId: number; question: string },
@@ -196,7 +197,7 @@ async function tellPublished(
 
 /** The answer of the auction's side: the asker is told; published, every other invited seller too. */
 export async function answerQuestion(
-  services: AuctionServices,
+  services: MessageServices,
   auctionId: number,
   actor: Actor,
   questionId: number,
@@ -257,7 +258,7 @@ export async function answerQuestion(
 
 /** An answer given to the asker alone, shown to every invited seller from now on (without the asker). */
 export async function publishAnswer(
-  services: AuctionServices,
+  services: MessageServices,
   auctionId: number,
   actor: Actor,
   questionId: number,

@@ -1,8 +1,9 @@
 import { eq } from "drizzle-orm";
+import type { MessageServices } from "~/messaging/messaging.server";
 import { notifyOrganizations } from "~/notifications/notifications.server";
 import type { Transaction } from "~db/database.server";
 import { auctionInvitations, provinces, serviceAreas, services as servicesTable } from "~db/schema";
-import { type AuctionServices, auctionLink, kindName } from "../auction-notices.server";
+import { auctionLink, kindName } from "../auction-notices.server";
 import type { AuctionRow } from "../auction-rules";
 import { type TermsSnapshot, termsChanges } from "./terms-changes";
 
@@ -29,7 +30,7 @@ async function snapshot(tx: Transaction, terms: TermsRow, requirements: string[]
 
 /** Tells every invited seller of a published auction what changed; the lines told (none: nobody told). */
 export async function tellTermsChanged(
-  services: AuctionServices,
+  services: MessageServices,
   tx: Transaction,
   before: { row: AuctionRow; requirements: string[] },
   after: { row: TermsRow; requirements: string[] },

@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
+import type { MessageServices } from "~/messaging/messaging.server";
 import { type NoticeExecutor, notifyOrganizations } from "~/notifications/notifications.server";
 import { cardLabel } from "~/payments/card-label";
 import { formatCents } from "~/payments/fees";
-import type { AppServices } from "~/server/app-context";
 import type { Transaction } from "~db/database.server";
 import { registrations, sellerRegistrations, sellerSubscriptions, subscriptionEvents } from "~db/schema";
 import type { SubscriptionStatus } from "~db/subscription-statuses";
@@ -15,8 +15,6 @@ import { idField, invoiceSubscriptionId, numberField, objectField, type Provider
 // out of order and retries them for days), and act on the state the event's object carries. Every
 // event matched to a subscription is written to its history for staff. E-mails are returned, to be
 // sent after the commit.
-
-export type LifecycleServices = Pick<AppServices, "db" | "messaging" | "env">;
 
 export type LifecycleNotice = { organizationId: number; subject: string; lines: string[] };
 
@@ -84,7 +82,7 @@ async function remember(tx: Transaction, row: Row, event: ProviderEvent, status:
     .onConflictDoNothing();
 }
 
-const cardLink = (env: LifecycleServices["env"]) => `${env.APP_URL}/account/card`;
+const cardLink = (env: MessageServices["env"]) => `${env.APP_URL}/account/card`;
 
 /** The status an event asks for, from the object's own state; undefined: the event moves no status. */
 function targetOf(event: ProviderEvent, row: Row): { status: SubscriptionStatus; unpaid?: boolean } | undefined {
@@ -126,11 +124,7 @@ const STATUS_EVENTS = new Set([
 ]);
 
 /** An event that moves (or may move) the status: subscription changes and invoice payments. */
-async function applyStatusEvent(
-  tx: Transaction,
-  event: ProviderEvent,
-  env: LifecycleServices["env"],
-): Promise<Applied> {
+async function applyStatusEvent(tx: Transaction, event: ProviderEvent, env: MessageServices["env"]): Promise<Applied> {
   const object = event.data.object;
   const isInvoice = event.type.startsWith("invoice.");
   const subscriptionId = isInvoice ? invoiceSubscriptionId(object) : idField(object, "id");
@@ -229,7 +223,7 @@ async function applyStatusEvent(
   return { handled: true, notices };
 }
 
-async function applyTrialWillEnd(tx: Transaction, event: ProviderEvent, env: LifecycleServices["env"]) {
+async function applyTrialWillEnd(tx: Transaction, event: ProviderEvent, env: MessageServices["env"]) {
   const object = event.data.object;
   const row = await lockBySubscriptionId(tx, idField(object, "id"));
   if (!row) return { handled: false, notices: [] };
@@ -254,7 +248,7 @@ async function applyTrialWillEnd(tx: Transaction, event: ProviderEvent, env: Lif
 }
 
 /** A card expiring, removed or updated by the card network: shown on the account page, and e-mailed. */
-async function applyCardEvent(tx: Transaction, event: ProviderEvent, env: LifecycleServices["env"]): Promise<Applied> {
+async function applyCardEvent(tx: Transaction, event: ProviderEvent, env: MessageServices["env"]): Promise<Applied> {
   const object = event.data.object;
   const objectId = idField(object, "id");
   const customerId = idField(object, "customer") ?? idField(event.data.previous_attributes, "customer");
@@ -353,7 +347,7 @@ const CARD_EVENTS = new Set([
 export async function applyProviderEvent(
   tx: Transaction,
   event: ProviderEvent,
-  env: LifecycleServices["env"],
+  env: MessageServices["env"],
 ): Promise<Applied> {
   if (STATUS_EVENTS.has(event.type)) return applyStatusEvent(tx, event, env);
   if (event.type === "customer.subscription.trial_will_end") return applyTrialWillEnd(tx, event, env);
@@ -363,7 +357,7 @@ export async function applyProviderEvent(
 
 /** E-mails the seller's users (kept on /account too), in the event's transaction (durable queue). */
 export async function sendLifecycleNotices(
-  services: LifecycleServices,
+  services: MessageServices,
   notices: LifecycleNotice[],
   executor: NoticeExecutor,
 ) {

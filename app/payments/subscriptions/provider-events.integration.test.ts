@@ -1,5 +1,6 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { MessageServices } from "~/messaging/messaging.server";
 import { createMessaging } from "~/messaging/messaging.server";
 import { SELLER_FEES_TOTAL } from "~/payments/fees";
 import { readEnvironment } from "~/platform/env.server";
@@ -8,7 +9,6 @@ import { seedDemoCatalogue } from "~db/seed";
 import { catalogueForAuctions, createSeller } from "../../../tests/support/auction-fixtures";
 import { createTestDatabase, databaseKinds, type TestDatabase } from "../../../tests/support/test-database";
 import { stripeEvent } from "./fixtures/stripe-events";
-import type { LifecycleServices } from "./lifecycle.server";
 import type { ProviderEvent } from "./provider-event";
 import {
   DEFAULT_EVENT_RETRY,
@@ -29,7 +29,7 @@ const AT_ONCE: EventRetrySettings = { ...DEFAULT_EVENT_RETRY, retryDelayMs: () =
 
 describe.each(databaseKinds)("draining provider events on %s", (kind) => {
   let database: TestDatabase;
-  let services: LifecycleServices;
+  let services: MessageServices;
 
   beforeAll(async () => {
     database = await createTestDatabase(kind);

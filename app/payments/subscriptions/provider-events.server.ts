@@ -1,7 +1,8 @@
 import { and, asc, eq, lte } from "drizzle-orm";
+import type { MessageServices } from "~/messaging/messaging.server";
 import type { Database } from "~db/database.server";
 import { providerEvents } from "~db/schema";
-import { applyProviderEvent, type LifecycleServices, sendLifecycleNotices } from "./lifecycle.server";
+import { applyProviderEvent, sendLifecycleNotices } from "./lifecycle.server";
 import type { ProviderEvent } from "./provider-event";
 
 // The provider's events (issue 19), stored once and processed outside the request. The webhook (or
@@ -56,7 +57,7 @@ function errorText(error: unknown): string {
 }
 
 /** Claims, applies and marks one due received event; answers false when none is left to claim. */
-async function processOne(services: LifecycleServices, retry: EventRetrySettings): Promise<boolean> {
+async function processOne(services: MessageServices, retry: EventRetrySettings): Promise<boolean> {
   const { db } = services;
   return db.transaction(async (tx) => {
     const [row] = await tx
@@ -101,7 +102,7 @@ async function processOne(services: LifecycleServices, retry: EventRetrySettings
  * attempts it made (an event retried within the same drain counts each time).
  */
 export async function drainProviderEvents(
-  services: LifecycleServices,
+  services: MessageServices,
   retry: EventRetrySettings = DEFAULT_EVENT_RETRY,
 ): Promise<number> {
   let taken = 0;
@@ -129,7 +130,7 @@ const drainers = new WeakMap<Database, Drainer>();
  * Starts a drain now, in the background (after the webhook stored an event); one at a time per
  * process, run once more if asked while running. Resolves when this process's drains are done.
  */
-export function drainSoon(services: LifecycleServices): Promise<unknown> {
+export function drainSoon(services: MessageServices): Promise<unknown> {
   let drainer = drainers.get(services.db);
   if (!drainer) {
     drainer = { again: false, retry: DEFAULT_EVENT_RETRY };
@@ -158,7 +159,7 @@ export function drainSoon(services: LifecycleServices): Promise<unknown> {
  * every drain of this database, the webhook's and staff's too). Stopping waits for the drain under way.
  */
 export function startProviderEventDrain(
-  services: LifecycleServices,
+  services: MessageServices,
   options: { intervalMs?: number; retry?: Partial<EventRetrySettings> } = {},
 ) {
   const drainer = drainers.get(services.db) ?? { again: false, retry: DEFAULT_EVENT_RETRY };

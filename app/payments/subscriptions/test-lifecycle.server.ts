@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
+import type { MessageServices } from "~/messaging/messaging.server";
 import { SELLER_FEES_TOTAL } from "~/payments/fees";
 import { sellerSubscriptionOf } from "~/review/seller-subscription.server";
 import type { AppServices } from "~/server/app-context";
 import type { Database } from "~db/database.server";
 import { registrations, sellerRegistrations } from "~db/schema";
-import type { LifecycleServices } from "./lifecycle.server";
 import type { ProviderEvent } from "./provider-event";
 import { drainProviderEvents, storeProviderEvent } from "./provider-events.server";
 import type { TestLifecycleStep } from "./test-lifecycle-form";
@@ -138,7 +138,7 @@ async function customerOf(db: Database, organizationId: number) {
  * apply to this organization.
  */
 export async function moveTestSubscription(
-  services: LifecycleServices & Pick<AppServices, "payments">,
+  services: MessageServices & Pick<AppServices, "payments">,
   organizationId: number,
   step: TestLifecycleStep,
   now = new Date(),
@@ -155,7 +155,7 @@ export async function moveTestSubscription(
  * at once, as Stripe does when the invoice is paid with the new card.
  */
 export async function payOpenTestInvoice(
-  services: LifecycleServices & Pick<AppServices, "payments">,
+  services: MessageServices & Pick<AppServices, "payments">,
   organizationId: number,
 ) {
   const subscription = await testSubscriptionOf(services, organizationId);

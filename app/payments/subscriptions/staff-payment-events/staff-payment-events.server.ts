@@ -1,4 +1,5 @@
 import { desc, eq, inArray, or } from "drizzle-orm";
+import type { MessageServices } from "~/messaging/messaging.server";
 import type { Database } from "~db/database.server";
 import {
   organizations,
@@ -8,7 +9,6 @@ import {
   sellerSubscriptions,
   subscriptionEvents,
 } from "~db/schema";
-import type { LifecycleServices } from "../lifecycle.server";
 import { eventReferences, type ProviderEvent } from "../provider-event";
 import { drainSoon, requeueFailedEvent } from "../provider-events.server";
 import type { EventState } from "./staff-payment-events-schema";
@@ -149,7 +149,7 @@ export async function providerEventState(db: Database, id: string) {
  * Staff's "Retry now": a failed event is received again and the drain runs at once (this process's,
  * or the one under way, run once more); answers false when the event is not failed.
  */
-export async function retryProviderEvent(services: LifecycleServices, id: string): Promise<boolean> {
+export async function retryProviderEvent(services: MessageServices, id: string): Promise<boolean> {
   if (!(await requeueFailedEvent(services.db, id))) return false;
   await drainSoon(services);
   return true;
