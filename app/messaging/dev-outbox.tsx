@@ -11,10 +11,6 @@ export async function loader({ context }: Route.LoaderArgs) {
   return { channels: messaging.outboxChannels, messages: await messaging.listOutbox() };
 }
 
-export function headers() {
-  return { "Cache-Control": "no-store" };
-}
-
 export function meta() {
   return [{ title: pageTitle("Development outbox") }, { name: "robots", content: "noindex" }];
 }

@@ -241,7 +241,12 @@ export async function createApplication(options: ApplicationOptions = {}): Promi
       const toRouter = () => {
         const request = toFetchRequest(req, res, https);
         handleRequest(request, makeContext(nonce, clientAddressOf(req, trust)))
-          .then((response) => sendFetchResponse(res, response))
+          .then((response) => {
+            // Built for this request, so stored by no browser or proxy unless its route says otherwise:
+            // no signed-in page on a shared computer's Back button, no stale price (decision 024).
+            if (!response.headers.has("Cache-Control")) res.setHeader("Cache-Control", "no-store");
+            return sendFetchResponse(res, response);
+          })
           .catch((error: unknown) => {
             console.error("request failed:", error);
             if (res.headersSent) {

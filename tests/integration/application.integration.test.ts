@@ -1,6 +1,6 @@
 import { Agent, request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestApp, type TestApp } from "../support/test-app";
+import { createClient, createStaffAndBuyerUsers, startTestApp, type TestApp } from "../support/test-app";
 import { databaseKinds } from "../support/test-database";
 
 describe.each(databaseKinds)("application on %s", (kind) => {
@@ -63,6 +63,28 @@ describe.each(databaseKinds)("application on %s", (kind) => {
     } finally {
       agent.destroy();
     }
+  });
+
+  it("lets no browser or proxy keep a response built for one request, unless its route says so", async () => {
+    const staff = await createStaffAndBuyerUsers(app);
+    const visitor = createClient(app.baseURL);
+    const cacheControl = async (client: ReturnType<typeof createClient>, path: string) => {
+      const response = await client.request(path);
+      await response.body?.cancel();
+      return `${response.status} ${response.headers.get("cache-control")}`;
+    };
+    // Built per request: a signed-in page and its data request, a redirect to sign in, a form, a
+    // search, a 404, an API answer.
+    expect(await cacheControl(staff, "/staff/registrations")).toBe("200 no-store");
+    expect(await cacheControl(staff, "/staff/registrations.data")).toBe("200 no-store");
+    expect(await cacheControl(visitor, "/account")).toBe("302 no-store");
+    expect(await cacheControl(visitor, "/login")).toBe("200 no-store");
+    expect(await cacheControl(visitor, "/faq?q=wcb")).toBe("200 no-store");
+    expect(await cacheControl(visitor, "/no-such-page")).toBe("404 no-store");
+    expect(await cacheControl(visitor, "/api/no-such-thing")).toBe("404 no-store");
+    // What says otherwise keeps its own: a page the same for every signed-out visitor, a file.
+    expect(await cacheControl(visitor, "/about")).toBe("200 no-cache");
+    expect(await cacheControl(visitor, "/favicon.svg")).toBe("200 public, max-age=3600");
   });
 
   // Runs last: it takes the database away.

@@ -58,10 +58,6 @@ export function meta() {
   return [{ title: pageTitle("Messages") }];
 }
 
-export function headers() {
-  return { "Cache-Control": "no-store" };
-}
-
 const channelNames = { sms: "SMS", email: "E-mail" } as const;
 
 function stateText(message: { status: string; attempts: number; provider: string }) {

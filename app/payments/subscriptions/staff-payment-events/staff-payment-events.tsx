@@ -72,10 +72,6 @@ export function meta() {
   return [{ title: pageTitle("Payment events") }];
 }
 
-export function headers() {
-  return { "Cache-Control": "no-store" };
-}
-
 const tries = (count: number) => `${count} ${count === 1 ? "try" : "tries"}`;
 
 function stateText(event: { state: string; attempts: number; nextAttemptAt: string }) {
