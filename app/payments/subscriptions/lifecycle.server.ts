@@ -3,6 +3,7 @@ import type { MessageServices } from "~/messaging/messaging.server";
 import { type NoticeExecutor, notifyOrganizations } from "~/notifications/notifications.server";
 import { cardLabel } from "~/payments/card-label";
 import { formatCents } from "~/payments/fees";
+import type { Environment } from "~/platform/env.server";
 import type { Transaction } from "~db/database.server";
 import { registrations, sellerRegistrations, sellerSubscriptions, subscriptionEvents } from "~db/schema";
 import type { SubscriptionStatus } from "~db/subscription-statuses";
@@ -82,7 +83,7 @@ async function remember(tx: Transaction, row: Row, event: ProviderEvent, status:
     .onConflictDoNothing();
 }
 
-const cardLink = (env: MessageServices["env"]) => `${env.APP_URL}/account/card`;
+const cardLink = (env: Environment) => `${env.APP_URL}/account/card`;
 
 /** The status an event asks for, from the object's own state; undefined: the event moves no status. */
 function targetOf(event: ProviderEvent, row: Row): { status: SubscriptionStatus; unpaid?: boolean } | undefined {
@@ -124,7 +125,7 @@ const STATUS_EVENTS = new Set([
 ]);
 
 /** An event that moves (or may move) the status: subscription changes and invoice payments. */
-async function applyStatusEvent(tx: Transaction, event: ProviderEvent, env: MessageServices["env"]): Promise<Applied> {
+async function applyStatusEvent(tx: Transaction, event: ProviderEvent, env: Environment): Promise<Applied> {
   const object = event.data.object;
   const isInvoice = event.type.startsWith("invoice.");
   const subscriptionId = isInvoice ? invoiceSubscriptionId(object) : idField(object, "id");
@@ -223,7 +224,7 @@ async function applyStatusEvent(tx: Transaction, event: ProviderEvent, env: Mess
   return { handled: true, notices };
 }
 
-async function applyTrialWillEnd(tx: Transaction, event: ProviderEvent, env: MessageServices["env"]) {
+async function applyTrialWillEnd(tx: Transaction, event: ProviderEvent, env: Environment) {
   const object = event.data.object;
   const row = await lockBySubscriptionId(tx, idField(object, "id"));
   if (!row) return { handled: false, notices: [] };
@@ -248,7 +249,7 @@ async function applyTrialWillEnd(tx: Transaction, event: ProviderEvent, env: Mes
 }
 
 /** A card expiring, removed or updated by the card network: shown on the account page, and e-mailed. */
-async function applyCardEvent(tx: Transaction, event: ProviderEvent, env: MessageServices["env"]): Promise<Applied> {
+async function applyCardEvent(tx: Transaction, event: ProviderEvent, env: Environment): Promise<Applied> {
   const object = event.data.object;
   const objectId = idField(object, "id");
   const customerId = idField(object, "customer") ?? idField(event.data.previous_attributes, "customer");
@@ -344,11 +345,7 @@ const CARD_EVENTS = new Set([
  * Applies one stored event. `handled: false`: an event type we do not act on, or one for no seller
  * subscription of ours (kept as ignored).
  */
-export async function applyProviderEvent(
-  tx: Transaction,
-  event: ProviderEvent,
-  env: MessageServices["env"],
-): Promise<Applied> {
+export async function applyProviderEvent(tx: Transaction, event: ProviderEvent, env: Environment): Promise<Applied> {
   if (STATUS_EVENTS.has(event.type)) return applyStatusEvent(tx, event, env);
   if (event.type === "customer.subscription.trial_will_end") return applyTrialWillEnd(tx, event, env);
   if (CARD_EVENTS.has(event.type)) return applyCardEvent(tx, event, env);
