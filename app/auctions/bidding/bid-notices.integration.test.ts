@@ -1,7 +1,6 @@
 import { and, eq, like } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { MessageServices } from "~/messaging/messaging.server";
-import { createMessaging } from "~/messaging/messaging.server";
+import { createMessaging, type MessageServices } from "~/messaging/messaging.server";
 import { readEnvironment } from "~/platform/env.server";
 import { bidEffects, notifications, organizations, outboxMessages, users } from "~db/schema";
 import { seedDemoCatalogue } from "~db/seed";

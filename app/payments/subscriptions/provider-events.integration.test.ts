@@ -1,7 +1,6 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { MessageServices } from "~/messaging/messaging.server";
-import { createMessaging } from "~/messaging/messaging.server";
+import { createMessaging, type MessageServices } from "~/messaging/messaging.server";
 import { SELLER_FEES_TOTAL } from "~/payments/fees";
 import { readEnvironment } from "~/platform/env.server";
 import { notifications, providerEvents, sellerSubscriptions, subscriptionEvents, users } from "~db/schema";
