@@ -1,5 +1,5 @@
 import { data, Link } from "react-router";
-import { requireUser } from "~/accounts/sessions/auth.server";
+import { requireUser } from "~/sessions/auth.server";
 import { ColumnHeads } from "~/layout/column-heads";
 import { PageLinks } from "~/layout/page-links";
 import { pageTitle } from "~/layout/page-title";

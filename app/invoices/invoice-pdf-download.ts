@@ -1,5 +1,5 @@
 import { data } from "react-router";
-import { requireUser } from "~/accounts/sessions/auth.server";
+import { requireUser } from "~/sessions/auth.server";
 import { appServicesContext } from "~/server/app-context";
 import type { Route } from "./+types/invoice-pdf-download";
 import { parseDocumentNumber } from "./invoice-amounts";

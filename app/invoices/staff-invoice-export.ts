@@ -1,5 +1,5 @@
 import { data } from "react-router";
-import { requireStaff } from "~/accounts/sessions/auth.server";
+import { requireStaff } from "~/sessions/auth.server";
 import { parseId } from "~/catalogue/catalogue-schemas";
 import { appServicesContext } from "~/server/app-context";
 import type { Route } from "./+types/staff-invoice-export";

@@ -1,6 +1,6 @@
 import { useForm } from "@conform-to/react";
 import { data, Form, Link, redirect, useLocation } from "react-router";
-import { requireStaff } from "~/accounts/sessions/auth.server";
+import { requireStaff } from "~/sessions/auth.server";
 import { centsToDollarsText } from "~/auctions/lifecycle/auction-form";
 import { Alert } from "~/forms/alert";
 import { validatedBy } from "~/forms/browser-validation";

@@ -1,4 +1,4 @@
-import { requireStaff } from "~/accounts/sessions/auth.server";
+import { requireStaff } from "~/sessions/auth.server";
 import { appServicesContext } from "~/server/app-context";
 import type { Route } from "./+types/staff-invoices-csv";
 import { accountingCsv } from "./invoice-csv.server";

@@ -1,6 +1,6 @@
 import { useForm } from "@conform-to/react";
 import { data, Form, Link, redirect, useLocation } from "react-router";
-import { requireStaff } from "~/accounts/sessions/auth.server";
+import { requireStaff } from "~/sessions/auth.server";
 import { Alert } from "~/forms/alert";
 import { ErrorSummary } from "~/forms/error-summary";
 import { FilterForm, FilterSelect } from "~/forms/filter-select";

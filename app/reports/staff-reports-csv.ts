@@ -1,4 +1,4 @@
-import { requireStaff } from "~/accounts/sessions/auth.server";
+import { requireStaff } from "~/sessions/auth.server";
 import { DEFAULT_TIMEZONE } from "~/platform/zoned-time";
 import { appServicesContext } from "~/server/app-context";
 import type { Route } from "./+types/staff-reports-csv";

@@ -1,4 +1,4 @@
-import { requireStaff } from "~/accounts/sessions/auth.server";
+import { requireStaff } from "~/sessions/auth.server";
 import { pageTitle } from "~/layout/page-title";
 import { DEFAULT_TIMEZONE } from "~/platform/zoned-time";
 import { appServicesContext } from "~/server/app-context";

@@ -1,6 +1,6 @@
 import { getFormProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { data, Form, Link, redirect, useLocation } from "react-router";
-import { requireStaff } from "~/accounts/sessions/auth.server";
+import { requireStaff } from "~/sessions/auth.server";
 import { parseId } from "~/catalogue/catalogue-schemas";
 import { Alert } from "~/forms/alert";
 import { ErrorSummary } from "~/forms/error-summary";

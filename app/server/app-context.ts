@@ -1,5 +1,5 @@
 import { createContext } from "react-router";
-import type { SessionStore } from "~/accounts/sessions/session.server";
+import type { SessionStore } from "~/sessions/session.server";
 import type { Throttles } from "~/accounts/sign-in/throttle.server";
 import type { AuctionLive } from "~/auctions/live/auction-live-hub";
 import type { Messaging } from "~/messaging/messaging.server";

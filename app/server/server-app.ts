@@ -3,12 +3,12 @@ import path from "node:path";
 import compression from "compression";
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
 import serveStatic from "serve-static";
-import { createSessionStore } from "~/accounts/sessions/session.server";
+import { createSessionStore } from "~/sessions/session.server";
 import {
   createSignedInUsers,
   SESSION_CHANGES_CHANNEL,
   sessionChangeOf,
-} from "~/accounts/sessions/signed-in-users.server";
+} from "~/sessions/signed-in-users.server";
 import { createThrottles } from "~/accounts/sign-in/throttle.server";
 import { ensureStaffUser } from "~/accounts/staff/staff.server";
 import { startBidEffectsSweep } from "~/auctions/bidding/bid-notices.server";

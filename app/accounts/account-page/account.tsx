@@ -15,8 +15,8 @@ import { sellerSubscriptionOf } from "~/review/seller-subscription.server";
 import { appServicesContext } from "~/server/app-context";
 import { NOTIFICATION_KINDS } from "~db/notification-kinds";
 import { organizationSummary } from "../organization/organization-profile.server";
-import { requireUser } from "../sessions/auth.server";
-import { ROLE_NAMES } from "../sessions/current-user";
+import { requireUser } from "~/sessions/auth.server";
+import { ROLE_NAMES } from "~/sessions/current-user";
 import type { Route } from "./+types/account";
 import { CHOOSE_FROM_THE_LIST, notificationChoicesSchema } from "./notification-choices-schema";
 

@@ -16,7 +16,7 @@ import {
   services,
   users,
 } from "~db/schema";
-import { announceSessionChange } from "../sessions/signed-in-users.server";
+import { announceSessionChange } from "~/sessions/signed-in-users.server";
 import { describeProfile, diffProfiles, type FieldChange } from "./profile-changes";
 
 // An approved organization's profile (issue 8) is its approved registration: the organization edits

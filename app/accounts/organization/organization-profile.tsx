@@ -7,7 +7,7 @@ import { keepPageAfterRefusal } from "~/registration/form/registration-form-page
 import { RegistrationDetails } from "~/review/registration-details";
 import { loadRegistration } from "~/review/review.server";
 import { appServicesContext } from "~/server/app-context";
-import { requireUser } from "../sessions/auth.server";
+import { requireUser } from "~/sessions/auth.server";
 import type { Route } from "./+types/organization-profile";
 import { organizationRegistrationId, saveOrganizationProfile } from "./organization-profile.server";
 

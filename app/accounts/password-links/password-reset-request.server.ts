@@ -5,7 +5,7 @@ import { users } from "~db/schema";
 import { RESET_PROBLEM } from "../account-texts";
 import { accountLinkUrl, issueAccountToken } from "../account-tokens.server";
 import { normalizeEmail } from "../schemas";
-import { describeWait } from "../sign-in/throttle.server";
+import { describeWait } from "~/shared/wait-text";
 
 export type ResetRequestOutcome = { kind: "sent" } | { kind: "failed"; message: string; status: number };
 

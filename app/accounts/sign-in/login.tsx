@@ -5,11 +5,12 @@ import { pageTitle } from "~/layout/page-title";
 import { readFormBody } from "~/platform/request-body.server";
 import { INVALID_SIGN_IN } from "../account-texts";
 import { signInSchema } from "../schemas";
-import { authenticate, getCurrentUser, SignInRefused, startSession } from "../sessions/auth.server";
+import { getCurrentUser, startSession } from "~/sessions/auth.server";
+import { authenticate, SignInRefused } from "./authenticate.server";
 import type { Route } from "./+types/login";
 import { safeRedirect } from "./safe-redirect";
 import { SignInForm } from "./sign-in-form";
-import { describeWait } from "./throttle.server";
+import { describeWait } from "~/shared/wait-text";
 
 export function loader({ request, context }: Route.LoaderArgs) {
   const ref = new URL(request.url).searchParams.get("ref");

@@ -4,7 +4,7 @@ import { users } from "~db/schema";
 import { revokeUnusedAccountTokens } from "../account-tokens.server";
 import { hashPassword } from "../password.server";
 import { normalizeEmail } from "../schemas";
-import { announceSessionChange } from "../sessions/signed-in-users.server";
+import { announceSessionChange } from "~/sessions/signed-in-users.server";
 
 export const STAFF_ROLE = 1;
 

@@ -1,6 +1,6 @@
 import type { Submission, SubmissionResult } from "@conform-to/react";
 import { data, type RouterContextProvider, redirect } from "react-router";
-import { requireUser } from "~/accounts/sessions/auth.server";
+import { requireUser } from "~/sessions/auth.server";
 import { parseId } from "~/catalogue/catalogue-schemas";
 import { parseSubmission } from "~/forms/parse-submission.server";
 import type { MessageServices } from "~/messaging/messaging.server";

@@ -1,7 +1,7 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { asc, eq } from "drizzle-orm";
 import { data } from "react-router";
-import type { CurrentUser } from "~/accounts/sessions/current-user";
+import type { CurrentUser } from "~/sessions/current-user";
 import type { SelectOption } from "~/forms/field";
 import { parseSubmission } from "~/forms/parse-submission.server";
 import { readFormBody } from "~/platform/request-body.server";

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { requireUser } from "~/accounts/sessions/auth.server";
+import { requireUser } from "~/sessions/auth.server";
 import { pageTitle } from "~/layout/page-title";
 import { Pager, pageCountOf, pageOf } from "~/layout/pager";
 import { TableRegion } from "~/layout/table-region";

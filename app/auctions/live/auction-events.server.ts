@@ -1,4 +1,4 @@
-import type { CurrentUser } from "~/accounts/sessions/current-user";
+import type { CurrentUser } from "~/sessions/current-user";
 import type { Database } from "~db/database.server";
 import type { AuctionRow } from "../auction-rules";
 import { findAuction, type Viewer, viewerOf, viewFor } from "../auction-views.server";

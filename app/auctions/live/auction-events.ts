@@ -1,4 +1,4 @@
-import { getCurrentUser } from "~/accounts/sessions/auth.server";
+import { getCurrentUser } from "~/sessions/auth.server";
 import { appServicesContext } from "~/server/app-context";
 import type { Route } from "./+types/auction-events";
 import { auctionEventStream, eventStreamAccess, eventStreamHeaders } from "./auction-events.server";

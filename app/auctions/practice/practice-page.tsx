@@ -1,5 +1,5 @@
 import { data, Form, Link, redirect } from "react-router";
-import { requireUser } from "~/accounts/sessions/auth.server";
+import { requireUser } from "~/sessions/auth.server";
 import { Alert } from "~/forms/alert";
 import { SubmitButton } from "~/forms/submit-button";
 import { pageTitle } from "~/layout/page-title";

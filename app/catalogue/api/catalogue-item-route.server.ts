@@ -1,6 +1,6 @@
 import type { RouterContextProvider } from "react-router";
 import type { z } from "zod";
-import { requireStaffApi } from "~/accounts/sessions/auth.server";
+import { requireStaffApi } from "~/sessions/auth.server";
 import { apiErrors, readApiBody, zodErrors } from "~/api/api-responses.server";
 import { appServicesContext } from "~/server/app-context";
 import type { Database } from "~db/database.server";

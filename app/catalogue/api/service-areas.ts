@@ -1,4 +1,4 @@
-import { requireStaffApi } from "~/accounts/sessions/auth.server";
+import { requireStaffApi } from "~/sessions/auth.server";
 import { apiErrors, readApiBody, zodErrors } from "~/api/api-responses.server";
 import { appServicesContext } from "~/server/app-context";
 import { serviceAreaPayload } from "../catalogue-schemas";

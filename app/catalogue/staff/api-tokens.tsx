@@ -1,6 +1,6 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { data, Form, redirect } from "react-router";
-import { requireStaff } from "~/accounts/sessions/auth.server";
+import { requireStaff } from "~/sessions/auth.server";
 import { Alert } from "~/forms/alert";
 import { validatedBy } from "~/forms/browser-validation";
 import { ErrorSummary } from "~/forms/error-summary";

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { requireUser } from "~/accounts/sessions/auth.server";
+import { requireUser } from "~/sessions/auth.server";
 import { PageLinks } from "~/layout/page-links";
 import { pageTitle } from "~/layout/page-title";
 import { pageOf } from "~/layout/pager";

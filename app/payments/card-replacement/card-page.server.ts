@@ -1,6 +1,6 @@
 import { data, type RouterContextProvider, redirect } from "react-router";
-import { requireUser } from "~/accounts/sessions/auth.server";
-import type { CurrentUser } from "~/accounts/sessions/current-user";
+import { requireUser } from "~/sessions/auth.server";
+import type { CurrentUser } from "~/sessions/current-user";
 import { parseSubmission } from "~/forms/parse-submission.server";
 import {
   CARD_CAPTURE_FIELD_NAMES,

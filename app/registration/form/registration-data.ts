@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { emailField } from "~/accounts/schemas";
+import { emailField } from "~/forms/text-schema";
 import { textField } from "~/forms/text-schema";
 
 // The registration data object of spec section 3 (snake_case as the API takes it), shared by the

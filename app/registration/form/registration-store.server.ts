@@ -1,5 +1,5 @@
 import { and, eq, gt, inArray, isNotNull, isNull } from "drizzle-orm";
-import { hashToken } from "~/accounts/account-tokens.server";
+import { hashToken } from "~/shared/secret-tokens.server";
 import { queueMessage } from "~/messaging/delivery/outbox.server";
 import type { Executor } from "~/messaging/messaging.server";
 import type { AppServices } from "~/server/app-context";
