@@ -25,7 +25,7 @@ import {
   users,
 } from "~db/schema";
 import type { RegistrationStatus, RegistrationType } from "./review-terms";
-import { sellerSubscriptionOf, startSellerSubscription } from "./seller-subscription.server";
+import { sellerSubscriptionOf, startSellerSubscription } from "~/payments/subscriptions/seller-subscription.server";
 
 // Staff review of submitted registrations (issue 8): the queue, one registration with everything the
 // applicant sent, and the decisions. A decision happens once: the status changes only from

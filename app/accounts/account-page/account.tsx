@@ -11,7 +11,7 @@ import { listNotifications, optOutsOf, saveNotificationChoices } from "~/notific
 import { CARD_PATH } from "~/payments/card-replacement/card-form";
 import { SubscriptionSummary, toSubscriptionView } from "~/payments/subscription-summary";
 import { readFormBody } from "~/platform/request-body.server";
-import { sellerSubscriptionOf } from "~/review/seller-subscription.server";
+import { sellerSubscriptionOf } from "~/payments/subscriptions/seller-subscription.server";
 import { appServicesContext } from "~/server/app-context";
 import { NOTIFICATION_KINDS } from "~db/notification-kinds";
 import { organizationSummary } from "../organization/organization-profile.server";

@@ -12,7 +12,7 @@ import { answerCheckoutReturn, answerRefusal, readPostedCard } from "~/payments/
 import { cardLabel } from "~/payments/card-label";
 import { CARD_NOT_SAVED } from "~/payments/payments";
 import { readFormBody } from "~/platform/request-body.server";
-import { sellerSubscriptionOf } from "~/review/seller-subscription.server";
+import { sellerSubscriptionOf } from "~/payments/subscriptions/seller-subscription.server";
 import type { AppServices } from "~/server/app-context";
 import { CARD_CHECKOUT_RETURN_PATH, CARD_REPLACED_PATH, createCardReplacementSchema } from "./card-form";
 import {

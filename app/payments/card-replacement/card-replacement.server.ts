@@ -11,7 +11,7 @@ import {
 import { cardLabel } from "~/payments/card-label";
 import type { Payments, SavedCard } from "~/payments/payments";
 import { payOpenTestInvoice } from "~/payments/subscriptions/test-lifecycle.server";
-import { retrySellerSubscription, sellerSubscriptionOf } from "~/review/seller-subscription.server";
+import { retrySellerSubscription, sellerSubscriptionOf } from "~/payments/subscriptions/seller-subscription.server";
 import type { AppServices } from "~/server/app-context";
 import type { Database } from "~db/database.server";
 import {

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { MessageServices } from "~/messaging/messaging.server";
 import { SELLER_FEES_TOTAL } from "~/payments/fees";
-import { sellerSubscriptionOf } from "~/review/seller-subscription.server";
+import { sellerSubscriptionOf } from "./seller-subscription.server";
 import type { AppServices } from "~/server/app-context";
 import type { Database } from "~db/database.server";
 import { registrations, sellerRegistrations } from "~db/schema";
