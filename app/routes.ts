@@ -35,7 +35,7 @@ export default [
   route("auctions/:auctionId/own-bids", "auctions/bidding/auction-own-bids.tsx"),
   route("auctions/:auctionId/sealed-bid", "auctions/sealed/auction-sealed-bid.tsx"),
   route("auctions/:auctionId/on-behalf", "auctions/on-behalf/auction-on-behalf.tsx"),
-  route("auctions/:auctionId/evaluation", "evaluation/evaluation-page.tsx"),
+  route("auctions/:auctionId/evaluation", "auctions/evaluation/evaluation-page.tsx"),
   route("auctions/:auctionId/sealed-bids/:bidId/documents/:documentId", "auctions/sealed/auction-sealed-document.ts"),
   route("forgot-password", "accounts/password-links/forgot-password.tsx"),
   route("reset-password/complete", "accounts/password-links/password-link-complete.tsx", { id: "reset-complete" }),

@@ -1,8 +1,8 @@
 import { type Submission, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, redirect } from "react-router";
-import { rankedCandidates } from "~/evaluation/evaluation.server";
-import { QUALIFICATION_TEXTS } from "~/evaluation/ranking";
+import { rankedCandidates } from "~/auctions/evaluation/evaluation.server";
+import { QUALIFICATION_TEXTS } from "~/auctions/evaluation/ranking";
 import { ErrorSummary } from "~/forms/error-summary";
 import { TextAreaField } from "~/forms/field";
 import { parseSubmission } from "~/forms/parse-submission.server";
