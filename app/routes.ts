@@ -13,7 +13,7 @@ export default [
   route("account/users", "accounts/users/organization-users.tsx"),
   route("account/card", "payments/card-replacement/card.tsx"),
   route("account/card/checkout", "payments/card-replacement/card-checkout-return.tsx"),
-  route("account/organization", "accounts/organization/organization-profile.tsx"),
+  route("account/organization", "registration/organization-profile/organization-profile.tsx"),
   route("account/notifications", "notifications/notifications-page/account-notifications.tsx"),
   route("account/invoices", "invoices/account-invoices.tsx"),
   route("account/invoices/:file", "invoices/invoice-pdf-download.ts"),

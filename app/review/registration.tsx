@@ -25,12 +25,11 @@ import { readFormBody } from "~/platform/request-body.server";
 import { appServicesContext } from "~/server/app-context";
 import type { Route } from "./+types/registration";
 import { CHOOSE_A_DECISION, type Decision, decisionSchema } from "./decision-schema";
-import { RegistrationDetails } from "./registration-details";
+import { RegistrationDetails } from "~/registration/details/registration-details";
+import { loadRegistration, type RegistrationDetail } from "~/registration/details/registration-details.server";
 import {
   approveRegistration,
   type DecisionOutcome,
-  loadRegistration,
-  type RegistrationDetail,
   rejectRegistration,
   requestChanges,
   resendSetupLink,

@@ -19,17 +19,5 @@ export const typeLabelOf = (code: number) => REGISTRATION_TYPES.find((type) => t
 export const statusLabelOf = (status: string) =>
   REGISTRATION_STATUSES.find((entry) => entry.value === status)?.label ?? status;
 
-/** Days before an expiry date from which it is flagged as soon to expire. */
-export const EXPIRING_WITHIN_DAYS = 30;
-
-/** An expiry date (YYYY-MM-DD) against today: expired, expiring within 30 days, or fine. */
-export function expiryState(date: string | null, today: string): "expired" | "expiring" | "valid" | "none" {
-  if (!date) return "none";
-  if (date < today) return "expired";
-  const soon = new Date(`${today}T00:00:00Z`);
-  soon.setUTCDate(soon.getUTCDate() + EXPIRING_WITHIN_DAYS);
-  return date <= soon.toISOString().slice(0, 10) ? "expiring" : "valid";
-}
-
 /** UTC, as stored: "2026-11-23 14:05 UTC". */
 export const utcMinute = (iso: string) => `${iso.replace("T", " ").slice(0, 16)} UTC`;

@@ -14,7 +14,7 @@ import { readFormBody } from "~/platform/request-body.server";
 import { sellerSubscriptionOf } from "~/payments/subscriptions/seller-subscription.server";
 import { appServicesContext } from "~/server/app-context";
 import { NOTIFICATION_KINDS } from "~db/notification-kinds";
-import { organizationSummary } from "../organization/organization-profile.server";
+import { organizationSummary } from "~/registration/organization-profile/organization-profile.server";
 import { requireUser } from "~/sessions/auth.server";
 import { ROLE_NAMES } from "~/sessions/current-user";
 import type { Route } from "./+types/account";

@@ -15,7 +15,7 @@ import { expectIn, expectNotIn } from "../../../tests/support/html";
 import { startSellerFormApp } from "../../../tests/support/seller-form-app";
 import { createClient } from "../../../tests/support/test-app";
 import { databaseKinds } from "../../../tests/support/test-database";
-import { hashPassword } from "../password.server";
+import { hashPassword } from "~/accounts/password.server";
 
 // /account/organization (issue 8): an approved organization's administrator edits its profile with
 // the registration form's sections; every save that changes something is recorded, field by field,
