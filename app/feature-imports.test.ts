@@ -8,7 +8,18 @@ import { describe, expect, it } from "vitest";
 // decision record (docs/decisions/025-feature-boundaries.md), one table row each: | `a` and `b` | why |.
 
 /** Folders every feature may import: they are no feature, and import none where it can be avoided. */
-const SHARED = new Set(["api", "errors", "forms", "health", "layout", "platform", "server", "sessions", "shared", "styles"]);
+const SHARED = new Set([
+  "api",
+  "errors",
+  "forms",
+  "health",
+  "layout",
+  "platform",
+  "server",
+  "sessions",
+  "shared",
+  "styles",
+]);
 /** Builds the app out of its features (the services every request gets, the workers): it imports them. */
 const COMPOSITION = new Set(["server"]);
 

@@ -8,8 +8,8 @@ import {
   ScrollRestoration,
   useRouteLoaderData,
 } from "react-router";
-import type { Route } from "./+types/root";
 import { currentUserMiddleware, getCurrentUser } from "~/sessions/auth.server";
+import type { Route } from "./+types/root";
 import { NotFoundContent } from "./errors/not-found-content";
 import { isRequestRefusal, REQUEST_REFUSED_TITLE, RequestRefusedContent } from "./errors/request-refused-content";
 import { usePageScripts } from "./layout/no-javascript";

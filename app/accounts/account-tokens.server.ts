@@ -1,7 +1,7 @@
 import { and, eq, gt, inArray, isNull } from "drizzle-orm";
+import { createRandomToken, hashToken } from "~/shared/secret-tokens.server";
 import type { Database, Transaction } from "~db/database.server";
 import { accountTokens, users } from "~db/schema";
-import { createRandomToken, hashToken } from "~/shared/secret-tokens.server";
 
 export type AccountTokenPurpose = "password_reset" | "set_password" | "account_setup";
 

@@ -1,8 +1,8 @@
 import { data, type RouterContextProvider } from "react-router";
-import { requireUser } from "~/sessions/auth.server";
-import type { CurrentUser } from "~/sessions/current-user";
 import { parseId } from "~/catalogue/catalogue-schemas";
 import { appServicesContext } from "~/server/app-context";
+import { requireUser } from "~/sessions/auth.server";
+import type { CurrentUser } from "~/sessions/current-user";
 import type { Actor } from "./auction-changes.server";
 import type { AuctionRow } from "./auction-rules";
 import { findAuction, isInvited, type Viewer, viewerOf } from "./auction-views.server";

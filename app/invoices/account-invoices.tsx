@@ -1,5 +1,4 @@
 import { data, Link } from "react-router";
-import { requireUser } from "~/sessions/auth.server";
 import { ColumnHeads } from "~/layout/column-heads";
 import { PageLinks } from "~/layout/page-links";
 import { pageTitle } from "~/layout/page-title";
@@ -7,6 +6,7 @@ import { pageOf } from "~/layout/pager";
 import { TableRegion } from "~/layout/table-region";
 import { formatCents } from "~/payments/fees";
 import { appServicesContext } from "~/server/app-context";
+import { requireUser } from "~/sessions/auth.server";
 import type { Route } from "./+types/account-invoices";
 import { utcDay } from "./invoice-dates";
 import { DELIVERY_STATE_LABELS, PAGE_SIZE } from "./invoice-terms";

@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, inArray, sql } from "drizzle-orm";
 import { unionAll } from "drizzle-orm/pg-core";
-import { organizationRegistrationId } from "~/registration/organization-profile/organization-profile.server";
 import type { Environment } from "~/platform/env.server";
+import { organizationRegistrationId } from "~/registration/organization-profile/organization-profile.server";
 import type { Database, Transaction } from "~db/database.server";
 import {
   type BillingPreference,

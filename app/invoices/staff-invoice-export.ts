@@ -1,7 +1,7 @@
 import { data } from "react-router";
-import { requireStaff } from "~/sessions/auth.server";
 import { parseId } from "~/catalogue/catalogue-schemas";
 import { appServicesContext } from "~/server/app-context";
+import { requireStaff } from "~/sessions/auth.server";
 import type { Route } from "./+types/staff-invoice-export";
 import { exportFile } from "./invoices.server";
 

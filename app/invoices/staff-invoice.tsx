@@ -1,6 +1,5 @@
 import { useForm } from "@conform-to/react";
 import { data, Form, Link, redirect, useLocation } from "react-router";
-import { requireStaff } from "~/sessions/auth.server";
 import { centsToDollarsText } from "~/auctions/lifecycle/auction-form";
 import { Alert } from "~/forms/alert";
 import { validatedBy } from "~/forms/browser-validation";
@@ -15,6 +14,7 @@ import { pageTitle } from "~/layout/page-title";
 import { formatCents } from "~/payments/fees";
 import { readFormBody } from "~/platform/request-body.server";
 import { appServicesContext } from "~/server/app-context";
+import { requireStaff } from "~/sessions/auth.server";
 import type { Route } from "./+types/staff-invoice";
 import { parseDocumentNumber } from "./invoice-amounts";
 import { utcDay } from "./invoice-dates";

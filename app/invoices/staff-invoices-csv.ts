@@ -1,5 +1,5 @@
-import { requireStaff } from "~/sessions/auth.server";
 import { appServicesContext } from "~/server/app-context";
+import { requireStaff } from "~/sessions/auth.server";
 import type { Route } from "./+types/staff-invoices-csv";
 import { accountingCsv } from "./invoice-csv.server";
 import { readFilter } from "./invoice-terms";

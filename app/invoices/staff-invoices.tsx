@@ -1,6 +1,5 @@
 import { useForm } from "@conform-to/react";
 import { data, Form, Link, redirect, useLocation } from "react-router";
-import { requireStaff } from "~/sessions/auth.server";
 import { Alert } from "~/forms/alert";
 import { ErrorSummary } from "~/forms/error-summary";
 import { FilterForm, FilterSelect } from "~/forms/filter-select";
@@ -14,6 +13,7 @@ import { TableRegion } from "~/layout/table-region";
 import { formatCents } from "~/payments/fees";
 import { readFormBody } from "~/platform/request-body.server";
 import { appServicesContext } from "~/server/app-context";
+import { requireStaff } from "~/sessions/auth.server";
 import { BILLING_PREFERENCES, DELIVERY_STATES, EXPORT_NETWORKS } from "~db/invoice-terms";
 import type { Route } from "./+types/staff-invoices";
 import { utcDay } from "./invoice-dates";

@@ -1,6 +1,5 @@
 import { getFormProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { data, Form, Link, redirect, useLocation } from "react-router";
-import { requireStaff } from "~/sessions/auth.server";
 import { parseId } from "~/catalogue/catalogue-schemas";
 import { Alert } from "~/forms/alert";
 import { ErrorSummary } from "~/forms/error-summary";
@@ -22,11 +21,12 @@ import {
   testLifecycleSchema,
 } from "~/payments/subscriptions/test-lifecycle-form";
 import { readFormBody } from "~/platform/request-body.server";
-import { appServicesContext } from "~/server/app-context";
-import type { Route } from "./+types/registration";
-import { CHOOSE_A_DECISION, type Decision, decisionSchema } from "./decision-schema";
 import { RegistrationDetails } from "~/registration/details/registration-details";
 import { loadRegistration, type RegistrationDetail } from "~/registration/details/registration-details.server";
+import { appServicesContext } from "~/server/app-context";
+import { requireStaff } from "~/sessions/auth.server";
+import type { Route } from "./+types/registration";
+import { CHOOSE_A_DECISION, type Decision, decisionSchema } from "./decision-schema";
 import {
   approveRegistration,
   type DecisionOutcome,

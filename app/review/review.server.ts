@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq } from "drizzle-orm";
 import { accountLinkUrl, issueAccountToken } from "~/accounts/account-tokens.server";
 import { queueMessage } from "~/messaging/delivery/outbox.server";
+import { startSellerSubscription } from "~/payments/subscriptions/seller-subscription.server";
 import { CHANGE_LINK_DAYS, changeLinkUrl, issueChangeToken } from "~/registration/changes/registration-changes.server";
 import type { AppServices } from "~/server/app-context";
 import type { Database, Transaction } from "~db/database.server";
@@ -13,7 +14,6 @@ import {
   users,
 } from "~db/schema";
 import type { RegistrationStatus, RegistrationType } from "./review-terms";
-import { startSellerSubscription } from "~/payments/subscriptions/seller-subscription.server";
 
 // Staff review of submitted registrations (issue 8): the queue, one registration with everything the
 // applicant sent, and the decisions. A decision happens once: the status changes only from

@@ -5,8 +5,8 @@ import { SESSION_COOKIE_NAME } from "~/platform/session-cookie";
 import { appServicesContext } from "~/server/app-context";
 import type { Database } from "~db/database.server";
 import { organizations, sessions, users } from "~db/schema";
-import { type CurrentUser, currentUserContext, type RoleCode } from "./current-user";
 import { userIdForApiToken } from "./api-token-user.server";
+import { type CurrentUser, currentUserContext, type RoleCode } from "./current-user";
 import type { SignedIn, SignedInUsers } from "./signed-in-users.server";
 
 /** What every request knows of the signed-in user. */

@@ -2,9 +2,9 @@
 import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { z } from "zod";
+import { emailField } from "~/forms/text-schema";
 import { readEnvironment } from "~/platform/env.server";
 import { openDatabase } from "~db/database.server";
-import { emailField } from "~/forms/text-schema";
 import { MIN_PASSWORD_LENGTH } from "../schemas";
 import { ensureStaffUser } from "./staff.server";
 

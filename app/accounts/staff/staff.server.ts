@@ -1,10 +1,10 @@
 import { sql } from "drizzle-orm";
+import { announceSessionChange } from "~/sessions/signed-in-users.server";
 import type { Database } from "~db/database.server";
 import { users } from "~db/schema";
 import { revokeUnusedAccountTokens } from "../account-tokens.server";
 import { hashPassword } from "../password.server";
 import { normalizeEmail } from "../schemas";
-import { announceSessionChange } from "~/sessions/signed-in-users.server";
 
 export const STAFF_ROLE = 1;
 

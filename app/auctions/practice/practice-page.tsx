@@ -1,11 +1,11 @@
 import { data, Form, Link, redirect } from "react-router";
-import { requireUser } from "~/sessions/auth.server";
 import { Alert } from "~/forms/alert";
 import { SubmitButton } from "~/forms/submit-button";
 import { pageTitle } from "~/layout/page-title";
 import { formatCents } from "~/payments/fees";
 import { readFormBody } from "~/platform/request-body.server";
 import { appServicesContext } from "~/server/app-context";
+import { requireUser } from "~/sessions/auth.server";
 import type { Route } from "./+types/practice-page";
 import { latestPracticeAuction, mayPractise, runningPracticeAuction, startPracticeAuction } from "./practice.server";
 import { PRACTICE_MINUTES, PRACTICE_RESERVE_CENTS } from "./practice-rules";

@@ -1,7 +1,7 @@
 import { and, desc, eq, gt, isNull } from "drizzle-orm";
 import { data, redirect } from "react-router";
-import { createRandomToken, hashToken } from "~/shared/secret-tokens.server";
 import type { AppServices } from "~/server/app-context";
+import { createRandomToken, hashToken } from "~/shared/secret-tokens.server";
 import type { Database, Transaction } from "~db/database.server";
 import { registrationChangeTokens, registrationDecisions, registrations } from "~db/schema";
 import { notifyStaff } from "../form/registration-store.server";

@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { emailField } from "~/forms/text-schema";
-import { textField } from "~/forms/text-schema";
+import { emailField, textField } from "~/forms/text-schema";
 
 // The registration data object of spec section 3 (snake_case as the API takes it), shared by the
 // API and, later, the buyer, consultant and seller forms. Checks against reference data (countries,

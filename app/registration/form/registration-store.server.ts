@@ -1,8 +1,8 @@
 import { and, eq, gt, inArray, isNotNull, isNull } from "drizzle-orm";
-import { hashToken } from "~/shared/secret-tokens.server";
 import { queueMessage } from "~/messaging/delivery/outbox.server";
 import type { Executor } from "~/messaging/messaging.server";
 import type { AppServices } from "~/server/app-context";
+import { hashToken } from "~/shared/secret-tokens.server";
 import type { Database, Transaction } from "~db/database.server";
 import {
   countries,
