@@ -1,7 +1,7 @@
 import { data, type RouterContextProvider } from "react-router";
 import { requireUser } from "~/accounts/sessions/auth.server";
 import type { CurrentUser } from "~/accounts/sessions/current-user";
-import { parseId } from "~/catalogue/catalogue-schemas";
+import { parseId } from "~/shared/ids";
 import { appServicesContext } from "~/server/app-context";
 import type { Actor } from "./auction-changes.server";
 import type { AuctionRow } from "./auction-rules";

@@ -1,6 +1,6 @@
 import { data } from "react-router";
 import { requireStaff } from "~/accounts/sessions/auth.server";
-import { parseId } from "~/catalogue/catalogue-schemas";
+import { parseId } from "~/shared/ids";
 import { appServicesContext } from "~/server/app-context";
 import type { Route } from "./+types/staff-invoice-export";
 import { exportFile } from "./invoices.server";

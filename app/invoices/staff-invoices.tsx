@@ -14,6 +14,7 @@ import { TableRegion } from "~/layout/table-region";
 import { formatCents } from "~/payments/fees";
 import { readFormBody } from "~/platform/request-body.server";
 import { appServicesContext } from "~/server/app-context";
+import { parseId } from "~/shared/ids";
 import { BILLING_PREFERENCES, DELIVERY_STATES, EXPORT_NETWORKS } from "~db/invoice-terms";
 import type { Route } from "./+types/staff-invoices";
 import { utcDay } from "./invoice-dates";
@@ -36,7 +37,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     waitingCounts(db),
     recentExports(db),
   ]);
-  const exported = Number(url.searchParams.get("exported"));
+  const exported = parseId(url.searchParams.get("exported"));
   return {
     filter,
     page,

@@ -1,7 +1,7 @@
 import type { Submission, SubmissionResult } from "@conform-to/react";
 import { data, type RouterContextProvider, redirect } from "react-router";
 import { requireUser } from "~/accounts/sessions/auth.server";
-import { parseId } from "~/catalogue/catalogue-schemas";
+import { parseId } from "~/shared/ids";
 import { parseSubmission } from "~/forms/parse-submission.server";
 import type { MessageServices } from "~/messaging/messaging.server";
 import { blockedMessage } from "~/payments/subscriptions/standing";

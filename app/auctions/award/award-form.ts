@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { idField } from "~/forms/id-schema";
+import { idField } from "~/shared/ids";
 import { textField } from "~/forms/text-schema";
 
 // The award form: which bid, why another than the first (when it is), and the confirmation's "yes".

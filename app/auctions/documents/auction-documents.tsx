@@ -1,7 +1,7 @@
 import { type Submission, type SubmissionResult, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, redirect } from "react-router";
-import { parseId } from "~/catalogue/catalogue-schemas";
+import { parseId } from "~/shared/ids";
 import { Alert } from "~/forms/alert";
 import { useAnswerOnThisPage } from "~/forms/answer-on-this-page";
 import { ErrorSummary } from "~/forms/error-summary";

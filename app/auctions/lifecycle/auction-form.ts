@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { textField } from "~/forms/text-schema";
+import { idField } from "~/shared/ids";
 
 // The auction form (issue 9): one schema for the browser and the action. Money is typed in dollars
 // and kept in cents; times are typed on the user's wall clock (datetime-local) and converted to UTC
@@ -48,11 +49,6 @@ const minutes = (label: string, max: number) =>
     .min(0, `The ${label} cannot be negative`)
     .max(max, `Please keep the ${label} at most ${max} minutes`);
 
-const id = (message: string) =>
-  textField({ error: message })
-    .regex(/^\d{1,9}$/, message)
-    .transform(Number);
-
 const LOCAL_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/;
 const localTime = (message: string) =>
   textField({ error: message }).regex(LOCAL_TIME, "Please enter a date and time, like 2026-12-01 09:00");
@@ -92,8 +88,8 @@ export const auctionFormSchema = z
     description: textField({ error: "Please describe the work", multiline: true })
       .min(1, "Please describe the work")
       .max(10_000, "Please use at most 10000 characters"),
-    service: id("Please choose a service category"),
-    service_area: id("Please choose a service area"),
+    service: idField("Please choose a service category"),
+    service_area: idField("Please choose a service area"),
     reserve: money("Please enter the reserve price"),
     decrement_kind: z.enum(["amount", "percent"], { error: "Please choose how bids must go down" }),
     decrement_amount: textField().optional(),
@@ -103,14 +99,7 @@ export const auctionFormSchema = z
     soft_close_window: minutes("soft-close window", 120),
     soft_close_extension: minutes("extension", 120),
     soft_close_cap: minutes("extension cap", 1_440),
-    evaluator: z.preprocess(
-      blankTo(undefined),
-      z
-        .string()
-        .regex(/^\d{1,9}$/, "Please choose a consultant from the list")
-        .transform(Number)
-        .optional(),
-    ),
+    evaluator: z.preprocess(blankTo(undefined), idField("Please choose a consultant from the list").optional()),
     price_weight: z.preprocess(blankTo("100"), percentNumber("price weight")),
     pass_mark: z.preprocess(blankTo(undefined), percentNumber("technical pass mark").optional()),
     requirements: textField({ multiline: true, trim: false })

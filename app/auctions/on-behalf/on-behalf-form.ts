@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { idField } from "~/forms/id-schema";
+import { idField } from "~/shared/ids";
 import { textField } from "~/forms/text-schema";
 import { parseDollars } from "../lifecycle/auction-form";
 

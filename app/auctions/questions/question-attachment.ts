@@ -1,5 +1,5 @@
 import { data } from "react-router";
-import { parseId } from "~/catalogue/catalogue-schemas";
+import { parseId } from "~/shared/ids";
 import { appServicesContext } from "~/server/app-context";
 import { requireAuction } from "../auction-access.server";
 import { fileDownload } from "../documents/auction-documents.server";

@@ -1,5 +1,5 @@
 import { data, redirect } from "react-router";
-import { parseId } from "~/catalogue/catalogue-schemas";
+import { parseId } from "~/shared/ids";
 import { readFormBody } from "~/platform/request-body.server";
 import { appServicesContext } from "~/server/app-context";
 import { requireAuctionOwner } from "../auction-access.server";

@@ -5,7 +5,7 @@ import { apiErrors, readApiBody, zodErrors } from "~/api/api-responses.server";
 import { appServicesContext } from "~/server/app-context";
 import type { Database } from "~db/database.server";
 import { type CatalogueResult, NOT_FOUND } from "../catalogue-result";
-import { parseId } from "../catalogue-schemas";
+import { parseId } from "~/shared/ids";
 
 type RouteArgs = { request: Request; params: { id: string }; context: Readonly<RouterContextProvider> };
 
