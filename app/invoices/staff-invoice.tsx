@@ -1,7 +1,6 @@
 import { useForm } from "@conform-to/react";
 import { data, Form, Link, redirect, useLocation } from "react-router";
 import { requireStaff } from "~/accounts/sessions/auth.server";
-import { centsToDollarsText } from "~/auctions/lifecycle/auction-form";
 import { Alert } from "~/forms/alert";
 import { validatedBy } from "~/forms/browser-validation";
 import { ErrorSummary } from "~/forms/error-summary";
@@ -12,7 +11,6 @@ import { useSubmitAttempts } from "~/forms/submit-attempts";
 import { SubmitButton } from "~/forms/submit-button";
 import { ColumnHeads } from "~/layout/column-heads";
 import { pageTitle } from "~/layout/page-title";
-import { formatCents } from "~/payments/fees";
 import { readFormBody } from "~/platform/request-body.server";
 import { appServicesContext } from "~/server/app-context";
 import type { Route } from "./+types/staff-invoice";
@@ -27,6 +25,7 @@ import {
 } from "./invoice-forms";
 import { DELIVERY_STATE_LABELS } from "./invoice-terms";
 import { issueCreditNote, markMailed, staffInvoice } from "./invoices.server";
+import { dollars, formatCents } from "~/shared/money";
 
 // /staff/invoices/<number>: one invoice as issued, its delivery, its credit notes; "Mark as mailed"
 // for a Mail Invoice invoice once posted, and "Issue a credit note" (never more than remains).
@@ -257,7 +256,7 @@ function StaffInvoicePage({ loaderData, actionData }: Route.ComponentProps) {
             <TextField
               field={creditFields.amount}
               label="Amount to credit, before GST"
-              hint={`In dollars and cents, at most ${centsToDollarsText(remaining.amountCents)}. GST of 5% is credited with it.`}
+              hint={`In dollars and cents, at most ${dollars(remaining.amountCents)}. GST of 5% is credited with it.`}
               inputProps={{ inputMode: "decimal", autoComplete: "off" }}
             />
             <TextAreaField

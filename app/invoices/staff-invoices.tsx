@@ -11,7 +11,6 @@ import { PageLinks } from "~/layout/page-links";
 import { pageTitle } from "~/layout/page-title";
 import { pageOf } from "~/layout/pager";
 import { TableRegion } from "~/layout/table-region";
-import { formatCents } from "~/payments/fees";
 import { readFormBody } from "~/platform/request-body.server";
 import { appServicesContext } from "~/server/app-context";
 import { parseId } from "~/shared/ids";
@@ -21,6 +20,7 @@ import { utcDay } from "./invoice-dates";
 import { exportSchema } from "./invoice-forms";
 import { DELIVERY_STATE_LABELS, filterQuery, readFilter } from "./invoice-terms";
 import { exportNetwork, recentExports, staffInvoices, waitingCounts } from "./invoices.server";
+import { formatCents } from "~/shared/money";
 
 // /staff/invoices: every invoice, newest first, filtered by state and billing preference (a GET form:
 // the filters are in the address and work without JavaScript), 50 a page; the same list as CSV for

@@ -2,8 +2,9 @@ import type { ReactNode } from "react";
 import { Alert } from "~/forms/alert";
 import type { SubscriptionStatus } from "~db/subscription-statuses";
 import { cardLabel } from "./card-label";
-import { formatCents, SELLER_FEES_TOTAL, SELLER_RENEWAL_CENTS } from "./fees";
+import { SELLER_FEES_TOTAL, SELLER_RENEWAL_CENTS } from "./fees";
 import { blockedMessage, STATUS_LABELS, standingOf } from "./subscriptions/standing";
+import { formatCents } from "~/shared/money";
 
 /** A seller's subscription as its pages show it (dates as ISO strings, amounts in cents). */
 export type SubscriptionView = {

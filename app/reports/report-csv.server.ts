@@ -1,7 +1,8 @@
-import { csvLine, dollars } from "~/auctions/bidding/bid-history-csv.server";
+import { csvLine } from "~/auctions/bidding/bid-history-csv.server";
 import { dayIn } from "./report-filter";
 import type { ReportRow } from "./reports.server";
 import { basisPointsNumber, type ReportTotals, savingsOf, totalsBy, totalsOf } from "./savings";
+import { dollars } from "~/shared/money";
 
 // The reports' CSV files (issue 21), RFC 4180 like the invoices' (CRLF, quotes doubled, formula-looking
 // cells defused): amounts in dollars with two decimals and no symbol, percentages with two decimals

@@ -10,7 +10,7 @@ import { useSubmitAttempts } from "~/forms/submit-attempts";
 import { SubmitButton } from "~/forms/submit-button";
 import { pageTitle } from "~/layout/page-title";
 import { TableRegion } from "~/layout/table-region";
-import { BUYER_AUCTION_FEE_CENTS, formatCents } from "~/payments/fees";
+import { BUYER_AUCTION_FEE_CENTS } from "~/payments/fees";
 import { readFormBody } from "~/platform/request-body.server";
 import { appServicesContext } from "~/server/app-context";
 import { requireAuctionOwner } from "../auction-access.server";
@@ -18,6 +18,7 @@ import { statusAt } from "../auction-rules";
 import type { Route } from "./+types/auction-award";
 import { awardAuction, NOT_QUALIFIED, passOverMessage } from "./award.server";
 import { type AwardFormFields, awardFormSchema, CHOOSE_A_BID, oneAwardError } from "./award-form";
+import { formatCents } from "~/shared/money";
 
 // /auctions/{id}/award: after bidding closes the buyer awards the auction: the lowest bid, or another
 // bidder's best bid with the reason recorded. A confirmation comes first; it happens once.

@@ -28,13 +28,6 @@ export function csvLine(values: readonly string[]): string {
   return `${values.map(csvCell).join(",")}\r\n`;
 }
 
-/** 123456 cents → "1234.56" (no currency symbol, no thousands separator). */
-export function dollars(cents: number): string {
-  const sign = cents < 0 ? "-" : "";
-  const absolute = Math.abs(cents);
-  return `${sign}${Math.floor(absolute / 100)}.${String(absolute % 100).padStart(2, "0")}`;
-}
-
 export type BidRow = {
   id: number;
   createdAt: Date;

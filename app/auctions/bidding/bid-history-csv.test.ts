@@ -1,14 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { bidHistoryCsv, csvCell, dollars } from "./bid-history-csv.server";
+import { bidHistoryCsv, csvCell } from "./bid-history-csv.server";
+import { dollars } from "~/shared/money";
 
 describe("the bid history CSV", () => {
-  it("writes dollars with two decimals and no symbol", () => {
-    expect(dollars(0)).toBe("0.00");
-    expect(dollars(5)).toBe("0.05");
-    expect(dollars(123_456)).toBe("1234.56");
-    expect(dollars(900_000_000_00)).toBe("900000000.00");
-  });
-
   it("quotes as RFC 4180 asks", () => {
     expect(csvCell("Roughneck Services Ltd.")).toBe("Roughneck Services Ltd.");
     expect(csvCell("Smith, Jones & Co")).toBe('"Smith, Jones & Co"');

@@ -1,46 +1,13 @@
 import { z } from "zod";
 import { textField } from "~/forms/text-schema";
 import { idField } from "~/shared/ids";
+import { money } from "~/shared/money";
 
 // The auction form (issue 9): one schema for the browser and the action. Money is typed in dollars
 // and kept in cents; times are typed on the user's wall clock (datetime-local) and converted to UTC
 // on the server with the user's time zone.
 
 export const MAX_AUCTION_CENTS = 100_000_000_000; // $1,000,000,000.00
-
-const MONEY_PATTERN = /^\$?\s*(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?$/;
-
-/** "12,500.50", "$12500", "12500.5" → cents; null when it is not an amount of dollars and cents. */
-export function parseDollars(text: string): number | null {
-  const match = MONEY_PATTERN.exec(text.trim());
-  if (!match) return null;
-  const dollars = Number((match[1] ?? "").replaceAll(",", ""));
-  const cents = Number((match[2] ?? "").padEnd(2, "0"));
-  const total = dollars * 100 + cents;
-  return Number.isSafeInteger(total) ? total : null;
-}
-
-/** Cents as the form shows them back: 1250050 → "12500.50". */
-export const centsToDollarsText = (cents: number) => (cents / 100).toFixed(2);
-
-export const money = (required: string, { min = 1, max = MAX_AUCTION_CENTS } = {}) =>
-  textField({ error: required })
-    .min(1, required)
-    .transform((text, context) => {
-      const cents = parseDollars(text);
-      if (cents === null) {
-        context.addIssue({ code: "custom", message: "Please enter an amount in dollars and cents, like 12500.00" });
-        return z.NEVER;
-      }
-      if (cents < min || cents > max) {
-        context.addIssue({
-          code: "custom",
-          message: `Please enter an amount between $${(min / 100).toFixed(2)} and $${(max / 100).toLocaleString("en-CA", { minimumFractionDigits: 2 })}`,
-        });
-        return z.NEVER;
-      }
-      return cents;
-    });
 
 const minutes = (label: string, max: number) =>
   z.coerce
@@ -90,7 +57,7 @@ export const auctionFormSchema = z
       .max(10_000, "Please use at most 10000 characters"),
     service: idField("Please choose a service category"),
     service_area: idField("Please choose a service area"),
-    reserve: money("Please enter the reserve price"),
+    reserve: money("Please enter the reserve price", { max: MAX_AUCTION_CENTS }),
     decrement_kind: z.enum(["amount", "percent"], { error: "Please choose how bids must go down" }),
     decrement_amount: textField().optional(),
     decrement_percent: textField().optional(),

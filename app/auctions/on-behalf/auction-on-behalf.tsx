@@ -8,7 +8,6 @@ import { parseSubmission } from "~/forms/parse-submission.server";
 import { useSubmitAttempts } from "~/forms/submit-attempts";
 import { SubmitButton } from "~/forms/submit-button";
 import { pageTitle } from "~/layout/page-title";
-import { formatCents } from "~/payments/fees";
 import { readFormBody } from "~/platform/request-body.server";
 import { appServicesContext } from "~/server/app-context";
 import { requireAuction } from "../auction-access.server";
@@ -25,6 +24,7 @@ import {
   onBehalfSchema,
 } from "./on-behalf-form";
 import { mayEnterOnBehalf } from "./on-behalf-rules";
+import { formatCents } from "~/shared/money";
 
 // /auctions/{id}/on-behalf (issue 21): a seller whose connection failed phones the auctioneer, who
 // places the bid or sets the minimum for them with a note of who phoned and when. For the consultant

@@ -1,6 +1,6 @@
-import { formatCents } from "~/payments/fees";
 import { decrementOf, describeDecrement } from "../auction-rules";
 import type { AuctionTerms } from "../lifecycle/auction-terms";
+import { formatCents } from "~/shared/money";
 
 // What changed in an auction's terms, in words for the e-mail every invited seller gets when the
 // buyer edits a published auction (issue 21: terms changed because of a question). Only what sellers

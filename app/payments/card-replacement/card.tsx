@@ -8,11 +8,12 @@ import { pageTitle } from "~/layout/page-title";
 import { type CardCaptureValues, STRIPE_TOKEN_FIELD } from "~/payments/card-capture/card-capture";
 import { CardCaptureFields, cardSummaryLinks } from "~/payments/card-capture/card-capture-fields";
 import { useCardCapture } from "~/payments/card-capture/use-card-capture";
-import { formatCents, SELLER_RENEWAL_CENTS } from "~/payments/fees";
+import { SELLER_RENEWAL_CENTS } from "~/payments/fees";
 import { appServicesContext } from "~/server/app-context";
 import type { Route } from "./+types/card";
 import { createCardReplacementSchema } from "./card-form";
 import { loadCardPage, requireSellerAdmin, submitCardPage } from "./card-page.server";
+import { formatCents } from "~/shared/money";
 
 // /account/card: a seller's administrator replaces the card the yearly subscription is charged to.
 // The test provider's fields, Stripe.js's with JavaScript, or Stripe Checkout without it.
