@@ -7,10 +7,10 @@ import { pageOf } from "~/layout/pager";
 import { TableRegion } from "~/layout/table-region";
 import { appServicesContext } from "~/server/app-context";
 import type { Route } from "./+types/account-invoices";
-import { utcDay } from "./invoice-dates";
 import { DELIVERY_STATE_LABELS, PAGE_SIZE } from "./invoice-terms";
 import { organizationDocuments } from "./invoices.server";
 import { formatCents } from "~/shared/money";
+import { utcDay } from "~/shared/dates";
 
 // /account/invoices: the organization's invoices (one per awarded auction) and credit notes, newest
 // first, 50 a page, each with its PDF. Buyers and consultants: the organizations auctions are run by.

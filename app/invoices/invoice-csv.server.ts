@@ -2,10 +2,10 @@ import { csvLine } from "~/auctions/bidding/bid-history-csv.server";
 import type { ExportNetwork } from "~db/invoice-terms";
 import type { invoices } from "~db/schema";
 import { GST_RATE_PERCENT } from "./invoice-amounts";
-import { utcDay } from "./invoice-dates";
 import { type InvoiceIssuer, PAYMENT_DAYS } from "./invoice-issuer";
 import { DELIVERY_STATE_LABELS } from "./invoice-terms";
 import { dollars } from "~/shared/money";
+import { utcDay } from "~/shared/dates";
 
 // The two CSV layouts of invoices (issue 19), both RFC 4180 (CRLF, quotes doubled, formula-looking
 // cells defused), amounts in dollars with two decimals and no symbol, dates YYYY-MM-DD in UTC. The

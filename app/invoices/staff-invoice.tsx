@@ -15,7 +15,6 @@ import { readFormBody } from "~/platform/request-body.server";
 import { appServicesContext } from "~/server/app-context";
 import type { Route } from "./+types/staff-invoice";
 import { parseDocumentNumber } from "./invoice-amounts";
-import { utcDay } from "./invoice-dates";
 import {
   creditNoteSchema,
   invoicePageSchema,
@@ -26,6 +25,7 @@ import {
 import { DELIVERY_STATE_LABELS } from "./invoice-terms";
 import { issueCreditNote, markMailed, staffInvoice } from "./invoices.server";
 import { dollars, formatCents } from "~/shared/money";
+import { utcDay, utcMinute } from "~/shared/dates";
 
 // /staff/invoices/<number>: one invoice as issued, its delivery, its credit notes; "Mark as mailed"
 // for a Mail Invoice invoice once posted, and "Issue a credit note" (never more than remains).
@@ -198,9 +198,9 @@ function StaffInvoicePage({ loaderData, actionData }: Route.ComponentProps) {
           <dt>State</dt>
           <dd>
             {DELIVERY_STATE_LABELS[invoice.deliveryState]}
-            {invoice.mailedAt ? `, ${invoice.mailedAt.replace("T", " ").slice(0, 16)} UTC` : ""}
+            {invoice.mailedAt ? `, ${utcMinute(invoice.mailedAt)}` : ""}
             {invoice.exportedAt
-              ? `, ${invoice.exportedAt.replace("T", " ").slice(0, 16)} UTC (export No. ${invoice.exportId})`
+              ? `, ${utcMinute(invoice.exportedAt)} (export No. ${invoice.exportId})`
               : ""}
           </dd>
         </div>

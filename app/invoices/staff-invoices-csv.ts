@@ -4,6 +4,7 @@ import type { Route } from "./+types/staff-invoices-csv";
 import { accountingCsv } from "./invoice-csv.server";
 import { readFilter } from "./invoice-terms";
 import { staffInvoices } from "./invoices.server";
+import { utcDay } from "~/shared/dates";
 
 // GET /staff/invoices.csv?state=…&preference=…: the list /staff/invoices shows, every page of it, for
 // accounting (columns: ACCOUNTING_COLUMNS, documented in docs/decisions/015-buyer-invoices.md).
@@ -14,7 +15,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return new Response(accountingCsv(rows), {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="invoices-${new Date().toISOString().slice(0, 10)}.csv"`,
+      "Content-Disposition": `attachment; filename="invoices-${utcDay(new Date())}.csv"`,
       "Cache-Control": "private, no-store",
     },
   });

@@ -16,11 +16,11 @@ import { appServicesContext } from "~/server/app-context";
 import { parseId } from "~/shared/ids";
 import { BILLING_PREFERENCES, DELIVERY_STATES, EXPORT_NETWORKS } from "~db/invoice-terms";
 import type { Route } from "./+types/staff-invoices";
-import { utcDay } from "./invoice-dates";
 import { exportSchema } from "./invoice-forms";
 import { DELIVERY_STATE_LABELS, filterQuery, readFilter } from "./invoice-terms";
 import { exportNetwork, recentExports, staffInvoices, waitingCounts } from "./invoices.server";
 import { formatCents } from "~/shared/money";
+import { utcDay, utcMinute } from "~/shared/dates";
 
 // /staff/invoices: every invoice, newest first, filtered by state and billing preference (a GET form:
 // the filters are in the address and work without JavaScript), 50 a page; the same list as CSV for
@@ -199,7 +199,7 @@ function StaffInvoicesPage({ loaderData, actionData }: Route.ComponentProps) {
                   <td>{entry.network}</td>
                   <td>{entry.invoiceCount}</td>
                   <td>
-                    <time dateTime={entry.createdAt}>{`${entry.createdAt.replace("T", " ").slice(0, 16)} UTC`}</time>
+                    <time dateTime={entry.createdAt}>{utcMinute(entry.createdAt)}</time>
                   </td>
                 </tr>
               ))}

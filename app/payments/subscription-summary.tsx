@@ -5,6 +5,7 @@ import { cardLabel } from "./card-label";
 import { SELLER_FEES_TOTAL, SELLER_RENEWAL_CENTS } from "./fees";
 import { blockedMessage, STATUS_LABELS, standingOf } from "./subscriptions/standing";
 import { formatCents } from "~/shared/money";
+import { utcDay } from "~/shared/dates";
 
 /** A seller's subscription as its pages show it (dates as ISO strings, amounts in cents). */
 export type SubscriptionView = {
@@ -53,7 +54,6 @@ export function toSubscriptionView(
   };
 }
 
-const day = (iso: string) => iso.slice(0, 10);
 
 /** The standing in words: "Past due: bidding blocked" once the grace period is over. */
 export function standingText(subscription: Pick<SubscriptionView, "status" | "blocked">): string {
@@ -87,7 +87,7 @@ function StandingAlert({ subscription, audience }: { subscription: SubscriptionV
         <p>
           {audience === "seller"
             ? blockedMessage("overdue", "bid")
-            : `The renewal failed${pastDueSince ? ` on ${day(pastDueSince)}` : ""} and the grace period is over: the seller can no longer bid or accept invitations.`}
+            : `The renewal failed${pastDueSince ? ` on ${utcDay(pastDueSince)}` : ""} and the grace period is over: the seller can no longer bid or accept invitations.`}
         </p>
         {audience === "seller" ? <p>Bids you have already placed stand.</p> : null}
       </Alert>
@@ -97,8 +97,8 @@ function StandingAlert({ subscription, audience }: { subscription: SubscriptionV
     <Alert title="Payment overdue">
       <p>
         {audience === "seller"
-          ? `Your subscription payment failed. Update your card at /account/card by ${graceEndsAt ? day(graceEndsAt) : "soon"}: after that date you can no longer bid or accept new invitations until the payment goes through.`
-          : `The renewal failed${pastDueSince ? ` on ${day(pastDueSince)}` : ""}; the grace period runs until ${graceEndsAt ? day(graceEndsAt) : "now"}.`}
+          ? `Your subscription payment failed. Update your card at /account/card by ${graceEndsAt ? utcDay(graceEndsAt) : "soon"}: after that date you can no longer bid or accept new invitations until the payment goes through.`
+          : `The renewal failed${pastDueSince ? ` on ${utcDay(pastDueSince)}` : ""}; the grace period runs until ${graceEndsAt ? utcDay(graceEndsAt) : "now"}.`}
       </p>
     </Alert>
   );
@@ -143,7 +143,7 @@ export function SubscriptionSummary({
           <div>
             <dt>Grace period until</dt>
             <dd>
-              <time dateTime={subscription.graceEndsAt}>{day(subscription.graceEndsAt)}</time>
+              <time dateTime={subscription.graceEndsAt}>{utcDay(subscription.graceEndsAt)}</time>
             </dd>
           </div>
         ) : null}
@@ -151,7 +151,7 @@ export function SubscriptionSummary({
           <div>
             <dt>Free trial until</dt>
             <dd>
-              <time dateTime={subscription.trialEndsAt}>{day(subscription.trialEndsAt)}</time>
+              <time dateTime={subscription.trialEndsAt}>{utcDay(subscription.trialEndsAt)}</time>
             </dd>
           </div>
         ) : null}
@@ -163,7 +163,7 @@ export function SubscriptionSummary({
               {subscription.status === "trialing" ? (
                 <>
                   {formatCents(subscription.amountCents)}
-                  {subscription.trialEndsAt ? ` on ${day(subscription.trialEndsAt)}` : ""}{" "}
+                  {subscription.trialEndsAt ? ` on ${utcDay(subscription.trialEndsAt)}` : ""}{" "}
                   {subscription.amountCents === SELLER_FEES_TOTAL
                     ? "(yearly subscription, processing fee and GST)"
                     : "(yearly subscription and GST)"}

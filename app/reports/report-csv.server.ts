@@ -3,6 +3,7 @@ import { dayIn } from "./report-filter";
 import type { ReportRow } from "./reports.server";
 import { basisPointsNumber, type ReportTotals, savingsOf, totalsBy, totalsOf } from "./savings";
 import { dollars } from "~/shared/money";
+import { utcDay } from "~/shared/dates";
 
 // The reports' CSV files (issue 21), RFC 4180 like the invoices' (CRLF, quotes doubled, formula-looking
 // cells defused): amounts in dollars with two decimals and no symbol, percentages with two decimals
@@ -108,7 +109,7 @@ export function csvResponse(body: string, name: string): Response {
   return new Response(body, {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="${name}-${new Date().toISOString().slice(0, 10)}.csv"`,
+      "Content-Disposition": `attachment; filename="${name}-${utcDay(new Date())}.csv"`,
       "Cache-Control": "private, no-store",
     },
   });

@@ -35,7 +35,8 @@ import {
   requestChanges,
   resendSetupLink,
 } from "./review.server";
-import { statusLabelOf, typeLabelOf, utcMinute } from "./review-terms";
+import { statusLabelOf, typeLabelOf } from "./review-terms";
+import { utcDay, utcMinute } from "~/shared/dates";
 
 // /staff/registrations/{id}: everything the applicant sent, the decision history, and the decisions.
 // Each decision is a form with a confirmation step: the first post answers with the question, the
@@ -46,7 +47,7 @@ const DONE = ["approved", "rejected", "changes_requested"] as const;
 type Done = (typeof DONE)[number];
 const isDone = (value: string | null): value is Done => (DONE as readonly (string | null)[]).includes(value);
 
-const today = () => new Date().toISOString().slice(0, 10);
+const today = () => utcDay(new Date());
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const id = parseId(params.id);

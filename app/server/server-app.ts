@@ -32,6 +32,7 @@ import { createNonce, securityHeaders } from "../platform/security-headers";
 import { SESSION_COOKIE_NAME } from "../platform/session-cookie";
 import { createStaticPageCache } from "../platform/static-page-cache.server";
 import { type AppServices, appServicesContext, clientAddressContext, cspNonceContext } from "./app-context";
+import { utcDay } from "~/shared/dates";
 
 export { ConfigurationError } from "../platform/env.server";
 
@@ -148,7 +149,7 @@ export async function runWorker(
 export async function sendRemindersOnce(environment: NodeJS.ProcessEnv = process.env): Promise<number> {
   const { database, services } = await openBackgroundServices(environment);
   try {
-    const { reminded } = await sendExpiryReminders(services, new Date().toISOString().slice(0, 10));
+    const { reminded } = await sendExpiryReminders(services, utcDay(new Date()));
     // One pass over the queue before exiting (on the embedded database no other process may be
     // running); what a provider does not take now stays queued for the next process that serves.
     await drainQueue(database, services.messaging);

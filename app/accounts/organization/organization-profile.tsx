@@ -10,6 +10,7 @@ import { appServicesContext } from "~/server/app-context";
 import { requireUser } from "../sessions/auth.server";
 import type { Route } from "./+types/organization-profile";
 import { organizationRegistrationId, saveOrganizationProfile } from "./organization-profile.server";
+import { utcDay } from "~/shared/dates";
 
 // /account/organization: the organization's profile, its approved registration. The administrator
 // changes it with the registration form's sections (the card has its own page); the other users
@@ -30,7 +31,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (!user.isOrganizationAdmin) {
     const registration = await loadRegistration(services.db, registrationId);
     if (!registration) throw data(null, { status: 404 });
-    return { editable: false as const, registration, today: new Date().toISOString().slice(0, 10) };
+    return { editable: false as const, registration, today: utcDay(new Date()) };
   }
   const stored = await readStoredRegistration(services.db, registrationId);
   if (!stored) throw data(null, { status: 404 });

@@ -11,9 +11,9 @@ import {
   type Party,
 } from "../../../tests/support/auction-fixtures";
 import { createTestDatabase, databaseKinds, type TestDatabase } from "../../../tests/support/test-database";
-import { utcMinute } from "../auction-notices.server";
 import { foldBidEffects, sweepBidEffects, tellBidEffectsSoon } from "./bid-notices.server";
 import { placeManualBid, setAutoBidMinimum } from "./bid-queue.server";
+import { utcMinute } from "~/shared/dates";
 
 // Outbid and extension notices that are never lost (issue 19): each round's effects are stored in the
 // round's own write, so a process stopping between a bid's commit and its notices loses nothing (the

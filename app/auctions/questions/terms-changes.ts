@@ -1,6 +1,7 @@
 import { decrementOf, describeDecrement } from "../auction-rules";
 import type { AuctionTerms } from "../lifecycle/auction-terms";
 import { formatCents } from "~/shared/money";
+import { utcMinute } from "~/shared/dates";
 
 // What changed in an auction's terms, in words for the e-mail every invited seller gets when the
 // buyer edits a published auction (issue 21: terms changed because of a question). Only what sellers
@@ -24,8 +25,6 @@ export type TermsSnapshot = Pick<
   | "technicalPassMark"
   | "requirements"
 > & { serviceName: string; serviceAreaName: string };
-
-const utc = (date: Date) => `${date.toISOString().replace("T", " ").slice(0, 16)} UTC`;
 
 const softClose = (terms: TermsSnapshot) =>
   terms.softCloseWindowMinutes > 0 && terms.softCloseExtensionMinutes > 0
@@ -51,8 +50,8 @@ export function termsChanges(before: TermsSnapshot, after: TermsSnapshot): strin
   compare("Service category", before.serviceName, after.serviceName);
   compare("Service area", before.serviceAreaName, after.serviceAreaName);
   compare("Reserve price", formatCents(before.reserveCents), formatCents(after.reserveCents));
-  compare("Bidding starts", utc(before.startsAt), utc(after.startsAt));
-  compare(after.kind === "sealed" ? "Submission deadline" : "Bidding ends", utc(before.endsAt), utc(after.endsAt));
+  compare("Bidding starts", utcMinute(before.startsAt), utcMinute(after.startsAt));
+  compare(after.kind === "sealed" ? "Submission deadline" : "Bidding ends", utcMinute(before.endsAt), utcMinute(after.endsAt));
   if (after.kind === "reverse") {
     compare(
       "Minimum decrement",

@@ -15,8 +15,9 @@ import { appServicesContext } from "~/server/app-context";
 import { createApiToken, listApiTokens, revokeApiToken } from "../api-tokens.server";
 import { API_TOKEN_LIFETIMES, apiTokenForm, apiTokenRevocation } from "../catalogue-schemas";
 import type { Route } from "./+types/api-tokens";
+import { utcDay } from "~/shared/dates";
 
-const day = (iso: string | null) => (iso ? iso.slice(0, 10) : "Never");
+const day = (iso: string | null) => (iso ? utcDay(iso) : "Never");
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const now = new Date().toISOString();
