@@ -1,5 +1,6 @@
 import { requireStaff } from "~/accounts/sessions/auth.server";
 import { appServicesContext } from "~/server/app-context";
+import { csvResponse } from "~/shared/csv";
 import type { Route } from "./+types/staff-invoices-csv";
 import { accountingCsv } from "./invoice-csv.server";
 import { readFilter } from "./invoice-terms";
@@ -12,11 +13,5 @@ import { utcDay } from "~/shared/dates";
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireStaff(request, context);
   const { rows } = await staffInvoices(context.get(appServicesContext).db, readFilter(new URL(request.url)), "all");
-  return new Response(accountingCsv(rows), {
-    headers: {
-      "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="invoices-${utcDay(new Date())}.csv"`,
-      "Cache-Control": "private, no-store",
-    },
-  });
+  return csvResponse(accountingCsv(rows), `invoices-${utcDay(new Date())}.csv`);
 }
