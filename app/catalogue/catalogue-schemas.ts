@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { idField } from "~/shared/ids";
 import { textField } from "~/forms/text-schema";
+import { idField } from "~/shared/ids";
 
 // Payloads of the catalogue calls (spec section 7), used by the API and the staff forms alike.
 

@@ -6,11 +6,11 @@ import { pageTitle } from "~/layout/page-title";
 import { pageOf } from "~/layout/pager";
 import { TableRegion } from "~/layout/table-region";
 import { appServicesContext } from "~/server/app-context";
+import { utcDay } from "~/shared/dates";
+import { formatCents } from "~/shared/money";
 import type { Route } from "./+types/account-invoices";
 import { DELIVERY_STATE_LABELS, PAGE_SIZE } from "./invoice-terms";
 import { organizationDocuments } from "./invoices.server";
-import { formatCents } from "~/shared/money";
-import { utcDay } from "~/shared/dates";
 
 // /account/invoices: the organization's invoices (one per awarded auction) and credit notes, newest
 // first, 50 a page, each with its PDF. Buyers and consultants: the organizations auctions are run by.

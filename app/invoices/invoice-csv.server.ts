@@ -1,11 +1,11 @@
 import { csvText } from "~/shared/csv";
+import { utcDay } from "~/shared/dates";
+import { dollars } from "~/shared/money";
 import type { ExportNetwork } from "~db/invoice-terms";
 import type { invoices } from "~db/schema";
 import { GST_RATE_PERCENT } from "./invoice-amounts";
 import { type InvoiceIssuer, PAYMENT_DAYS } from "./invoice-issuer";
 import { DELIVERY_STATE_LABELS } from "./invoice-terms";
-import { dollars } from "~/shared/money";
-import { utcDay } from "~/shared/dates";
 
 // The two CSV layouts of invoices (issue 19), written by the one CSV writer (app/shared/csv.ts):
 // amounts in dollars with two decimals and no symbol, dates YYYY-MM-DD in UTC. The layouts are

@@ -1,7 +1,7 @@
+import { utcDay } from "~/shared/dates";
+import { formatCents } from "~/shared/money";
 import type { InvoiceIssuer } from "./invoice-issuer";
 import type { InvoiceDocument } from "./invoice-pdf.server";
-import { formatCents } from "~/shared/money";
-import { utcDay } from "~/shared/dates";
 
 // The e-mail of an Email Invoice invoice (issue 19): to the accounting contact captured on the
 // invoice, the PDF attached. Built here, sent by the durable message queue (the award transaction

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { textField } from "~/forms/text-schema";
-import { EXPORT_NETWORKS } from "~db/invoice-terms";
 import { money } from "~/shared/money";
+import { EXPORT_NETWORKS } from "~db/invoice-terms";
 
 // The staff forms of invoices (issue 19), each one schema for the action and useForm.
 

@@ -3,10 +3,10 @@ import { createRequire } from "node:module";
 import { inflateSync } from "node:zlib";
 import { create as createFont, type Font } from "fontkit";
 import PDFDocument from "pdfkit";
+import { utcDay } from "~/shared/dates";
+import { formatCents } from "~/shared/money";
 import { GST_RATE_PERCENT } from "./invoice-amounts";
 import type { InvoiceIssuer } from "./invoice-issuer";
-import { formatCents } from "~/shared/money";
-import { utcDay } from "~/shared/dates";
 
 // The PDFs of invoices and credit notes (issue 19), made once at issue and kept: pdfkit writes a
 // tagged PDF (a structure tree of headings, paragraphs and a table with header cells, the document's

@@ -1,8 +1,8 @@
 import { data } from "react-router";
 import { requireStaff } from "~/accounts/sessions/auth.server";
-import { parseId } from "~/shared/ids";
 import { appServicesContext } from "~/server/app-context";
 import { csvResponse } from "~/shared/csv";
+import { parseId } from "~/shared/ids";
 import type { Route } from "./+types/staff-invoice-export";
 import { exportFile } from "./invoices.server";
 

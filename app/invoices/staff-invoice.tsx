@@ -13,6 +13,8 @@ import { ColumnHeads } from "~/layout/column-heads";
 import { pageTitle } from "~/layout/page-title";
 import { readFormBody } from "~/platform/request-body.server";
 import { appServicesContext } from "~/server/app-context";
+import { utcDay, utcMinute } from "~/shared/dates";
+import { dollars, formatCents } from "~/shared/money";
 import type { Route } from "./+types/staff-invoice";
 import { parseDocumentNumber } from "./invoice-amounts";
 import {
@@ -24,8 +26,6 @@ import {
 } from "./invoice-forms";
 import { DELIVERY_STATE_LABELS } from "./invoice-terms";
 import { issueCreditNote, markMailed, staffInvoice } from "./invoices.server";
-import { dollars, formatCents } from "~/shared/money";
-import { utcDay, utcMinute } from "~/shared/dates";
 
 // /staff/invoices/<number>: one invoice as issued, its delivery, its credit notes; "Mark as mailed"
 // for a Mail Invoice invoice once posted, and "Issue a credit note" (never more than remains).
@@ -199,9 +199,7 @@ function StaffInvoicePage({ loaderData, actionData }: Route.ComponentProps) {
           <dd>
             {DELIVERY_STATE_LABELS[invoice.deliveryState]}
             {invoice.mailedAt ? `, ${utcMinute(invoice.mailedAt)}` : ""}
-            {invoice.exportedAt
-              ? `, ${utcMinute(invoice.exportedAt)} (export No. ${invoice.exportId})`
-              : ""}
+            {invoice.exportedAt ? `, ${utcMinute(invoice.exportedAt)} (export No. ${invoice.exportId})` : ""}
           </dd>
         </div>
       </dl>

@@ -13,14 +13,14 @@ import { pageOf } from "~/layout/pager";
 import { TableRegion } from "~/layout/table-region";
 import { readFormBody } from "~/platform/request-body.server";
 import { appServicesContext } from "~/server/app-context";
+import { utcDay, utcMinute } from "~/shared/dates";
 import { parseId } from "~/shared/ids";
+import { formatCents } from "~/shared/money";
 import { BILLING_PREFERENCES, DELIVERY_STATES, EXPORT_NETWORKS } from "~db/invoice-terms";
 import type { Route } from "./+types/staff-invoices";
 import { exportSchema } from "./invoice-forms";
 import { DELIVERY_STATE_LABELS, filterQuery, readFilter } from "./invoice-terms";
 import { exportNetwork, recentExports, staffInvoices, waitingCounts } from "./invoices.server";
-import { formatCents } from "~/shared/money";
-import { utcDay, utcMinute } from "~/shared/dates";
 
 // /staff/invoices: every invoice, newest first, filtered by state and billing preference (a GET form:
 // the filters are in the address and work without JavaScript), 50 a page; the same list as CSV for

@@ -1,11 +1,11 @@
 import type { ReactNode } from "react";
 import { Alert } from "~/forms/alert";
+import { utcDay } from "~/shared/dates";
+import { formatCents } from "~/shared/money";
 import type { SubscriptionStatus } from "~db/subscription-statuses";
 import { cardLabel } from "./card-label";
 import { SELLER_FEES_TOTAL, SELLER_RENEWAL_CENTS } from "./fees";
 import { blockedMessage, STATUS_LABELS, standingOf } from "./subscriptions/standing";
-import { formatCents } from "~/shared/money";
-import { utcDay } from "~/shared/dates";
 
 /** A seller's subscription as its pages show it (dates as ISO strings, amounts in cents). */
 export type SubscriptionView = {
@@ -53,7 +53,6 @@ export function toSubscriptionView(
     blocked: standing.mayBid ? null : standing.reason,
   };
 }
-
 
 /** The standing in words: "Past due: bidding blocked" once the grace period is over. */
 export function standingText(subscription: Pick<SubscriptionView, "status" | "blocked">): string {

@@ -1,6 +1,6 @@
 import PgBoss from "pg-boss";
-import { type ReminderServices, sendExpiryReminders } from "./expiry-reminders.server";
 import { utcDay } from "~/shared/dates";
+import { type ReminderServices, sendExpiryReminders } from "./expiry-reminders.server";
 
 // The job queue on the same PostgreSQL (pg-boss): the daily expiry reminders run in the worker process
 // (`node server.js --worker`), never on a timer inside a web process. pg-boss keeps the schedule in the

@@ -3,12 +3,12 @@ import { ColumnHeads } from "~/layout/column-heads";
 import { pageTitle } from "~/layout/page-title";
 import { Pager, pageCountOf, pageOf } from "~/layout/pager";
 import { TableRegion } from "~/layout/table-region";
+import { formatCents } from "~/shared/money";
 import type { Route } from "./+types/account-reports";
 import { organizationReport } from "./account-report-data.server";
 import { dayIn, filterSearch, monthIn } from "./report-filter";
 import { BackToAccount, GroupTable, monthViews, PeriodForm, SavingsChart, TotalsList } from "./report-parts";
 import { formatBasisPoints, savingsOf, totalsBy, totalsOf } from "./savings";
-import { formatCents } from "~/shared/money";
 
 // /account/reports (issue 21): the awarded auctions the reader's organization ran, in a period
 // chosen by a GET form: each auction's reserve, opening and award prices, savings, invited sellers

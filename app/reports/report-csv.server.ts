@@ -1,9 +1,9 @@
 import { csvResponse, csvText } from "~/shared/csv";
+import { utcDay } from "~/shared/dates";
+import { dollars } from "~/shared/money";
 import { dayIn } from "./report-filter";
 import type { ReportRow } from "./reports.server";
 import { basisPointsNumber, type ReportTotals, savingsOf, totalsBy, totalsOf } from "./savings";
-import { dollars } from "~/shared/money";
-import { utcDay } from "~/shared/dates";
 
 // The reports' CSV files (issue 21), written by the one CSV writer (app/shared/csv.ts): amounts in dollars with two decimals and no symbol, percentages with two decimals
 // and no sign, days in the reader's zone. Layouts documented in docs/decisions/021-savings-reports.md.

@@ -4,9 +4,9 @@ import { FilterForm } from "~/forms/filter-select";
 import { TextInput } from "~/forms/text-input";
 import { ColumnHeads } from "~/layout/column-heads";
 import { TableRegion } from "~/layout/table-region";
+import { formatCents } from "~/shared/money";
 import { FROM_MESSAGE, type ReportFilter, TO_MESSAGE } from "./report-filter";
 import { formatBasisPoints, monthName, type ReportTotals } from "./savings";
-import { formatCents } from "~/shared/money";
 
 // What the buyer's, consultant's and staff's report pages share (issue 21): the period form (a GET
 // form, so it works without JavaScript), the totals, a table of totals per group, and the bar chart

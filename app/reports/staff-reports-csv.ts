@@ -2,7 +2,7 @@ import { requireStaff } from "~/accounts/sessions/auth.server";
 import { DEFAULT_TIMEZONE } from "~/platform/zoned-time";
 import { appServicesContext } from "~/server/app-context";
 import type { Route } from "./+types/staff-reports-csv";
-import { reportResponse, marketplaceCsv } from "./report-csv.server";
+import { marketplaceCsv, reportResponse } from "./report-csv.server";
 import { readReportFilter } from "./report-filter";
 import { awardedAuctions } from "./reports.server";
 

@@ -1,7 +1,6 @@
 import { getFormProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { data, Form, Link, redirect, useLocation } from "react-router";
 import { requireStaff } from "~/accounts/sessions/auth.server";
-import { parseId } from "~/shared/ids";
 import { Alert } from "~/forms/alert";
 import { ErrorSummary } from "~/forms/error-summary";
 import { TextAreaField, TextField } from "~/forms/field";
@@ -23,6 +22,8 @@ import {
 } from "~/payments/subscriptions/test-lifecycle-form";
 import { readFormBody } from "~/platform/request-body.server";
 import { appServicesContext } from "~/server/app-context";
+import { utcDay, utcMinute } from "~/shared/dates";
+import { parseId } from "~/shared/ids";
 import type { Route } from "./+types/registration";
 import { CHOOSE_A_DECISION, type Decision, decisionSchema } from "./decision-schema";
 import { RegistrationDetails } from "./registration-details";
@@ -36,7 +37,6 @@ import {
   resendSetupLink,
 } from "./review.server";
 import { statusLabelOf, typeLabelOf } from "./review-terms";
-import { utcDay, utcMinute } from "~/shared/dates";
 
 // /staff/registrations/{id}: everything the applicant sent, the decision history, and the decisions.
 // Each decision is a form with a confirmation step: the first post answers with the question, the

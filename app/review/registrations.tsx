@@ -6,10 +6,17 @@ import { Pager, pageCountOf, pageOf } from "~/layout/pager";
 import { standingText } from "~/payments/subscription-summary";
 import { standingReason } from "~/payments/subscriptions/standing";
 import { appServicesContext } from "~/server/app-context";
+import { utcMinute } from "~/shared/dates";
 import type { Route } from "./+types/registrations";
 import { listRegistrations, QUEUE_PAGE_SIZE, type QueueFilter } from "./review.server";
-import { REGISTRATION_STATUSES, REGISTRATION_TYPES, type RegistrationStatus, type RegistrationType, statusLabelOf, typeLabelOf } from "./review-terms";
-import { utcMinute } from "~/shared/dates";
+import {
+  REGISTRATION_STATUSES,
+  REGISTRATION_TYPES,
+  type RegistrationStatus,
+  type RegistrationType,
+  statusLabelOf,
+  typeLabelOf,
+} from "./review-terms";
 
 // /staff/registrations: the queue of registrations, newest first, filtered by type and status (a GET
 // form, so filters are in the address and work without JavaScript).

@@ -22,6 +22,7 @@ import { checkStripeFees } from "~/payments/stripe-fees.server";
 import { type EventRetrySettings, startProviderEventDrain } from "~/payments/subscriptions/provider-events.server";
 import { sendExpiryReminders } from "~/reminders/expiry-reminders.server";
 import { startRemindersWorker } from "~/reminders/reminders-worker.server";
+import { utcDay } from "~/shared/dates";
 import { type DatabaseHandle, openDatabase } from "~db/database.server";
 import { seedDemoCatalogue, seedReferenceData } from "~db/seed";
 import { CROSS_ORIGIN_MESSAGE, isCrossOriginWrite } from "../platform/cross-origin";
@@ -32,7 +33,6 @@ import { createNonce, securityHeaders } from "../platform/security-headers";
 import { SESSION_COOKIE_NAME } from "../platform/session-cookie";
 import { createStaticPageCache } from "../platform/static-page-cache.server";
 import { type AppServices, appServicesContext, clientAddressContext, cspNonceContext } from "./app-context";
-import { utcDay } from "~/shared/dates";
 
 export { ConfigurationError } from "../platform/env.server";
 

@@ -21,7 +21,15 @@ describe("CSV files", () => {
 
   it("end every line with CRLF, the header first", () => {
     expect(csvLine(["a", "b, c"])).toBe('a,"b, c"\r\n');
-    expect(csvText(["id", "name"], [["1", "=x"], ["2", ""]])).toBe("id,name\r\n1,'=x\r\n2,\r\n");
+    expect(
+      csvText(
+        ["id", "name"],
+        [
+          ["1", "=x"],
+          ["2", ""],
+        ],
+      ),
+    ).toBe("id,name\r\n1,'=x\r\n2,\r\n");
     expect(csvText(["id"], [])).toBe("id\r\n");
   });
 

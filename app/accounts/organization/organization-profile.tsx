@@ -7,10 +7,10 @@ import { keepPageAfterRefusal } from "~/registration/form/registration-form-page
 import { RegistrationDetails } from "~/review/registration-details";
 import { loadRegistration } from "~/review/review.server";
 import { appServicesContext } from "~/server/app-context";
+import { utcDay } from "~/shared/dates";
 import { requireUser } from "../sessions/auth.server";
 import type { Route } from "./+types/organization-profile";
 import { organizationRegistrationId, saveOrganizationProfile } from "./organization-profile.server";
-import { utcDay } from "~/shared/dates";
 
 // /account/organization: the organization's profile, its approved registration. The administrator
 // changes it with the registration form's sections (the card has its own page); the other users

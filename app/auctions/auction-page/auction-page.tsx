@@ -17,6 +17,7 @@ import { TextAreaInput, TextInput } from "~/forms/text-input";
 import { pageTitle } from "~/layout/page-title";
 import { TableRegion } from "~/layout/table-region";
 import { formatDuration, type TimeTexts, timeText } from "~/platform/zoned-time";
+import { formatCents } from "~/shared/money";
 import { describeDecrement, STATUS_LABELS, termsEditable } from "../auction-rules";
 import type { OwnerView, SellerView } from "../auction-views.server";
 import { OwnBidsTable } from "../bidding/own-bids-table";
@@ -28,7 +29,6 @@ import { OwnSealedBid, SealedBidForm, SealedBidsSide, useSealedBidForm } from ".
 import type { Route } from "./+types/auction-page";
 import { type AuctionActionData, loadAuctionPage, type Notice, submitAuctionPage } from "./auction-page.server";
 import { type AuctionPageIntent, auctionPageSchema, oneAuctionPageError } from "./auction-page-form";
-import { formatCents } from "~/shared/money";
 
 // /auctions/{id}: the buyer's live console, an invited seller's bidding page, or staff's read-only
 // console. Everything works as plain forms and links; the time left is the server's.

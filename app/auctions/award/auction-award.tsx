@@ -13,12 +13,12 @@ import { TableRegion } from "~/layout/table-region";
 import { BUYER_AUCTION_FEE_CENTS } from "~/payments/fees";
 import { readFormBody } from "~/platform/request-body.server";
 import { appServicesContext } from "~/server/app-context";
+import { formatCents } from "~/shared/money";
 import { requireAuctionOwner } from "../auction-access.server";
 import { statusAt } from "../auction-rules";
 import type { Route } from "./+types/auction-award";
 import { awardAuction, NOT_QUALIFIED, passOverMessage } from "./award.server";
 import { type AwardFormFields, awardFormSchema, CHOOSE_A_BID, oneAwardError } from "./award-form";
-import { formatCents } from "~/shared/money";
 
 // /auctions/{id}/award: after bidding closes the buyer awards the auction: the lowest bid, or another
 // bidder's best bid with the reason recorded. A confirmation comes first; it happens once.

@@ -7,6 +7,7 @@ import { queueMessage } from "~/messaging/delivery/outbox.server";
 import type { MessageServices } from "~/messaging/messaging.server";
 import { notifyOrganizations } from "~/notifications/notifications.server";
 import { BUYER_AUCTION_FEE_CENTS } from "~/payments/fees";
+import { formatCents } from "~/shared/money";
 import type { Database } from "~db/database.server";
 import { auctions } from "~db/schema";
 import {
@@ -20,7 +21,6 @@ import {
 } from "../auction-changes.server";
 import { auctionLink, kindName } from "../auction-notices.server";
 import { statusAt } from "../auction-rules";
-import { formatCents } from "~/shared/money";
 
 // Awarding an auction after it closes (issues 9 and 10). The candidates are ranked: by price alone,
 // or, when the auction has technical criteria, by the price/technical weights with the bids that did

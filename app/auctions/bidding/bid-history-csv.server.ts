@@ -1,8 +1,8 @@
 import { asc, eq } from "drizzle-orm";
-import type { Database } from "~db/database.server";
-import { auctionBids, organizations } from "~db/schema";
 import { csvText } from "~/shared/csv";
 import { dollars } from "~/shared/money";
+import type { Database } from "~db/database.server";
+import { auctionBids, organizations } from "~db/schema";
 import { enteredBySql } from "../on-behalf/entered-by.server";
 
 // The bid history as CSV for the auction's own side and staff (issue 9): every bid, oldest first,

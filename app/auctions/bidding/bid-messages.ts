@@ -1,5 +1,5 @@
-import type { Refusal } from "./bidding";
 import { formatCents } from "~/shared/money";
+import type { Refusal } from "./bidding";
 
 // What a reverse auction's bid or minimum form says when the rules (bidding.ts) refuse it.
 

@@ -2,6 +2,7 @@ import { and, eq, like } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMessaging, type MessageServices } from "~/messaging/messaging.server";
 import { readEnvironment } from "~/platform/env.server";
+import { utcMinute } from "~/shared/dates";
 import { bidEffects, notifications, organizations, outboxMessages, users } from "~db/schema";
 import { seedDemoCatalogue } from "~db/seed";
 import {
@@ -13,7 +14,6 @@ import {
 import { createTestDatabase, databaseKinds, type TestDatabase } from "../../../tests/support/test-database";
 import { foldBidEffects, sweepBidEffects, tellBidEffectsSoon } from "./bid-notices.server";
 import { placeManualBid, setAutoBidMinimum } from "./bid-queue.server";
-import { utcMinute } from "~/shared/dates";
 
 // Outbid and extension notices that are never lost (issue 19): each round's effects are stored in the
 // round's own write, so a process stopping between a bid's commit and its notices loses nothing (the

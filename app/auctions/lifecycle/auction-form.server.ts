@@ -6,12 +6,12 @@ import type { SelectOption } from "~/forms/field";
 import { parseSubmission } from "~/forms/parse-submission.server";
 import { readFormBody } from "~/platform/request-body.server";
 import { DEFAULT_TIMEZONE, isTimeZone, utcToZonedLocal, zonedLocalToUtc } from "~/platform/zoned-time";
+import { dollars } from "~/shared/money";
 import type { Database } from "~db/database.server";
 import { type auctions, organizations, provinces, serviceAreas, services } from "~db/schema";
 import { auctionFormSchema, decrementValueOf, requirementLines } from "./auction-form";
 import type { AuctionTerms } from "./auction-terms";
 import { checkTermsReferences } from "./auction-terms.server";
-import { dollars } from "~/shared/money";
 
 // The auction form's server side: its lists (categories as a tree, areas by province), the stored
 // terms back as form values, and a submission turned into terms in UTC from the user's time zone.

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { textField } from "~/forms/text-schema";
 import { idField } from "~/shared/ids";
-import { money } from "~/shared/money";
+import { money, parseDollars } from "~/shared/money";
 
 // The auction form (issue 9): one schema for the browser and the action. Money is typed in dollars
 // and kept in cents; times are typed on the user's wall clock (datetime-local) and converted to UTC

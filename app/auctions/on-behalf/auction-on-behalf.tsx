@@ -10,6 +10,7 @@ import { SubmitButton } from "~/forms/submit-button";
 import { pageTitle } from "~/layout/page-title";
 import { readFormBody } from "~/platform/request-body.server";
 import { appServicesContext } from "~/server/app-context";
+import { formatCents } from "~/shared/money";
 import { requireAuction } from "../auction-access.server";
 import { decrementOf, describeDecrement, STATUS_LABELS, statusAt } from "../auction-rules";
 import { highestAllowedBid } from "../bidding/bidding";
@@ -24,7 +25,6 @@ import {
   onBehalfSchema,
 } from "./on-behalf-form";
 import { mayEnterOnBehalf } from "./on-behalf-rules";
-import { formatCents } from "~/shared/money";
 
 // /auctions/{id}/on-behalf (issue 21): a seller whose connection failed phones the auctioneer, who
 // places the bid or sets the minimum for them with a note of who phoned and when. For the consultant

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { idField } from "~/shared/ids";
 import { textField } from "~/forms/text-schema";
+import { idField } from "~/shared/ids";
 import { parseDollars } from "~/shared/money";
 
 // The on-behalf form (issue 21), one schema for the action and the browser: the seller, a bid or a

@@ -1,10 +1,10 @@
 import { eq, sql } from "drizzle-orm";
 import type { MessageServices } from "~/messaging/messaging.server";
 import { type NoticeExecutor, notifyOrganizations } from "~/notifications/notifications.server";
+import { formatCents } from "~/shared/money";
 import { type OnBehalfEffect, users } from "~db/schema";
 import { auctionLink } from "../auction-notices.server";
 import { userLabel } from "./entered-by.server";
-import { formatCents } from "~/shared/money";
 
 // The seller's notice of a bid or minimum entered on their behalf (issue 21, decision 020). The round
 // that took it stores it in `bid_effects` (round-write.server.ts); the fold of those rows

@@ -5,10 +5,10 @@ import { SubmitButton } from "~/forms/submit-button";
 import { pageTitle } from "~/layout/page-title";
 import { readFormBody } from "~/platform/request-body.server";
 import { appServicesContext } from "~/server/app-context";
+import { formatCents } from "~/shared/money";
 import type { Route } from "./+types/practice-page";
 import { latestPracticeAuction, mayPractise, runningPracticeAuction, startPracticeAuction } from "./practice.server";
 import { PRACTICE_MINUTES, PRACTICE_RESERVE_CENTS } from "./practice-rules";
-import { formatCents } from "~/shared/money";
 
 // /auctions/practice (issue 21): an approved seller opens a practice auction for themselves, private
 // and simulated, and bids in it on the normal seller page. Sellers only: anyone else gets a 404.

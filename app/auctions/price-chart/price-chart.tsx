@@ -1,6 +1,7 @@
 import { useId } from "react";
 import { TableRegion } from "~/layout/table-region";
 import { type TimeTexts, timeText } from "~/platform/zoned-time";
+import { formatCents } from "~/shared/money";
 import {
   CHART,
   chartGeometry,
@@ -10,7 +11,6 @@ import {
   type PriceChartData,
   seriesStyle,
 } from "./price-chart-geometry";
-import { formatCents } from "~/shared/money";
 
 // The price chart (issue 21): inline SVG rendered on the server, so it is there without JavaScript;
 // with JavaScript the page's live view carries a new `priceChart` and this renders again from it.

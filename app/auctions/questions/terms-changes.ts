@@ -1,7 +1,7 @@
+import { utcMinute } from "~/shared/dates";
+import { formatCents } from "~/shared/money";
 import { decrementOf, describeDecrement } from "../auction-rules";
 import type { AuctionTerms } from "../lifecycle/auction-terms";
-import { formatCents } from "~/shared/money";
-import { utcMinute } from "~/shared/dates";
 
 // What changed in an auction's terms, in words for the e-mail every invited seller gets when the
 // buyer edits a published auction (issue 21: terms changed because of a question). Only what sellers
@@ -51,7 +51,11 @@ export function termsChanges(before: TermsSnapshot, after: TermsSnapshot): strin
   compare("Service area", before.serviceAreaName, after.serviceAreaName);
   compare("Reserve price", formatCents(before.reserveCents), formatCents(after.reserveCents));
   compare("Bidding starts", utcMinute(before.startsAt), utcMinute(after.startsAt));
-  compare(after.kind === "sealed" ? "Submission deadline" : "Bidding ends", utcMinute(before.endsAt), utcMinute(after.endsAt));
+  compare(
+    after.kind === "sealed" ? "Submission deadline" : "Bidding ends",
+    utcMinute(before.endsAt),
+    utcMinute(after.endsAt),
+  );
   if (after.kind === "reverse") {
     compare(
       "Minimum decrement",

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { SEALED_MESSAGES } from "./sealed-bid-messages";
 import { parseDollars } from "~/shared/money";
+import { SEALED_MESSAGES } from "./sealed-bid-messages";
 
 // The sealed-bid form's amount (the browser and the action alike). Its documents are files, one per
 // requirement of the auction: the action reads them from the same body and checks them.

@@ -12,10 +12,10 @@ import { pageTitle } from "~/layout/page-title";
 import { TableRegion } from "~/layout/table-region";
 import { readFormBody } from "~/platform/request-body.server";
 import { appServicesContext } from "~/server/app-context";
+import { utcDay } from "~/shared/dates";
 import { createApiToken, listApiTokens, revokeApiToken } from "../api-tokens.server";
 import { API_TOKEN_LIFETIMES, apiTokenForm, apiTokenRevocation } from "../catalogue-schemas";
 import type { Route } from "./+types/api-tokens";
-import { utcDay } from "~/shared/dates";
 
 const day = (iso: string | null) => (iso ? utcDay(iso) : "Never");
 

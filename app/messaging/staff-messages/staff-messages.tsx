@@ -10,10 +10,10 @@ import { pageTitle } from "~/layout/page-title";
 import { TableRegion } from "~/layout/table-region";
 import { readFormBody } from "~/platform/request-body.server";
 import { appServicesContext } from "~/server/app-context";
+import { utcMinute } from "~/shared/dates";
 import type { Route } from "./+types/staff-messages";
 import { listMessages, resendMessage } from "./staff-messages.server";
 import { MESSAGE_STATES, type MessageState, RESEND_REFUSED, resendForm } from "./staff-messages-schema";
-import { utcMinute } from "~/shared/dates";
 
 // /staff/messages: every e-mail and SMS with its delivery state (a GET filter, pages of 50 by an
 // "Older messages" link), and "Resend" on a sent or failed one. Authorization: the staff layout.

@@ -3,12 +3,12 @@ import type { MessageServices } from "~/messaging/messaging.server";
 import { type NoticeExecutor, notifyOrganizations } from "~/notifications/notifications.server";
 import { cardLabel } from "~/payments/card-label";
 import type { Environment } from "~/platform/env.server";
+import { utcDay } from "~/shared/dates";
+import { formatCents } from "~/shared/money";
 import type { Transaction } from "~db/database.server";
 import { registrations, sellerRegistrations, sellerSubscriptions, subscriptionEvents } from "~db/schema";
 import type { SubscriptionStatus } from "~db/subscription-statuses";
 import { idField, invoiceSubscriptionId, numberField, objectField, type ProviderEvent } from "./provider-event";
-import { formatCents } from "~/shared/money";
-import { utcDay } from "~/shared/dates";
 
 // What each provider event does to a seller's subscription (issue 19), inside the transaction that
 // claimed the event. The subscription is found by Stripe's ids kept here (the subscription id in

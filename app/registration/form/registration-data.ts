@@ -25,7 +25,6 @@ const optionalText = (max = 200) =>
 const PHONE_PATTERN = /^\+?[0-9 ().-]{7,25}(?:\s*(?:x|ext\.?)\s*\d{1,6})?$/i;
 const phone = (message: string) => text(message, 40).regex(PHONE_PATTERN, "Please enter a valid phone number");
 
-
 export const contactSchema = z.object(
   {
     first_name: text("Please enter a first name", 100),

@@ -12,10 +12,10 @@ import { pageOf } from "~/layout/pager";
 import { TableRegion } from "~/layout/table-region";
 import { readFormBody } from "~/platform/request-body.server";
 import { appServicesContext } from "~/server/app-context";
+import { utcMinute } from "~/shared/dates";
 import type { Route } from "./+types/staff-payment-events";
 import { listProviderEvents, providerEventState, retryProviderEvent } from "./staff-payment-events.server";
 import { EVENT_STATES, type EventState, RETRY_REFUSED, retryEventForm } from "./staff-payment-events-schema";
-import { utcMinute } from "~/shared/dates";
 
 // /staff/payment-events: Stripe's events (and the test provider's) with their processing state, a GET
 // filter by state, pages of 50, and "Retry now" on a failed one. Authorization: the staff layout.
