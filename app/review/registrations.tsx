@@ -6,6 +6,7 @@ import { Pager, pageCountOf, pageOf } from "~/layout/pager";
 import { standingText } from "~/payments/subscription-summary";
 import { standingReason } from "~/payments/subscriptions/standing";
 import { appServicesContext } from "~/server/app-context";
+import { utcMinute } from "~/shared/dates";
 import type { Route } from "./+types/registrations";
 import { listRegistrations, QUEUE_PAGE_SIZE, type QueueFilter } from "./review.server";
 import {
@@ -15,7 +16,6 @@ import {
   type RegistrationType,
   statusLabelOf,
   typeLabelOf,
-  utcMinute,
 } from "./review-terms";
 
 // /staff/registrations: the queue of registrations, newest first, filtered by type and status (a GET
