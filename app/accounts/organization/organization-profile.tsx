@@ -7,6 +7,7 @@ import { keepPageAfterRefusal } from "~/registration/form/registration-form-page
 import { RegistrationDetails } from "~/review/registration-details";
 import { loadRegistration } from "~/review/review.server";
 import { appServicesContext } from "~/server/app-context";
+import { Role } from "~/shared/roles";
 import { requireUser } from "../sessions/auth.server";
 import type { Route } from "./+types/organization-profile";
 import { organizationRegistrationId, saveOrganizationProfile } from "./organization-profile.server";
@@ -17,7 +18,7 @@ import { organizationRegistrationId, saveOrganizationProfile } from "./organizat
 
 async function requireProfile(request: Request, context: Route.LoaderArgs["context"]) {
   const user = requireUser(request, context);
-  if (user.role === 1 || !user.organizationId) throw data(null, { status: 403 });
+  if (user.role === Role.Staff || !user.organizationId) throw data(null, { status: 403 });
   const { db } = context.get(appServicesContext);
   const registrationId = await organizationRegistrationId(db, user.organizationId);
   if (!registrationId) throw data(null, { status: 404 });

@@ -9,6 +9,7 @@ import { sellerMayBid } from "~/payments/subscriptions/standing.server";
 import { readFormBody } from "~/platform/request-body.server";
 import { zonedTexts } from "~/platform/zoned-time";
 import { appServicesContext } from "~/server/app-context";
+import { Role } from "~/shared/roles";
 import { readsOnly, requireAuction } from "../auction-access.server";
 import { viewFor } from "../auction-views.server";
 import { tellBidEffectsSoon } from "../bidding/bid-notices.server";
@@ -116,7 +117,7 @@ export async function submitAuctionPage(request: Request, context: Context, rawI
   // A seller's bid or minimum goes straight to the auction's next round of bids, which checks the
   // invitation, the terms and the time on the state it decides on (one read for every bid waiting):
   // busy auctions are not held up by a read of their own per bid.
-  if ((form.intent === "bid" || form.intent === "auto-bid") && user.role === 3 && user.organizationId) {
+  if ((form.intent === "bid" || form.intent === "auto-bid") && user.role === Role.Seller && user.organizationId) {
     const auctionId = parseId(rawId);
     if (!auctionId) throw data(null, { status: 404 });
     return submitBidding(

@@ -2,6 +2,7 @@ import { and, desc, eq, gt, isNull } from "drizzle-orm";
 import { data, redirect } from "react-router";
 import { createRandomToken, hashToken } from "~/accounts/account-tokens.server";
 import type { AppServices } from "~/server/app-context";
+import { Role } from "~/shared/roles";
 import type { Database, Transaction } from "~db/database.server";
 import { registrationChangeTokens, registrationDecisions, registrations } from "~db/schema";
 import { notifyStaff } from "../form/registration-store.server";
@@ -115,6 +116,6 @@ export async function submitChangesForm(request: Request, services: AppServices,
   // A second submission of the same page (double click, another tab) finds the link spent.
   if (!resubmitted) return invalidLink();
   return redirect(
-    stored.organizationType === 3 ? SELLER_COMPLETE_PATH : registrationCompletePath(stored.organizationType),
+    stored.organizationType === Role.Seller ? SELLER_COMPLETE_PATH : registrationCompletePath(stored.organizationType),
   );
 }
