@@ -485,13 +485,3 @@ export async function listAuctionsFor(db: Database, user: CurrentUser, page = 1)
       .offset(offset),
   );
 }
-
-/** How many auctions each status has for the organization (for the list's filter). */
-export async function auctionCounts(db: Database, organizationId: number) {
-  const rows = await db
-    .select({ status: auctions.status, total: count() })
-    .from(auctions)
-    .where(and(eq(auctions.organizationId, organizationId), eq(auctions.practice, false)))
-    .groupBy(auctions.status);
-  return Object.fromEntries(rows.map((row) => [row.status, row.total])) as Partial<Record<AuctionStatus, number>>;
-}

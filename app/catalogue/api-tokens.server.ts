@@ -5,7 +5,6 @@ import { Role } from "~/shared/roles";
 import type { Database } from "~db/database.server";
 import { apiTokens, users } from "~db/schema";
 
-export const API_TOKEN_LIFETIMES_DAYS = [30, 90, 365] as const;
 const TOKEN_PREFIX = "umk_";
 
 export type ApiTokenView = {

@@ -20,8 +20,6 @@ import {
 // organization, document, expiry date and threshold, in the transaction that queues its e-mails, so a
 // second run the same day, or two runs at once, send nothing twice, and a crash loses none.
 
-export const REMINDER_THRESHOLDS = [30, 7] as const;
-
 type Document = { organizationId: number; organizationName: string; key: string; label: string; expiresOn: string };
 
 const daysBetween = (from: string, to: string) =>

@@ -8,7 +8,7 @@ import { registrationChangeTokens, registrationDecisions, registrations } from "
 import { notifyStaff } from "../form/registration-store.server";
 import { registrationCompletePath } from "../registration-texts";
 import { SELLER_COMPLETE_PATH } from "../seller-form/seller-registration.server";
-import { type EditFormAnswer, type EditFormData, loadEditForm, parseEditSubmission } from "./registration-edit.server";
+import { loadEditForm, parseEditSubmission } from "./registration-edit.server";
 import { replaceRegistrationData } from "./registration-update.server";
 import { readStoredRegistration } from "./stored-registration.server";
 
@@ -67,9 +67,6 @@ async function findChangeRequest(db: Database, token: string) {
   const stored = await readStoredRegistration(db, found.registrationId);
   return stored ? { stored, message: request?.message ?? "" } : undefined;
 }
-
-export type ChangesPageData = { tokenValid: false } | ({ tokenValid: true; message: string } & EditFormData);
-export type ChangesActionData = { tokenValid: false } | ({ tokenValid: true } & EditFormAnswer);
 
 const invalidLink = () => data({ tokenValid: false as const }, { status: 404 });
 

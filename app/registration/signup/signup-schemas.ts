@@ -80,8 +80,6 @@ export const verifyCodePayload = z.object({
   ),
 });
 
-export const resendCodePayload = z.object({ mobileNumber: mobileNumberField });
-
 export const accessTokenPayload = z.object({
   accessToken: textField({ error: INVALID_ACCESS_TOKEN, trim: false })
     .min(1, INVALID_ACCESS_TOKEN)
