@@ -36,7 +36,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     waitingCounts(db),
     recentExports(db),
   ]);
-  const exported = Number(url.searchParams.get("exported"));
+  const exported = url.searchParams.get("done") === "exported" ? Number(url.searchParams.get("export")) : Number.NaN;
   return {
     filter,
     page,
@@ -77,7 +77,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       { status: 409 },
     );
   }
-  return redirect(`/staff/invoices?exported=${done.exportId}`);
+  return redirect(`/staff/invoices?done=exported&export=${done.exportId}`);
 }
 
 export function meta() {

@@ -24,7 +24,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(request, context);
   const name = [user.firstName, user.lastName].filter(Boolean).join(" ");
   const db = context.get(appServicesContext).db;
-  const profile = new URL(request.url).searchParams.get("profile");
+  const done = new URL(request.url).searchParams.get("done");
   // Independent reads, sent together.
   const [subscription, organization, recent, optOuts, practise] = await Promise.all([
     user.role === Role.Seller && user.organizationId ? sellerSubscriptionOf(db, user.organizationId) : undefined,
@@ -41,8 +41,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     notifications: toNotificationViews(recent.slice(0, RECENT_NOTIFICATIONS)),
     moreNotifications: recent.length > RECENT_NOTIFICATIONS,
     optedOut: optOuts,
-    notificationsSaved: new URL(request.url).searchParams.get("notifications") === "saved",
-    profileSaved: profile === "saved" || profile === "unchanged" ? profile : undefined,
+    notificationsSaved: done === "notifications-saved",
+    profileSaved: done === "profile-saved" ? "saved" : done === "profile-unchanged" ? "unchanged" : undefined,
     organization,
     name: name || null,
     email: user.email,
@@ -55,7 +55,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     subscription: subscription ? toSubscriptionView(subscription) : null,
     // The seller's administrator replaces the card the subscription is charged to.
     canReplaceCard: user.role === Role.Seller && user.isOrganizationAdmin,
-    cardReplaced: new URL(request.url).searchParams.get("card") === "replaced",
+    cardReplaced: done === "card-replaced",
     mayPractise: practise?.ok === true,
   };
 }
@@ -71,7 +71,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data({ result: submission.reply({ formErrors: [CHOOSE_FROM_THE_LIST] }) }, { status: 400 });
   }
   await saveNotificationChoices(context.get(appServicesContext).db, user.id, submission.value.email);
-  return redirect("/account?notifications=saved");
+  return redirect("/account?done=notifications-saved");
 }
 
 export function meta() {

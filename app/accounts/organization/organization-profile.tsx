@@ -48,7 +48,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (parsed.kind === "answer") return data(parsed.answer, { status: parsed.status });
   const saved = await saveOrganizationProfile(services, user.organizationId, user.id, parsed);
   if (saved.kind === "not-found") throw data(null, { status: 404 });
-  return redirect(`/account?profile=${saved.changes > 0 ? "saved" : "unchanged"}`);
+  return redirect(`/account?done=${saved.changes > 0 ? "profile-saved" : "profile-unchanged"}`);
 }
 
 export const shouldRevalidate = keepPageAfterRefusal;

@@ -63,7 +63,7 @@ export async function loadAuctionPage(request: Request, context: Context, rawId:
     hasQuestions(auction) ? questionsFor(db, auction, viewer, timezoneOf(user)) : null,
   ]);
   const params = new URL(request.url).searchParams;
-  const notice = NOTICES.find((name) => params.has(name));
+  const notice = NOTICES.find((name) => params.get("done") === name);
   // Times are formatted here, in the user's zone, and shown as they are (the event stream's views carry theirs too).
   return {
     auctionId: auction.id,
@@ -129,7 +129,7 @@ export async function submitAuctionPage(request: Request, context: Context, rawI
   }
 
   const { auction, viewer } = await requireAuction(request, context, rawId);
-  const back = (notice: Notice) => redirect(`/auctions/${auction.id}?${notice}=1`);
+  const back = (notice: Notice) => redirect(`/auctions/${auction.id}?done=${notice}`);
   if (form.intent === "publish" || form.intent === "withdraw" || form.intent === "cancel") {
     if (viewer.kind !== "owner") throw data(null, { status: readsOnly(viewer) ? 403 : 404 });
     const actor = { userId: user.id, organizationId: viewer.organizationId };
@@ -193,8 +193,8 @@ async function submitBidding(
         void tellBidEffectsSoon(services, bidder.auctionId);
       }
       // No bid id in the address: the auction's bid ids would count the other sellers' bids (issue 17).
-      const notice = form.intent === "bid" ? "placed=1" : "minimum=1";
-      return redirect(`/auctions/${bidder.auctionId}?${notice}`);
+      const notice = form.intent === "bid" ? "placed" : "minimum";
+      return redirect(`/auctions/${bidder.auctionId}?done=${notice}`);
     }
   }
 }
