@@ -19,6 +19,7 @@ import {
   uniqueIndex,
   varchar,
 } from "drizzle-orm/pg-core";
+import { ORGANIZATION_TYPE_CODES, ROLE_CODES } from "../app/shared/roles";
 import { BILLING_PREFERENCES, DELIVERY_STATES, EXPORT_NETWORKS } from "./invoice-terms";
 import { NOTIFICATION_KINDS } from "./notification-kinds";
 import { SUBSCRIPTION_STATUSES } from "./subscription-statuses";
@@ -107,18 +108,23 @@ export const outboxMessages = pgTable(
   ],
 );
 
-// Accounts (issue 4). Role codes: 1 staff, 2 buyer, 3 seller, 4 consultant.
+// Accounts (issue 4). Role codes: app/shared/roles.ts.
+
+/** "(2, 3, 4)": a list of codes for a check constraint, written out as the migrations have it. */
+const codeList = (codes: readonly number[]) => sql.raw(`(${codes.join(", ")})`);
 
 export const organizations = pgTable(
   "organizations",
   {
     id: serial("id").primaryKey(),
     name: text("name").notNull(),
-    /** 2 buyer, 3 seller (service company), 4 consultant (auctioneer). */
+    /** The organization's role: buyer, seller (service company) or consultant (auctioneer). */
     organizationType: smallint("organization_type").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [check("organizations_type_check", sql`${table.organizationType} in (2, 3, 4)`)],
+  (table) => [
+    check("organizations_type_check", sql`${table.organizationType} in ${codeList(ORGANIZATION_TYPE_CODES)}`),
+  ],
 );
 
 export const users = pgTable(
@@ -140,7 +146,7 @@ export const users = pgTable(
     isOrganizationAdmin: boolean("is_organization_admin").notNull().default(false),
   },
   (table) => [
-    check("users_role_check", sql`${table.role} in (1, 2, 3, 4)`),
+    check("users_role_check", sql`${table.role} in ${codeList(ROLE_CODES)}`),
     check("users_email_lowercase_check", sql`${table.email} = lower(${table.email})`),
   ],
 );
@@ -286,7 +292,7 @@ export const registrationRequests = pgTable(
     id: serial("id").primaryKey(),
     name: text("name").notNull(),
     organizationName: text("organization_name").notNull(),
-    /** 2 buyer, 3 seller (service company), 4 consultant (auctioneer). */
+    /** The organization's role: buyer, seller (service company) or consultant (auctioneer). */
     organizationType: smallint("organization_type").notNull(),
     /** E.164, e.g. +17805551234. */
     mobileNumber: text("mobile_number").notNull(),
@@ -302,7 +308,7 @@ export const registrationRequests = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
-    check("registration_requests_type_check", sql`${table.organizationType} in (2, 3, 4)`),
+    check("registration_requests_type_check", sql`${table.organizationType} in ${codeList(ORGANIZATION_TYPE_CODES)}`),
     check("registration_requests_attempts_check", sql`${table.attemptsLeft} >= 0`),
     index("registration_requests_mobile_idx").on(table.mobileNumber, table.id),
   ],
@@ -402,7 +408,7 @@ export const registrations = pgTable(
     submissionHash: text("submission_hash"),
   },
   (table) => [
-    check("registrations_type_check", sql`${table.organizationType} in (2, 3, 4)`),
+    check("registrations_type_check", sql`${table.organizationType} in ${codeList(ORGANIZATION_TYPE_CODES)}`),
     check(
       "registrations_status_check",
       sql`${table.status} in ('submitted', 'changes_requested', 'approved', 'rejected')`,

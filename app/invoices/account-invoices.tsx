@@ -8,6 +8,7 @@ import { TableRegion } from "~/layout/table-region";
 import { appServicesContext } from "~/server/app-context";
 import { utcDay } from "~/shared/dates";
 import { formatCents } from "~/shared/money";
+import { Role } from "~/shared/roles";
 import type { Route } from "./+types/account-invoices";
 import { DELIVERY_STATE_LABELS, PAGE_SIZE } from "./invoice-terms";
 import { organizationDocuments } from "./invoices.server";
@@ -17,7 +18,7 @@ import { organizationDocuments } from "./invoices.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(request, context);
-  if (user.role === 1 || !user.organizationId) throw data(null, { status: 403 });
+  if (user.role === Role.Staff || !user.organizationId) throw data(null, { status: 403 });
   const page = pageOf(new URL(request.url));
   const { rows, hasOlder } = await organizationDocuments(context.get(appServicesContext).db, user.organizationId, page);
   return {

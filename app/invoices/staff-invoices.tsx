@@ -37,7 +37,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     waitingCounts(db),
     recentExports(db),
   ]);
-  const exported = parseId(url.searchParams.get("exported"));
+  const exported = url.searchParams.get("done") === "exported" ? parseId(url.searchParams.get("export")) : undefined;
   return {
     filter,
     page,
@@ -78,7 +78,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       { status: 409 },
     );
   }
-  return redirect(`/staff/invoices?exported=${done.exportId}`);
+  return redirect(`/staff/invoices?done=exported&export=${done.exportId}`);
 }
 
 export function meta() {

@@ -55,7 +55,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (!registration) throw data(null, { status: 404 });
   const query = new URL(request.url).searchParams;
   const done = query.get("done");
-  const moved = query.get("moved");
+  const moved = done === "moved" ? query.get("step") : null;
   const services = context.get(appServicesContext);
   // Staff may move a subscription on the test provider, while that provider is in use (issue 19).
   const testLifecycle = Boolean(
@@ -96,7 +96,7 @@ async function moveSubscription(context: Route.ActionArgs["context"], id: number
       { status: 409 },
     );
   }
-  return redirect(`/staff/registrations/${id}?moved=${submission.value.step}#subscription`);
+  return redirect(`/staff/registrations/${id}?done=moved&step=${submission.value.step}#subscription`);
 }
 
 const ALREADY_DECIDED = (status: string) =>

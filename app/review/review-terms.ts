@@ -1,12 +1,7 @@
 import { utcDay } from "~/shared/dates";
-// Words and codes of the review pages, shared by the pages and the server module.
+import { REGISTRATION_TYPES } from "~/shared/roles";
 
-export const REGISTRATION_TYPES = [
-  { code: 2, label: "Buyer" },
-  { code: 3, label: "Seller" },
-  { code: 4, label: "Consultant" },
-] as const;
-export type RegistrationType = (typeof REGISTRATION_TYPES)[number]["code"];
+// Words and codes of the review pages, shared by the pages and the server module.
 
 export const REGISTRATION_STATUSES = [
   { value: "submitted", label: "Awaiting review" },

@@ -8,6 +8,7 @@ import { RegistrationDetails } from "~/review/registration-details";
 import { loadRegistration } from "~/review/review.server";
 import { appServicesContext } from "~/server/app-context";
 import { utcDay } from "~/shared/dates";
+import { Role } from "~/shared/roles";
 import { requireUser } from "../sessions/auth.server";
 import type { Route } from "./+types/organization-profile";
 import { organizationRegistrationId, saveOrganizationProfile } from "./organization-profile.server";
@@ -18,7 +19,7 @@ import { organizationRegistrationId, saveOrganizationProfile } from "./organizat
 
 async function requireProfile(request: Request, context: Route.LoaderArgs["context"]) {
   const user = requireUser(request, context);
-  if (user.role === 1 || !user.organizationId) throw data(null, { status: 403 });
+  if (user.role === Role.Staff || !user.organizationId) throw data(null, { status: 403 });
   const { db } = context.get(appServicesContext);
   const registrationId = await organizationRegistrationId(db, user.organizationId);
   if (!registrationId) throw data(null, { status: 404 });
@@ -48,7 +49,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (parsed.kind === "answer") return data(parsed.answer, { status: parsed.status });
   const saved = await saveOrganizationProfile(services, user.organizationId, user.id, parsed);
   if (saved.kind === "not-found") throw data(null, { status: 404 });
-  return redirect(`/account?profile=${saved.changes > 0 ? "saved" : "unchanged"}`);
+  return redirect(`/account?done=${saved.changes > 0 ? "profile-saved" : "profile-unchanged"}`);
 }
 
 export const shouldRevalidate = keepPageAfterRefusal;

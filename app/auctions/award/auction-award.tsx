@@ -86,7 +86,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       ? refuse(awarded.status, { [field]: [awarded.message] })
       : refuse(awarded.status, {}, [awarded.message]);
   }
-  return redirect(`/auctions/${auction.id}?awarded=1`);
+  return redirect(`/auctions/${auction.id}?done=awarded`);
 }
 
 export function meta({ loaderData }: Route.MetaArgs) {

@@ -7,6 +7,7 @@ import { parseSubmission } from "~/forms/parse-submission.server";
 import { readFormBody } from "~/platform/request-body.server";
 import { DEFAULT_TIMEZONE, isTimeZone, utcToZonedLocal, zonedLocalToUtc } from "~/platform/zoned-time";
 import { dollars } from "~/shared/money";
+import { Role } from "~/shared/roles";
 import type { Database } from "~db/database.server";
 import { type auctions, organizations, provinces, serviceAreas, services } from "~db/schema";
 import { auctionFormSchema, decrementValueOf, requirementLines } from "./auction-form";
@@ -29,7 +30,7 @@ async function consultantOrganizations(db: Database, ownOrganizationId: number |
   const rows = await db
     .select({ id: organizations.id, name: organizations.name })
     .from(organizations)
-    .where(eq(organizations.organizationType, 4))
+    .where(eq(organizations.organizationType, Role.Consultant))
     .orderBy(asc(organizations.name));
   return rows.filter((row) => row.id !== ownOrganizationId);
 }

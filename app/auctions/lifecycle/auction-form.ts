@@ -132,5 +132,3 @@ export function decrementValueOf(value: {
   if (!/^\d{1,2}(\.\d{1,2})?$/.test(text) || percent < 0.01 || percent > 50) return null;
   return Math.round(percent * 100);
 }
-
-export type AuctionFormValue = z.infer<typeof auctionFormSchema>;

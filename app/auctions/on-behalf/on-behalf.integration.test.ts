@@ -129,7 +129,7 @@ describe.each(databaseKinds)("bids on a seller's behalf on %s", (kind) => {
     const open = await auction(consultant);
     const entered = await enter(consultant, open.id, form(alpha, "9,000.00"));
     expect(entered.status).toBe(302);
-    expect(entered.headers.get("location")).toBe(`/auctions/${open.id}/on-behalf?entered=bid`);
+    expect(entered.headers.get("location")).toBe(`/auctions/${open.id}/on-behalf?done=bid`);
     const [bid] = await db().select().from(auctionBids).where(eq(auctionBids.auctionId, open.id));
     expect(bid).toMatchObject({
       organizationId: alpha.organizationId,

@@ -57,7 +57,6 @@ export const publishSchema = z.object({
 });
 
 export const questionFormSchema = z.discriminatedUnion("intent", [askSchema, answerSchema, publishSchema]);
-export type QuestionForm = z.infer<typeof questionFormSchema>;
 
 /** The ask form in the browser: also what the server refuses by size alone, said before sending. */
 export const askBrowserSchema = askSchema.extend({

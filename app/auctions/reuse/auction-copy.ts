@@ -17,7 +17,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   await readFormBody(request);
   const copied = await copyAuction(context.get(appServicesContext).db, auction.id, actor, timezoneOf(user));
   if (copied.kind === "refused") throw data(null, { status: copied.status });
-  return redirect(`/auctions/${copied.auctionId}?copied=1`);
+  return redirect(`/auctions/${copied.auctionId}?done=copied`);
 }
 
 /** Nothing to show: the button is on the auction's page. */

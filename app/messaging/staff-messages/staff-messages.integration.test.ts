@@ -83,8 +83,8 @@ describe.each(databaseKinds)("/staff/messages on %s", (kind) => {
     });
     expect(response.status).toBe(302);
     const location = response.headers.get("location") ?? "";
-    expect(location).toMatch(/^\/staff\/messages\?status=sent&resent=\d+$/);
-    const copyId = Number(new URL(location, app.baseURL).searchParams.get("resent"));
+    expect(location).toMatch(/^\/staff\/messages\?status=sent&done=resent&message=\d+$/);
+    const copyId = Number(new URL(location, app.baseURL).searchParams.get("message"));
     const copy = await statusOf(copyId);
     expect(copy).toMatchObject({ resendOf: sentId, subject: "Delivered one", to: "ops@foothills.example" });
     await eventually(async () => (await statusOf(copyId))?.status === "sent", "the copy sent");

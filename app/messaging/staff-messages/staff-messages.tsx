@@ -31,7 +31,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const filter = readFilter(url);
   const { messages, older } = await listMessages(context.get(appServicesContext).db, filter);
-  const resent = url.searchParams.get("resent");
+  const resent = url.searchParams.get("done") === "resent" ? url.searchParams.get("message") : null;
   return { filter, messages, older, resent: resent && /^\d{1,10}$/.test(resent) ? Number(resent) : undefined };
 }
 
@@ -49,7 +49,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const back = new URLSearchParams({
     ...(status ? { status } : {}),
     ...(before ? { before: String(before) } : {}),
-    resent: String(copy),
+    done: "resent",
+    message: String(copy),
   });
   return redirect(`/staff/messages?${back}`);
 }

@@ -37,13 +37,6 @@ const ALWAYS = { when: () => true };
 
 export const REQUIRED_INSURANCE = ["in_commercial_general", "in_third_party_automobile"] as const;
 export const OPTIONAL_INSURANCE = ["in_aircraft", "in_pollution", "in_fire", "in_errors_omissions"] as const;
-export const SAFETY_PROGRAM_FLAGS = [
-  "sa_written_safety_program",
-  "sa_conduct_hazard_assessments",
-  "sa_safe_work_procedures",
-  "sa_one_man_op",
-  "sa_third_party_sub",
-] as const;
 /** Each certification's expiry, with the form checkbox that makes it required. */
 export const SAFETY_CERTIFICATIONS = [
   { checkbox: "sc_comply_works", expiry: "sc_comply_works_expiry", label: "ComplyWorks" },
@@ -358,7 +351,6 @@ function sellerFormToData(value: unknown): unknown {
 /** The seller form's schema, in the browser and in the action. */
 export const createSellerRegistrationFormSchema = (options: SchemaOptions = {}) =>
   z.preprocess(sellerFormToData, createSellerRegistrationSchema(options));
-export type SellerKeyPerson = SellerRegistrationData["salesContact"];
 
 /** The seller's own row (seller_registrations) from the validated data: unticked certifications are null. */
 export function sellerProfileValues(data: SellerRegistrationData) {
