@@ -9,8 +9,8 @@ import { formatCents } from "~/payments/fees";
 import { appServicesContext } from "~/server/app-context";
 import type { Route } from "./+types/account-invoices";
 import { utcDay } from "./invoice-dates";
+import { organizationDocuments } from "./invoice-lists.server";
 import { DELIVERY_STATE_LABELS, PAGE_SIZE } from "./invoice-terms";
-import { organizationDocuments } from "./invoices.server";
 
 // /account/invoices: the organization's invoices (one per awarded auction) and credit notes, newest
 // first, 50 a page, each with its PDF. Buyers and consultants: the organizations auctions are run by.

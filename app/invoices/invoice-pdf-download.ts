@@ -3,7 +3,7 @@ import { requireUser } from "~/accounts/sessions/auth.server";
 import { appServicesContext } from "~/server/app-context";
 import type { Route } from "./+types/invoice-pdf-download";
 import { parseDocumentNumber } from "./invoice-amounts";
-import { documentPdf } from "./invoices.server";
+import { documentPdf } from "./invoice-lists.server";
 
 // GET /account/invoices/<number>.pdf: an invoice's or credit note's PDF as kept at issue. Only the
 // organization it is made out to and staff; anyone else gets the 404 of a number that does not exist,

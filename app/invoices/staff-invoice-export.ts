@@ -3,7 +3,7 @@ import { requireStaff } from "~/accounts/sessions/auth.server";
 import { parseId } from "~/catalogue/catalogue-schemas";
 import { appServicesContext } from "~/server/app-context";
 import type { Route } from "./+types/staff-invoice-export";
-import { exportFile } from "./invoices.server";
+import { exportFile } from "./invoice-exports.server";
 
 // GET /staff/invoices/exports/<id>: an Open Invoice or Cortex export file, the same bytes every time.
 

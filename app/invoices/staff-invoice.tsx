@@ -16,8 +16,10 @@ import { formatCents } from "~/payments/fees";
 import { readFormBody } from "~/platform/request-body.server";
 import { appServicesContext } from "~/server/app-context";
 import type { Route } from "./+types/staff-invoice";
+import { issueCreditNote } from "./credit-notes.server";
 import { parseDocumentNumber } from "./invoice-amounts";
 import { utcDay } from "./invoice-dates";
+import { markMailed } from "./invoice-delivery.server";
 import {
   creditNoteSchema,
   invoicePageSchema,
@@ -25,8 +27,8 @@ import {
   NOTHING_TO_CREDIT,
   overRemaining,
 } from "./invoice-forms";
+import { staffInvoice } from "./invoice-lists.server";
 import { DELIVERY_STATE_LABELS } from "./invoice-terms";
-import { issueCreditNote, markMailed, staffInvoice } from "./invoices.server";
 
 // /staff/invoices/<number>: one invoice as issued, its delivery, its credit notes; "Mark as mailed"
 // for a Mail Invoice invoice once posted, and "Issue a credit note" (never more than remains).
