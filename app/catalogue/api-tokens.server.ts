@@ -5,8 +5,6 @@ import { hashToken } from "~/shared/secret-tokens.server";
 import type { Database } from "~db/database.server";
 import { apiTokens, users } from "~db/schema";
 
-export const API_TOKEN_LIFETIMES_DAYS = [30, 90, 365] as const;
-
 export type ApiTokenView = {
   id: number;
   name: string;

@@ -17,9 +17,9 @@ import { pdfText, taggedPdfMarkers } from "../../tests/support/pdf-text";
 import { createClient, startTestApp, type TestApp } from "../../tests/support/test-app";
 import { databaseKinds } from "../../tests/support/test-database";
 import { ACCOUNTING_COLUMNS, NETWORK_EXPORT_COLUMNS } from "./invoice-csv.server";
+import { markEmailed } from "./invoice-delivery.server";
 import { invoiceEmail } from "./invoice-email";
 import { invoiceIssuer } from "./invoice-issuer";
-import { markEmailed } from "./invoices.server";
 
 // Buyer invoices through the HTTP app (issue 19): an award issues exactly one invoice in its
 // transaction, numbered without gaps even when awards race; only the buyer's organization and staff
@@ -254,8 +254,8 @@ describe.each(databaseKinds)("buyer invoices on %s", (kind) => {
     const cortexWaiting = waiting.filter((row) => row.billingPreference === "Cortex");
     const exported = await as("staff").request("/staff/invoices", { form: { intent: "export", network: "Cortex" } });
     expect(exported.status).toBe(302);
-    const exportId = Number(new URL(exported.headers.get("location") ?? "", app.baseURL).searchParams.get("exported"));
-    const page = await (await as("staff").request(`/staff/invoices?exported=${exportId}`)).text();
+    const exportId = Number(new URL(exported.headers.get("location") ?? "", app.baseURL).searchParams.get("export"));
+    const page = await (await as("staff").request(`/staff/invoices?done=exported&export=${exportId}`)).text();
     expectIn(page, `${cortexWaiting.length} Cortex invoice`);
     const file = await as("staff").request(`/staff/invoices/exports/${exportId}`);
     expect(file.status).toBe(200);

@@ -1,6 +1,5 @@
 import { getFormProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { data, Form, Link, redirect, useLocation } from "react-router";
-import { parseId } from "~/catalogue/catalogue-schemas";
 import { Alert } from "~/forms/alert";
 import { ErrorSummary } from "~/forms/error-summary";
 import { TextAreaField, TextField } from "~/forms/field";
@@ -25,6 +24,8 @@ import { RegistrationDetails } from "~/registration/details/registration-details
 import { loadRegistration, type RegistrationDetail } from "~/registration/details/registration-details.server";
 import { appServicesContext } from "~/server/app-context";
 import { requireStaff } from "~/sessions/auth.server";
+import { utcDay, utcMinute } from "~/shared/dates";
+import { parseId } from "~/shared/ids";
 import type { Route } from "./+types/registration";
 import { CHOOSE_A_DECISION, type Decision, decisionSchema } from "./decision-schema";
 import {
@@ -34,7 +35,7 @@ import {
   requestChanges,
   resendSetupLink,
 } from "./review.server";
-import { statusLabelOf, typeLabelOf, utcMinute } from "./review-terms";
+import { statusLabelOf, typeLabelOf } from "./review-terms";
 
 // /staff/registrations/{id}: everything the applicant sent, the decision history, and the decisions.
 // Each decision is a form with a confirmation step: the first post answers with the question, the
@@ -45,7 +46,7 @@ const DONE = ["approved", "rejected", "changes_requested"] as const;
 type Done = (typeof DONE)[number];
 const isDone = (value: string | null): value is Done => (DONE as readonly (string | null)[]).includes(value);
 
-const today = () => new Date().toISOString().slice(0, 10);
+const today = () => utcDay(new Date());
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const id = parseId(params.id);
@@ -53,7 +54,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (!registration) throw data(null, { status: 404 });
   const query = new URL(request.url).searchParams;
   const done = query.get("done");
-  const moved = query.get("moved");
+  const moved = done === "moved" ? query.get("step") : null;
   const services = context.get(appServicesContext);
   // Staff may move a subscription on the test provider, while that provider is in use (issue 19).
   const testLifecycle = Boolean(
@@ -94,7 +95,7 @@ async function moveSubscription(context: Route.ActionArgs["context"], id: number
       { status: 409 },
     );
   }
-  return redirect(`/staff/registrations/${id}?moved=${submission.value.step}#subscription`);
+  return redirect(`/staff/registrations/${id}?done=moved&step=${submission.value.step}#subscription`);
 }
 
 const ALREADY_DECIDED = (status: string) =>

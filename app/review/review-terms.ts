@@ -1,11 +1,6 @@
-// Words and codes of the review pages, shared by the pages and the server module.
+import { REGISTRATION_TYPES } from "~/shared/roles";
 
-export const REGISTRATION_TYPES = [
-  { code: 2, label: "Buyer" },
-  { code: 3, label: "Seller" },
-  { code: 4, label: "Consultant" },
-] as const;
-export type RegistrationType = (typeof REGISTRATION_TYPES)[number]["code"];
+// Words and codes of the review pages, shared by the pages and the server module.
 
 export const REGISTRATION_STATUSES = [
   { value: "submitted", label: "Awaiting review" },
@@ -18,6 +13,3 @@ export type RegistrationStatus = (typeof REGISTRATION_STATUSES)[number]["value"]
 export const typeLabelOf = (code: number) => REGISTRATION_TYPES.find((type) => type.code === code)?.label ?? "Unknown";
 export const statusLabelOf = (status: string) =>
   REGISTRATION_STATUSES.find((entry) => entry.value === status)?.label ?? status;
-
-/** UTC, as stored: "2026-11-23 14:05 UTC". */
-export const utcMinute = (iso: string) => `${iso.replace("T", " ").slice(0, 16)} UTC`;

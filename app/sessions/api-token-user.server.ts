@@ -1,4 +1,5 @@
 import { and, eq, gt, isNull, lt, or } from "drizzle-orm";
+import { Role } from "~/shared/roles";
 import { hashToken } from "~/shared/secret-tokens.server";
 import type { Database } from "~db/database.server";
 import { apiTokens, users } from "~db/schema";
@@ -22,7 +23,7 @@ export async function userIdForApiToken(db: Database, token: string): Promise<nu
         eq(apiTokens.tokenHash, hashToken(token)),
         isNull(apiTokens.revokedAt),
         gt(apiTokens.expiresAt, now),
-        eq(users.role, 1),
+        eq(users.role, Role.Staff),
       ),
     );
   if (!row) return undefined;

@@ -3,10 +3,11 @@ import { data, type MiddlewareFunction, type RouterContextProvider, redirect } f
 import { apiErrors } from "~/api/api-responses.server";
 import { SESSION_COOKIE_NAME } from "~/platform/session-cookie";
 import { appServicesContext } from "~/server/app-context";
+import { Role, type RoleCode } from "~/shared/roles";
 import type { Database } from "~db/database.server";
 import { organizations, sessions, users } from "~db/schema";
 import { userIdForApiToken } from "./api-token-user.server";
-import { type CurrentUser, currentUserContext, type RoleCode } from "./current-user";
+import { type CurrentUser, currentUserContext } from "./current-user";
 import type { SignedIn, SignedInUsers } from "./signed-in-users.server";
 
 /** What every request knows of the signed-in user. */
@@ -111,7 +112,7 @@ export function requireUser(request: Request, context: Readonly<RouterContextPro
 /** A signed-in staff user; visitors go to sign in, other roles get 403. */
 export function requireStaff(request: Request, context: Readonly<RouterContextProvider>): CurrentUser {
   const user = requireUser(request, context);
-  if (user.role !== 1) throw data(null, { status: 403 });
+  if (user.role !== Role.Staff) throw data(null, { status: 403 });
   return user;
 }
 
@@ -121,7 +122,7 @@ export function requireStaffApi(context: Readonly<RouterContextProvider>): Curre
   if (!user) {
     throw apiErrors(401, { form: "Sign in as staff or send a staff API token." }, { "WWW-Authenticate": "Bearer" });
   }
-  if (user.role !== 1) throw apiErrors(403, { form: "Only staff can change the catalogue." });
+  if (user.role !== Role.Staff) throw apiErrors(403, { form: "Only staff can change the catalogue." });
   return user;
 }
 

@@ -1,5 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { type Browser, type BrowserContext, chromium, type Download, type Page } from "playwright-core";
 import { afterAll, beforeAll, expect, inject, onTestFinished } from "vitest";
 
 export const baseURL = () => inject("baseURL");
@@ -45,6 +45,16 @@ export async function launchBrowser(): Promise<Browser> {
   const newContext = browser.newContext.bind(browser);
   browser.newContext = async (...args: Parameters<Browser["newContext"]>) => watchContext(await newContext(...args));
   return browser;
+}
+
+/**
+ * A download's bytes. The browser runs in another process (connected to, not launched), where the
+ * file is kept: it is read through Playwright's stream, never by its path.
+ */
+export async function downloadedBytes(download: Download): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
 }
 
 export type JavaScriptMode = "js" | "no-js";
@@ -104,12 +114,16 @@ export async function waitForAppIfShipped(page: Page): Promise<void> {
   }
 }
 
-/** Waits until React has hydrated, so a click is handled by the app, not by the browser's default. */
+/**
+ * Waits until React has hydrated, so a click is handled by the app, not by the browser's default:
+ * the progress indicator's status region renders only then (no half-second of network silence to
+ * wait out).
+ */
 export async function waitForHydration(page: Page): Promise<void> {
   await page.waitForFunction(
     () => (window as unknown as { __reactRouterRouteModules?: unknown }).__reactRouterRouteModules !== undefined,
   );
-  await page.waitForLoadState("networkidle");
+  await page.locator(".progress [role=status]").waitFor({ state: "attached" });
 }
 
 /**

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { idField } from "~/forms/id-schema";
 import { emailField, textField } from "~/forms/text-schema";
+import { idField } from "~/shared/ids";
 
 // The two forms of /account/users: the administrator's invitation, and the removal (a button per
 // user, then its confirmation). Used by the action and, for the invitation, by useForm.

@@ -13,6 +13,7 @@ import { readFormBody } from "~/platform/request-body.server";
 import { appServicesContext } from "~/server/app-context";
 import { requireUser } from "~/sessions/auth.server";
 import type { CurrentUser } from "~/sessions/current-user";
+import { Role } from "~/shared/roles";
 import type { Route } from "./+types/organization-users";
 import {
   findRemovable,
@@ -36,7 +37,7 @@ type Member = CurrentUser & { organizationId: number };
 
 function requireMember(request: Request, context: Route.LoaderArgs["context"]): Member {
   const user = requireUser(request, context);
-  if (user.role === 1 || !user.organizationId) throw data(null, { status: 403 });
+  if (user.role === Role.Staff || !user.organizationId) throw data(null, { status: 403 });
   return user as Member;
 }
 

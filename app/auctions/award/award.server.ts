@@ -1,12 +1,14 @@
 import { and, eq, ne } from "drizzle-orm";
 import { rankedCandidates } from "~/auctions/evaluation/evaluation.server";
+import { markEmailed } from "~/invoices/invoice-delivery.server";
 import { invoiceEmail } from "~/invoices/invoice-email";
 import { invoiceIssuer } from "~/invoices/invoice-issuer";
-import { issueInvoiceForAward, markEmailed } from "~/invoices/invoices.server";
+import { issueInvoiceForAward } from "~/invoices/invoice-issuing.server";
 import { queueMessage } from "~/messaging/delivery/outbox.server";
 import type { MessageServices } from "~/messaging/messaging.server";
 import { notifyOrganizations } from "~/notifications/notifications.server";
-import { BUYER_AUCTION_FEE_CENTS, formatCents } from "~/payments/fees";
+import { BUYER_AUCTION_FEE_CENTS } from "~/payments/fees";
+import { formatCents } from "~/shared/money";
 import type { Database } from "~db/database.server";
 import { auctions } from "~db/schema";
 import {

@@ -3,9 +3,9 @@ import type { z } from "zod";
 import { apiErrors, readApiBody, zodErrors } from "~/api/api-responses.server";
 import { appServicesContext } from "~/server/app-context";
 import { requireStaffApi } from "~/sessions/auth.server";
+import { parseId } from "~/shared/ids";
 import type { Database } from "~db/database.server";
 import { type CatalogueResult, NOT_FOUND } from "../catalogue-result";
-import { parseId } from "../catalogue-schemas";
 
 type RouteArgs = { request: Request; params: { id: string }; context: Readonly<RouterContextProvider> };
 

@@ -1,3 +1,5 @@
+import { utcDay } from "~/shared/dates";
+
 /** Days before an expiry date from which it is flagged as soon to expire. */
 export const EXPIRING_WITHIN_DAYS = 30;
 
@@ -7,5 +9,5 @@ export function expiryState(date: string | null, today: string): "expired" | "ex
   if (date < today) return "expired";
   const soon = new Date(`${today}T00:00:00Z`);
   soon.setUTCDate(soon.getUTCDate() + EXPIRING_WITHIN_DAYS);
-  return date <= soon.toISOString().slice(0, 10) ? "expiring" : "valid";
+  return date <= utcDay(soon) ? "expiring" : "valid";
 }

@@ -2,6 +2,7 @@ import { asc, eq } from "drizzle-orm";
 import { toSubscriptionView } from "~/payments/subscription-summary";
 import { sellerSubscriptionOf } from "~/payments/subscriptions/seller-subscription.server";
 import { subscriptionHistoryOf } from "~/payments/subscriptions/subscription-history.server";
+import { Role } from "~/shared/roles";
 import type { Database } from "~db/database.server";
 import {
   industries,
@@ -57,7 +58,7 @@ export async function loadRegistration(db: Database, id: number) {
       .where(eq(registrationDecisions.registrationId, id))
       .orderBy(asc(registrationDecisions.createdAt), asc(registrationDecisions.id)),
   ]);
-  const isSeller = registration.registration.organizationType === 3;
+  const isSeller = registration.registration.organizationType === Role.Seller;
   const seller = isSeller ? await loadSellerDetails(db, id, contacts) : null;
   const organizationId = registration.registration.organizationId;
   const [subscription, organizationChanges, subscriptionHistory] = await Promise.all([
