@@ -1,16 +1,9 @@
-import {
-  type FieldMetadata,
-  type FormMetadata,
-  getFormProps,
-  type Submission,
-  type SubmissionResult,
-  useForm,
-} from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { type FieldMetadata, type FormMetadata, getFormProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { type FormEvent, type ReactNode, useMemo, useState } from "react";
 import { Form, Link } from "react-router";
 import { Alert } from "~/forms/alert";
 import { useAnswerOnThisPage } from "~/forms/answer-on-this-page";
+import { validatedBy } from "~/forms/browser-validation";
 import { ErrorSummary } from "~/forms/error-summary";
 import { SubmitButton } from "~/forms/submit-button";
 import { TextAreaInput, TextInput } from "~/forms/text-input";
@@ -28,7 +21,12 @@ import { ReusePanel } from "../reuse/reuse-panel";
 import { OwnSealedBid, SealedBidForm, SealedBidsSide, useSealedBidForm } from "../sealed/sealed-bid-panels";
 import type { Route } from "./+types/auction-page";
 import { type AuctionActionData, loadAuctionPage, type Notice, submitAuctionPage } from "./auction-page.server";
-import { type AuctionPageIntent, auctionPageSchema, oneAuctionPageError } from "./auction-page-form";
+import {
+  type AuctionPageForm,
+  type AuctionPageIntent,
+  auctionPageSchema,
+  oneAuctionPageError,
+} from "./auction-page-form";
 
 // /auctions/{id}: the buyer's live console, an invited seller's bidding page, or staff's read-only
 // console. Everything works as plain forms and links; the time left is the server's.
@@ -77,17 +75,11 @@ function usePageForm(
   const lastResult = useAnswerOnThisPage(
     answer && "result" in answer && answer.intent === intent ? answer.result : undefined,
   );
-  const [form, fields] = useForm<PageFields>({
+  const [form, fields] = useForm<PageFields, AuctionPageForm>({
     id,
     lastResult,
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => {
-      // The server's answer to the same form, without a round trip.
-      const submission = parseWithZod(formData, { schema: auctionPageSchema });
-      if (submission.status === "error") oneAuctionPageError(submission.error);
-      return submission as unknown as Submission<PageFields, string[]>;
-    },
+    // The server's answer to the same form, without a round trip.
+    ...validatedBy(auctionPageSchema, { constraint: false, adjustErrors: oneAuctionPageError }),
   });
   const formProps = getFormProps(form);
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
