@@ -43,6 +43,11 @@ export type ApplicationOptions = {
   delivery?: Partial<DeliverySettings>;
   /** The provider events' retry timing (tests shorten the backoff). */
   eventRetry?: Partial<EventRetrySettings>;
+  /**
+   * A database already open, used instead of the one the environment names (tests hand in a copy of
+   * a prepared one); it is still migrated and seeded, and closed with the application.
+   */
+  database?: DatabaseHandle;
 };
 
 export type Application = {
@@ -169,7 +174,8 @@ export async function createApplication(options: ApplicationOptions = {}): Promi
   const build: ServerBuild | (() => Promise<ServerBuild>) =
     options.loadBuild ?? ((await import("virtual:react-router/server-build")) as ServerBuild);
 
-  const database = await openDatabase({ databaseUrl: env.DATABASE_URL, pgliteDir: env.PGLITE_DIR });
+  const database =
+    options.database ?? (await openDatabase({ databaseUrl: env.DATABASE_URL, pgliteDir: env.PGLITE_DIR }));
   await prepareDatabase(database);
   if (env.SEED_STAFF_EMAIL && env.SEED_STAFF_PASSWORD) {
     await ensureStaffUser(database.db, env.SEED_STAFF_EMAIL, env.SEED_STAFF_PASSWORD);
