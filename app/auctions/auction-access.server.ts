@@ -1,8 +1,8 @@
 import { data, type RouterContextProvider } from "react-router";
 import { requireUser } from "~/accounts/sessions/auth.server";
 import type { CurrentUser } from "~/accounts/sessions/current-user";
-import { parseId } from "~/catalogue/catalogue-schemas";
 import { appServicesContext } from "~/server/app-context";
+import { parseId } from "~/shared/ids";
 import { Role } from "~/shared/roles";
 import type { Actor } from "./auction-changes.server";
 import type { AuctionRow } from "./auction-rules";

@@ -5,11 +5,11 @@ import { PageLinks } from "~/layout/page-links";
 import { pageTitle } from "~/layout/page-title";
 import { pageOf } from "~/layout/pager";
 import { TableRegion } from "~/layout/table-region";
-import { formatCents } from "~/payments/fees";
 import { appServicesContext } from "~/server/app-context";
+import { utcDay } from "~/shared/dates";
+import { formatCents } from "~/shared/money";
 import { Role } from "~/shared/roles";
 import type { Route } from "./+types/account-invoices";
-import { utcDay } from "./invoice-dates";
 import { DELIVERY_STATE_LABELS, PAGE_SIZE } from "./invoice-terms";
 import { organizationDocuments } from "./invoices.server";
 

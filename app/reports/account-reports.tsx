@@ -3,7 +3,7 @@ import { ColumnHeads } from "~/layout/column-heads";
 import { pageTitle } from "~/layout/page-title";
 import { Pager, pageCountOf, pageOf } from "~/layout/pager";
 import { TableRegion } from "~/layout/table-region";
-import { formatCents } from "~/payments/fees";
+import { formatCents } from "~/shared/money";
 import { Role } from "~/shared/roles";
 import type { Route } from "./+types/account-reports";
 import { organizationReport } from "./account-report-data.server";

@@ -6,10 +6,11 @@ import { Pager, pageCountOf, pageOf } from "~/layout/pager";
 import { standingText } from "~/payments/subscription-summary";
 import { standingReason } from "~/payments/subscriptions/standing";
 import { appServicesContext } from "~/server/app-context";
+import { utcMinute } from "~/shared/dates";
 import { isOrganizationTypeCode, REGISTRATION_TYPES } from "~/shared/roles";
 import type { Route } from "./+types/registrations";
 import { listRegistrations, QUEUE_PAGE_SIZE, type QueueFilter } from "./review.server";
-import { REGISTRATION_STATUSES, type RegistrationStatus, statusLabelOf, typeLabelOf, utcMinute } from "./review-terms";
+import { REGISTRATION_STATUSES, type RegistrationStatus, statusLabelOf, typeLabelOf } from "./review-terms";
 
 // /staff/registrations: the queue of registrations, newest first, filtered by type and status (a GET
 // form, so filters are in the address and work without JavaScript).

@@ -1,3 +1,4 @@
+import { utcDay } from "~/shared/dates";
 import { REGISTRATION_TYPES } from "~/shared/roles";
 
 // Words and codes of the review pages, shared by the pages and the server module.
@@ -23,8 +24,5 @@ export function expiryState(date: string | null, today: string): "expired" | "ex
   if (date < today) return "expired";
   const soon = new Date(`${today}T00:00:00Z`);
   soon.setUTCDate(soon.getUTCDate() + EXPIRING_WITHIN_DAYS);
-  return date <= soon.toISOString().slice(0, 10) ? "expiring" : "valid";
+  return date <= utcDay(soon) ? "expiring" : "valid";
 }
-
-/** UTC, as stored: "2026-11-23 14:05 UTC". */
-export const utcMinute = (iso: string) => `${iso.replace("T", " ").slice(0, 16)} UTC`;

@@ -22,6 +22,7 @@ import { checkStripeFees } from "~/payments/stripe-fees.server";
 import { type EventRetrySettings, startProviderEventDrain } from "~/payments/subscriptions/provider-events.server";
 import { sendExpiryReminders } from "~/reminders/expiry-reminders.server";
 import { startRemindersWorker } from "~/reminders/reminders-worker.server";
+import { utcDay } from "~/shared/dates";
 import { type DatabaseHandle, openDatabase } from "~db/database.server";
 import { seedDemoCatalogue, seedReferenceData } from "~db/seed";
 import { CROSS_ORIGIN_MESSAGE, isCrossOriginWrite } from "../platform/cross-origin";
@@ -153,7 +154,7 @@ export async function runWorker(
 export async function sendRemindersOnce(environment: NodeJS.ProcessEnv = process.env): Promise<number> {
   const { database, services } = await openBackgroundServices(environment);
   try {
-    const { reminded } = await sendExpiryReminders(services, new Date().toISOString().slice(0, 10));
+    const { reminded } = await sendExpiryReminders(services, utcDay(new Date()));
     // One pass over the queue before exiting (on the embedded database no other process may be
     // running); what a provider does not take now stays queued for the next process that serves.
     await drainQueue(database, services.messaging);

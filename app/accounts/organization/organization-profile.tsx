@@ -7,6 +7,7 @@ import { keepPageAfterRefusal } from "~/registration/form/registration-form-page
 import { RegistrationDetails } from "~/review/registration-details";
 import { loadRegistration } from "~/review/review.server";
 import { appServicesContext } from "~/server/app-context";
+import { utcDay } from "~/shared/dates";
 import { Role } from "~/shared/roles";
 import { requireUser } from "../sessions/auth.server";
 import type { Route } from "./+types/organization-profile";
@@ -31,7 +32,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (!user.isOrganizationAdmin) {
     const registration = await loadRegistration(services.db, registrationId);
     if (!registration) throw data(null, { status: 404 });
-    return { editable: false as const, registration, today: new Date().toISOString().slice(0, 10) };
+    return { editable: false as const, registration, today: utcDay(new Date()) };
   }
   const stored = await readStoredRegistration(services.db, registrationId);
   if (!stored) throw data(null, { status: 404 });

@@ -1,7 +1,6 @@
 import type { Submission, SubmissionResult } from "@conform-to/react";
 import { data, type RouterContextProvider, redirect } from "react-router";
 import { requireUser } from "~/accounts/sessions/auth.server";
-import { parseId } from "~/catalogue/catalogue-schemas";
 import { parseSubmission } from "~/forms/parse-submission.server";
 import type { MessageServices } from "~/messaging/messaging.server";
 import { blockedMessage } from "~/payments/subscriptions/standing";
@@ -9,6 +8,7 @@ import { sellerMayBid } from "~/payments/subscriptions/standing.server";
 import { readFormBody } from "~/platform/request-body.server";
 import { zonedTexts } from "~/platform/zoned-time";
 import { appServicesContext } from "~/server/app-context";
+import { parseId } from "~/shared/ids";
 import { Role } from "~/shared/roles";
 import { readsOnly, requireAuction } from "../auction-access.server";
 import { viewFor } from "../auction-views.server";

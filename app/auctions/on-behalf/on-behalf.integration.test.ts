@@ -259,6 +259,22 @@ describe.each(databaseKinds)("bids on a seller's behalf on %s", (kind) => {
     expect((await noticesOf(alpha)).length).toBe(before);
   });
 
+  it("takes only the digits of the seller's id: hex, exponent, spaced, decimal and binary forms are refused", async () => {
+    const open = await auction(buyer);
+    const id = alpha.organizationId;
+    // The brief's literal forms, and the same forms of a seller who may bid here.
+    const literal = ["0x10", "1e1", " 7", "7.0", "0b11"];
+    const ofAlpha = [`0x${id.toString(16)}`, `${id}e0`, ` ${id}`, `${id}.0`, `0b${id.toString(2)}`];
+    for (const seller of [...literal, ...ofAlpha]) {
+      const answer = await enter(buyer, open.id, form(alpha, "9000", { seller }));
+      expect(answer.status, seller).toBe(400);
+      const html = await answer.text();
+      expectIn(html, "Choose the seller who phoned");
+      expectIn(html, "aria-invalid");
+    }
+    expect(await bidCount(open.id)).toBe(0);
+  });
+
   it("sets a minimum on the seller's behalf; the seller's own minimum clears the mark", async () => {
     const open = await auction(consultant);
     const set = await enter("staff", open.id, form(bravo, "8000", { what: "minimum" }));

@@ -1,7 +1,7 @@
 import { data, redirect } from "react-router";
-import { parseId } from "~/catalogue/catalogue-schemas";
 import { readFormBody } from "~/platform/request-body.server";
 import { appServicesContext } from "~/server/app-context";
+import { parseId } from "~/shared/ids";
 import { requireAuctionOwner } from "../auction-access.server";
 import { timezoneOf } from "../lifecycle/auction-form.server";
 import type { Route } from "./+types/auction-copy";

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { textField } from "~/forms/text-schema";
 import { cardCaptureSchema } from "~/payments/card-capture/card-capture";
+import { idField } from "~/shared/ids";
 import { certificationOptions } from "~db/reference-data/index";
 import {
   checkPostalCode,
@@ -119,12 +120,6 @@ const yearField = (currentYear: number) => {
     return typeof blank === "string" && /^\s*\d{1,4}\s*$/.test(blank) ? Number(blank) : blank;
   }, z.int({ error: message }).min(FIRST_YEAR, message).max(currentYear, message).optional());
 };
-
-const id = (message: string) =>
-  z.preprocess(
-    (value) => (typeof value === "string" && /^\s*\d{1,9}\s*$/.test(value) ? Number(value) : value),
-    z.int({ error: message }).positive(message).max(2_147_483_647, message),
-  );
 
 /** Repeatable items: those whose main field is empty are dropped (spec section 3). */
 const itemsWithMainField = <Item extends z.ZodType>(mainField: string, item: Item) =>
@@ -291,7 +286,7 @@ export function createSellerRegistrationSchema(options: SchemaOptions = {}) {
       services: z.preprocess(
         (value) => (value === undefined || value === null || value === "" ? [] : value),
         z
-          .array(id(NO_SERVICE_CHOSEN), { error: NO_SERVICE_CHOSEN })
+          .array(idField(NO_SERVICE_CHOSEN), { error: NO_SERVICE_CHOSEN })
           .min(1, NO_SERVICE_CHOSEN)
           .max(2000)
           .transform((ids) => [...new Set(ids)]),
