@@ -10,8 +10,8 @@ import { utcDay } from "~/shared/dates";
 import { formatCents } from "~/shared/money";
 import { Role } from "~/shared/roles";
 import type { Route } from "./+types/account-invoices";
+import { organizationDocuments } from "./invoice-lists.server";
 import { DELIVERY_STATE_LABELS, PAGE_SIZE } from "./invoice-terms";
-import { organizationDocuments } from "./invoices.server";
 
 // /account/invoices: the organization's invoices (one per awarded auction) and credit notes, newest
 // first, 50 a page, each with its PDF. Buyers and consultants: the organizations auctions are run by.

@@ -18,9 +18,13 @@ export const GST_NUMBER_NOT_SET = "Not set (not a production copy)";
 export const PAYMENT_DAYS = 30;
 export const PAYMENT_TERMS = `Net ${PAYMENT_DAYS} days: payment is due within ${PAYMENT_DAYS} days of the invoice date. Please quote the invoice number with your payment.`;
 
-export function invoiceIssuer(
-  env: Pick<Environment, "INVOICE_ISSUER_NAME" | "INVOICE_ISSUER_ADDRESS" | "GST_REGISTRATION_NUMBER">,
-): InvoiceIssuer {
+/** The environment's part in an invoice: the issuer's lines. */
+export type InvoiceEnv = Pick<
+  Environment,
+  "INVOICE_ISSUER_NAME" | "INVOICE_ISSUER_ADDRESS" | "GST_REGISTRATION_NUMBER"
+>;
+
+export function invoiceIssuer(env: InvoiceEnv): InvoiceIssuer {
   return {
     name: env.INVOICE_ISSUER_NAME ?? DEFAULT_ISSUER_NAME,
     addressLines: (env.INVOICE_ISSUER_ADDRESS ?? DEFAULT_ISSUER_ADDRESS)

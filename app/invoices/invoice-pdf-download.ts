@@ -4,7 +4,7 @@ import { appServicesContext } from "~/server/app-context";
 import { Role } from "~/shared/roles";
 import type { Route } from "./+types/invoice-pdf-download";
 import { parseDocumentNumber } from "./invoice-amounts";
-import { documentPdf } from "./invoices.server";
+import { documentPdf } from "./invoice-lists.server";
 
 // GET /account/invoices/<number>.pdf: an invoice's or credit note's PDF as kept at issue. Only the
 // organization it is made out to and staff; anyone else gets the 404 of a number that does not exist,

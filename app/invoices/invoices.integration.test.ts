@@ -17,9 +17,9 @@ import { pdfText, taggedPdfMarkers } from "../../tests/support/pdf-text";
 import { createClient, startTestApp, type TestApp } from "../../tests/support/test-app";
 import { databaseKinds } from "../../tests/support/test-database";
 import { ACCOUNTING_COLUMNS, NETWORK_EXPORT_COLUMNS } from "./invoice-csv.server";
+import { markEmailed } from "./invoice-delivery.server";
 import { invoiceEmail } from "./invoice-email";
 import { invoiceIssuer } from "./invoice-issuer";
-import { markEmailed } from "./invoices.server";
 
 // Buyer invoices through the HTTP app (issue 19): an award issues exactly one invoice in its
 // transaction, numbered without gaps even when awards race; only the buyer's organization and staff

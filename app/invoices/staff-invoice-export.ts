@@ -4,7 +4,7 @@ import { appServicesContext } from "~/server/app-context";
 import { csvResponse } from "~/shared/csv";
 import { parseId } from "~/shared/ids";
 import type { Route } from "./+types/staff-invoice-export";
-import { exportFile } from "./invoices.server";
+import { exportFile } from "./invoice-exports.server";
 
 // GET /staff/invoices/exports/<id>: an Open Invoice or Cortex export file, the same bytes every time.
 

@@ -16,7 +16,9 @@ import { appServicesContext } from "~/server/app-context";
 import { utcDay, utcMinute } from "~/shared/dates";
 import { dollars, formatCents } from "~/shared/money";
 import type { Route } from "./+types/staff-invoice";
+import { issueCreditNote } from "./credit-notes.server";
 import { parseDocumentNumber } from "./invoice-amounts";
+import { markMailed } from "./invoice-delivery.server";
 import {
   creditNoteSchema,
   invoicePageSchema,
@@ -24,8 +26,8 @@ import {
   NOTHING_TO_CREDIT,
   overRemaining,
 } from "./invoice-forms";
+import { staffInvoice } from "./invoice-lists.server";
 import { DELIVERY_STATE_LABELS } from "./invoice-terms";
-import { issueCreditNote, markMailed, staffInvoice } from "./invoices.server";
 
 // /staff/invoices/<number>: one invoice as issued, its delivery, its credit notes; "Mark as mailed"
 // for a Mail Invoice invoice once posted, and "Issue a credit note" (never more than remains).

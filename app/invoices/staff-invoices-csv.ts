@@ -4,8 +4,8 @@ import { csvResponse } from "~/shared/csv";
 import { utcDay } from "~/shared/dates";
 import type { Route } from "./+types/staff-invoices-csv";
 import { accountingCsv } from "./invoice-csv.server";
+import { staffInvoices } from "./invoice-lists.server";
 import { readFilter } from "./invoice-terms";
-import { staffInvoices } from "./invoices.server";
 
 // GET /staff/invoices.csv?state=…&preference=…: the list /staff/invoices shows, every page of it, for
 // accounting (columns: ACCOUNTING_COLUMNS, documented in docs/decisions/015-buyer-invoices.md).

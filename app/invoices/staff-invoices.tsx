@@ -18,9 +18,10 @@ import { parseId } from "~/shared/ids";
 import { formatCents } from "~/shared/money";
 import { BILLING_PREFERENCES, DELIVERY_STATES, EXPORT_NETWORKS } from "~db/invoice-terms";
 import type { Route } from "./+types/staff-invoices";
+import { exportNetwork, recentExports } from "./invoice-exports.server";
 import { exportSchema } from "./invoice-forms";
+import { staffInvoices, waitingCounts } from "./invoice-lists.server";
 import { DELIVERY_STATE_LABELS, filterQuery, readFilter } from "./invoice-terms";
-import { exportNetwork, recentExports, staffInvoices, waitingCounts } from "./invoices.server";
 
 // /staff/invoices: every invoice, newest first, filtered by state and billing preference (a GET form:
 // the filters are in the address and work without JavaScript), 50 a page; the same list as CSV for

@@ -1,8 +1,9 @@
 import { and, eq, ne } from "drizzle-orm";
 import { rankedCandidates } from "~/evaluation/evaluation.server";
+import { markEmailed } from "~/invoices/invoice-delivery.server";
 import { invoiceEmail } from "~/invoices/invoice-email";
 import { invoiceIssuer } from "~/invoices/invoice-issuer";
-import { issueInvoiceForAward, markEmailed } from "~/invoices/invoices.server";
+import { issueInvoiceForAward } from "~/invoices/invoice-issuing.server";
 import { queueMessage } from "~/messaging/delivery/outbox.server";
 import type { MessageServices } from "~/messaging/messaging.server";
 import { notifyOrganizations } from "~/notifications/notifications.server";

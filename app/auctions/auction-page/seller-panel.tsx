@@ -1,0 +1,195 @@
+import { getFormProps } from "@conform-to/react";
+import { Form, Link } from "react-router";
+import { Alert } from "~/forms/alert";
+import { SubmitButton } from "~/forms/submit-button";
+import { TextInput } from "~/forms/text-input";
+import type { TimeTexts } from "~/platform/zoned-time";
+import { formatCents } from "~/shared/money";
+import type { SellerView } from "../auction-views.server";
+import { OwnBidsTable } from "../bidding/own-bids-table";
+import { PriceChart } from "../price-chart/price-chart";
+import type { AuctionActionData } from "./auction-page.server";
+import type { BoundForm } from "./page-forms";
+import { SealedSellerPanel } from "./sealed-seller-panel";
+import { Row } from "./summary-row";
+
+/** An invited seller's side of the page: the outcome, the terms to accept, or where they stand and the bid forms. */
+export function SellerPanel({
+  view,
+  answer,
+  times,
+  bid,
+  minimum,
+  practice,
+}: {
+  view: SellerView;
+  answer?: AuctionActionData;
+  times: TimeTexts;
+  bid: BoundForm;
+  minimum: BoundForm;
+  /** A practice auction (issue 21): no buyer reviews it; its end offers another. */
+  practice: boolean;
+}) {
+  const confirmBid = answer && "confirmBid" in answer ? answer.confirmBid : undefined;
+  const biddingOpen = view.status === "open";
+  if (view.outcome?.awarded) {
+    return (
+      <Alert
+        title={view.outcome.won ? "You won this auction" : "Not awarded to you"}
+        tone={view.outcome.won ? "success" : "error"}
+      >
+        <p>
+          {view.outcome.won
+            ? "The buyer will contact you about the work."
+            : "The auction was awarded to another seller."}
+        </p>
+      </Alert>
+    );
+  }
+  if (view.status === "cancelled") {
+    return (
+      <Alert title="Cancelled">
+        <p>The buyer has cancelled this auction. No bid is binding any more.</p>
+      </Alert>
+    );
+  }
+  if (!view.termsAccepted) {
+    return (
+      <section aria-labelledby="accept" className="card">
+        <h2 id="accept">Accept the terms to bid</h2>
+        <p>
+          {view.terms.kind === "sealed"
+            ? "By accepting you agree that the bid you send is binding once the deadline passes, that the best-ranked qualified bid is expected to win, and that the buyer may pass over it with a recorded reason."
+            : "By accepting you agree that every bid you place is binding and cannot be retracted, that the best-ranked qualified bid (the lowest, unless the auction also ranks technical merit) is expected to win, and that the buyer may pass over it with a recorded reason."}
+        </p>
+        {view.status === "scheduled" || view.status === "open" ? (
+          <Form method="post">
+            <input type="hidden" name="intent" value="accept-terms" />
+            <SubmitButton>I accept these terms</SubmitButton>
+          </Form>
+        ) : null}
+      </section>
+    );
+  }
+  if (view.terms.kind === "sealed") return <SealedSellerPanel view={view} times={times} lastResult={bid.lastResult} />;
+  return (
+    <>
+      <section aria-labelledby="standing" className="card">
+        <h2 id="standing">Where you stand</h2>
+        <dl className="summary-list" aria-live="polite">
+          <Row label="Current lowest price">
+            {view.lowestCents === null ? "No bids yet" : formatCents(view.lowestCents)}
+          </Row>
+          <Row label="You">
+            <strong>
+              {view.leading
+                ? "You have the lowest bid"
+                : view.ownBids.length > 0
+                  ? "You do not have the lowest bid"
+                  : "You have not bid"}
+            </strong>
+          </Row>
+          <Row label="Your secret minimum">
+            {view.ownMinimumCents === null ? "Not set" : formatCents(view.ownMinimumCents)}
+          </Row>
+        </dl>
+      </section>
+      {view.priceChart ? (
+        <PriceChart
+          chart={view.priceChart}
+          status={view.status}
+          serverTime={view.serverTime}
+          times={times}
+          bidsLink={{ href: "#own-bids", text: "Your bids are listed under Your bids" }}
+        />
+      ) : null}
+      {view.status === "closed" && practice ? (
+        <section aria-labelledby="practice-ended" className="card">
+          <h2 id="practice-ended">This practice auction has ended</h2>
+          <p>Nothing here was real: no buyer reviews these bids. Start another to try again.</p>
+          <Form method="post" action="/auctions/practice">
+            <SubmitButton>Start another practice auction</SubmitButton>
+          </Form>
+        </section>
+      ) : view.status === "closed" ? (
+        <p>
+          <strong>Bidding has closed.</strong> The buyer is reviewing the bids; you will be e-mailed the result.
+        </p>
+      ) : null}
+      {biddingOpen && confirmBid ? (
+        <section aria-labelledby="confirm-bid" className="card">
+          <h2 id="confirm-bid">{`Place a bid of ${formatCents(confirmBid.amountCents)}?`}</h2>
+          <p>
+            {`That is ${confirmBid.dropPercent} % under ${view.lowestCents === null ? "the reserve price" : "the current lowest price"} of ${formatCents(confirmBid.referenceCents)}. Bids are binding and cannot be retracted.`}
+          </p>
+          <Form method="post" className="button-row">
+            <input type="hidden" name="intent" value="bid" />
+            <input type="hidden" name="amount" value={confirmBid.amount} />
+            <input type="hidden" name="confirm" value="yes" />
+            <SubmitButton>Yes, place this bid</SubmitButton>
+            <Link to=".">No, change it</Link>
+          </Form>
+        </section>
+      ) : null}
+      {biddingOpen && !confirmBid ? (
+        <section aria-labelledby="bid" className="card">
+          <h2 id="bid">Bid</h2>
+          {view.leading ? (
+            <p>You have the lowest bid. You can still lower your secret minimum below.</p>
+          ) : (
+            <Form method="post" {...getFormProps(bid.form)} onSubmit={bid.onSubmit} className="stack">
+              <input type="hidden" name="intent" value="bid" />
+              <TextInput
+                key={bid.fields.amount.key}
+                id="auction-amount"
+                name={bid.fields.amount.name}
+                label="Your bid (CAD)"
+                hint={`Allowed: up to ${formatCents(view.highestAllowedCents)}. Dollars and cents, e.g. ${(view.highestAllowedCents / 100).toFixed(2)}.`}
+                errors={bid.fields.amount.errors}
+                inputProps={{
+                  inputMode: "decimal",
+                  autoComplete: "off",
+                  defaultValue: bid.fields.amount.initialValue,
+                }}
+              />
+              <SubmitButton>Place binding bid</SubmitButton>
+            </Form>
+          )}
+          <Form method="post" {...getFormProps(minimum.form)} onSubmit={minimum.onSubmit} className="stack">
+            <input type="hidden" name="intent" value="auto-bid" />
+            <TextInput
+              key={minimum.fields.minimum.key}
+              id="auction-minimum"
+              name={minimum.fields.minimum.name}
+              label="Auto-bid: your secret minimum (CAD)"
+              hint="We bid for you one decrement under the lowest bid, never below this amount. Nobody else sees it. If another seller enters the same minimum later, yours wins."
+              errors={minimum.fields.minimum.errors}
+              inputProps={{
+                inputMode: "decimal",
+                autoComplete: "off",
+                defaultValue: minimum.fields.minimum.initialValue,
+              }}
+            />
+            <SubmitButton secondary>Save my minimum</SubmitButton>
+          </Form>
+        </section>
+      ) : null}
+      <section aria-labelledby="own-bids">
+        <h2 id="own-bids">Your bids</h2>
+        {view.ownBids.length === 0 ? (
+          <p>None yet.</p>
+        ) : (
+          <>
+            {view.ownBidCount > view.ownBids.length ? (
+              <p>
+                {`Your latest ${view.ownBids.length} of ${view.ownBidCount} bids. `}
+                <Link to={`/auctions/${view.terms.id}/own-bids`}>See all your bids</Link>
+              </p>
+            ) : null}
+            <OwnBidsTable bids={view.ownBids} times={times} />
+          </>
+        )}
+      </section>
+    </>
+  );
+}
