@@ -1,4 +1,3 @@
-import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect } from "react-router";
 import { parseSubmission } from "~/forms/parse-submission.server";
 import { pageTitle } from "~/layout/page-title";
@@ -51,12 +50,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
   return (
     <div className="narrow">
       <h1>Sign in</h1>
-      <SignInForm
-        id="login"
-        lastResult={actionData?.result}
-        redirectTo={loaderData.redirectTo}
-        validate={({ formData }) => parseWithZod(formData, { schema: signInSchema })}
-      />
+      <SignInForm id="login" lastResult={actionData?.result} redirectTo={loaderData.redirectTo} />
     </div>
   );
 }
