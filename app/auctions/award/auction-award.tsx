@@ -1,8 +1,8 @@
 import { useForm } from "@conform-to/react";
 import { data, Form, Link, redirect } from "react-router";
 import type { z } from "zod";
-import { rankedCandidates } from "~/evaluation/evaluation.server";
-import { QUALIFICATION_TEXTS } from "~/evaluation/ranking";
+import { rankedCandidates } from "~/auctions/evaluation/evaluation.server";
+import { QUALIFICATION_TEXTS } from "~/auctions/evaluation/ranking";
 import { validatedBy } from "~/forms/browser-validation";
 import { ErrorSummary } from "~/forms/error-summary";
 import { TextAreaField } from "~/forms/field";
