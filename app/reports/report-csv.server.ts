@@ -70,8 +70,6 @@ export const MARKETPLACE_COLUMNS = [
   "bidders",
 ] as const;
 
-export type Grouped = { key: string; totals: ReportTotals }[];
-
 const groupLine = (grouping: string, key: string, totals: ReportTotals) => [
   grouping,
   key,
