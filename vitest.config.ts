@@ -27,7 +27,7 @@ export default defineConfig({
           name: "integration",
           include: [integration],
           // They run the production build: without one the run fails, saying so (never skips).
-          globalSetup: ["tests/support/require-build.ts"],
+          globalSetup: ["tests/support/require-build.ts", "tests/support/database-templates.ts"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
@@ -38,7 +38,7 @@ export default defineConfig({
         test: {
           name: "e2e",
           include: [e2e],
-          globalSetup: ["tests/e2e/global-setup.ts"],
+          globalSetup: ["tests/support/database-templates.ts", "tests/e2e/global-setup.ts"],
           // Fails any test during which a page raised an error (a hydration mismatch included).
           setupFiles: ["tests/e2e/page-errors-setup.ts"],
           testTimeout: 60_000,

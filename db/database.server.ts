@@ -31,12 +31,19 @@ export type DatabaseHandle = {
    * reload state there). PGlite is in-process: its one connection, no reconnects. Answers `unlisten`.
    */
   listen(channel: string, onNotify: (payload: string) => void, onListen?: () => void): Promise<() => Promise<void>>;
+  /** PGlite only: a consistent copy of the data directory, as a tarball `pgliteDataDir` loads. */
+  dumpDataDir?(): Promise<Blob>;
   close(): Promise<void>;
 };
 
 export type RawQueryResult = { rows: Record<string, unknown>[]; rowCount: number };
 
-export type DatabaseOptions = { databaseUrl?: string; pgliteDir: string };
+export type DatabaseOptions = {
+  databaseUrl?: string;
+  pgliteDir: string;
+  /** PGlite only: starts from this data directory (a `dumpDataDir` tarball) instead of an empty one. */
+  pgliteDataDir?: Blob;
+};
 
 const migrationsFolder = path.resolve(process.cwd(), "db/migrations");
 const STARTUP_LOCK_KEY = 7_340_021; // arbitrary, fixed: identifies our migrate/seed advisory lock
@@ -75,7 +82,7 @@ export function observeQueries(db: Database, observer: QueryObserver): () => voi
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
-  return options.databaseUrl ? openPostgres(options.databaseUrl) : openPglite(options.pgliteDir);
+  return options.databaseUrl ? openPostgres(options.databaseUrl) : openPglite(options.pgliteDir, options.pgliteDataDir);
 }
 
 /**
@@ -155,9 +162,9 @@ function openPostgres(url: string): DatabaseHandle {
   };
 }
 
-async function openPglite(dir: string): Promise<DatabaseHandle> {
+async function openPglite(dir: string, dataDir?: Blob): Promise<DatabaseHandle> {
   if (!dir.startsWith("memory://")) mkdirSync(dir, { recursive: true });
-  const client = await PGlite.create(dir);
+  const client = await PGlite.create(dir, dataDir ? { loadDataDir: dataDir } : {});
   const { observers, logger } = queryLogger();
   const db = withObservers(drizzlePglite({ client, schema, logger }), observers);
   return {
@@ -179,6 +186,9 @@ async function openPglite(dir: string): Promise<DatabaseHandle> {
       const unlisten = await client.listen(channel, onNotify);
       onListen?.();
       return () => unlisten();
+    },
+    async dumpDataDir() {
+      return client.dumpDataDir("none");
     },
     async close() {
       await client.close();

@@ -1,8 +1,9 @@
 import { data, type RouterContextProvider } from "react-router";
 import { requireUser } from "~/accounts/sessions/auth.server";
 import type { CurrentUser } from "~/accounts/sessions/current-user";
-import { parseId } from "~/catalogue/catalogue-schemas";
 import { appServicesContext } from "~/server/app-context";
+import { parseId } from "~/shared/ids";
+import { Role } from "~/shared/roles";
 import type { Actor } from "./auction-changes.server";
 import type { AuctionRow } from "./auction-rules";
 import { findAuction, isInvited, type Viewer, viewerOf } from "./auction-views.server";
@@ -15,7 +16,8 @@ type Context = Readonly<RouterContextProvider>;
 /** A buyer or consultant with an organization: those who run auctions. */
 export function requireAuctionRunner(request: Request, context: Context): CurrentUser & Actor {
   const user = requireUser(request, context);
-  if ((user.role !== 2 && user.role !== 4) || !user.organizationId) throw data(null, { status: 403 });
+  if ((user.role !== Role.Buyer && user.role !== Role.Consultant) || !user.organizationId)
+    throw data(null, { status: 403 });
   return { ...user, userId: user.id, organizationId: user.organizationId };
 }
 
@@ -28,7 +30,7 @@ export async function requireAuction(
   const id = parseId(rawId);
   const { db } = context.get(appServicesContext);
   // A seller's invitation is read with the auction, not after it: one round trip fewer.
-  const seller = user.role === 3 && user.organizationId !== null;
+  const seller = user.role === Role.Seller && user.organizationId !== null;
   const [auction, invited] = id
     ? await Promise.all([findAuction(db, id), seller ? isInvited(db, id, user.organizationId as number) : undefined])
     : [undefined, undefined];

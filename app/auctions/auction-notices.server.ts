@@ -1,7 +1,7 @@
 import type { MessageServices } from "~/messaging/messaging.server";
 
-// What every auction e-mail shares: how it names the auction's kind, the link to the auction and how
-// it writes a time.
+// What every auction e-mail shares: how it names the auction's kind and the link to the auction (a
+// time is written with utcMinute, app/shared/dates.ts).
 
 /** How e-mails name the auction's kind. */
 export const kindName = (auction: { kind: "reverse" | "sealed" }) =>
@@ -9,5 +9,3 @@ export const kindName = (auction: { kind: "reverse" | "sealed" }) =>
 
 export const auctionLink = (services: MessageServices, auctionId: number) =>
   `${services.env.APP_URL.replace(/\/+$/, "")}/auctions/${auctionId}`;
-
-export const utcMinute = (date: Date) => `${date.toISOString().replace("T", " ").slice(0, 16)} UTC`;

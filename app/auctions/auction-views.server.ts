@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, inArray, lte, ne, or, sql } from "drizzle-orm";
 import type { CurrentUser } from "~/accounts/sessions/current-user";
+import { Role } from "~/shared/roles";
 import type { Database } from "~db/database.server";
 import {
   type AuctionStatus,
@@ -57,17 +58,17 @@ export async function viewerOf(
 ): Promise<Viewer | null> {
   // A practice auction (issue 21) is its seller's alone: staff and its placeholder buyer see nothing.
   if (auction.practice) {
-    if (user.role !== 3 || !user.organizationId) return null;
+    if (user.role !== Role.Seller || !user.organizationId) return null;
     const practising = invited ?? (await isInvited(db, auction.id, user.organizationId));
     return practising ? { kind: "seller", organizationId: user.organizationId } : null;
   }
-  if (user.role === 1) return { kind: "staff" };
+  if (user.role === Role.Staff) return { kind: "staff" };
   if (!user.organizationId) return null;
   if (user.organizationId === auction.organizationId) return { kind: "owner", organizationId: user.organizationId };
-  if (user.role === 4 && user.organizationId === auction.evaluatorOrganizationId) {
+  if (user.role === Role.Consultant && user.organizationId === auction.evaluatorOrganizationId) {
     return { kind: "evaluator", organizationId: user.organizationId };
   }
-  if (user.role !== 3 || auction.status === "draft") return null;
+  if (user.role !== Role.Seller || auction.status === "draft") return null;
   const seller = invited ?? (await isInvited(db, auction.id, user.organizationId));
   return seller ? { kind: "seller", organizationId: user.organizationId } : null;
 }
@@ -450,11 +451,11 @@ export async function listAuctionsFor(db: Database, user: CurrentUser, page = 1)
     rows: rows.map(({ total: _total, ...row }) => row),
     total: rows[0]?.total ?? 0,
   });
-  if (user.role === 1) {
+  if (user.role === Role.Staff) {
     return answer(await base.where(real).orderBy(desc(auctions.id)).limit(AUCTIONS_PAGE_SIZE).offset(offset));
   }
   if (!user.organizationId) return answer([]);
-  if (user.role === 3) {
+  if (user.role === Role.Seller) {
     const invited = db
       .select({ auctionId: auctionInvitations.auctionId })
       .from(auctionInvitations)
@@ -483,14 +484,4 @@ export async function listAuctionsFor(db: Database, user: CurrentUser, page = 1)
       .limit(AUCTIONS_PAGE_SIZE)
       .offset(offset),
   );
-}
-
-/** How many auctions each status has for the organization (for the list's filter). */
-export async function auctionCounts(db: Database, organizationId: number) {
-  const rows = await db
-    .select({ status: auctions.status, total: count() })
-    .from(auctions)
-    .where(and(eq(auctions.organizationId, organizationId), eq(auctions.practice, false)))
-    .groupBy(auctions.status);
-  return Object.fromEntries(rows.map((row) => [row.status, row.total])) as Partial<Record<AuctionStatus, number>>;
 }

@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { and, desc, eq, gt, isNull, lt, or } from "drizzle-orm";
 import { hashToken } from "~/accounts/account-tokens.server";
+import { Role } from "~/shared/roles";
 import type { Database } from "~db/database.server";
 import { apiTokens, users } from "~db/schema";
 
-export const API_TOKEN_LIFETIMES_DAYS = [30, 90, 365] as const;
 const TOKEN_PREFIX = "umk_";
 
 export type ApiTokenView = {
@@ -78,7 +78,7 @@ export async function userIdForApiToken(db: Database, token: string): Promise<nu
         eq(apiTokens.tokenHash, hashToken(token)),
         isNull(apiTokens.revokedAt),
         gt(apiTokens.expiresAt, now),
-        eq(users.role, 1),
+        eq(users.role, Role.Staff),
       ),
     );
   if (!row) return undefined;

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { idField } from "~/forms/id-schema";
 import { textField } from "~/forms/text-schema";
+import { idField } from "~/shared/ids";
 
 // Payloads of the catalogue calls (spec section 7), used by the API and the staff forms alike.
 
@@ -51,13 +51,6 @@ export const apiTokenRevocation = z.object({
 
 /** The confirmation of a delete: a button, no field (what goes is in the URL). */
 export const deletionForm = z.object({});
-
-/** Ids in URLs: a positive integer, or nothing matches. */
-export function parseId(raw: string | undefined): number | undefined {
-  if (!raw || !/^[1-9]\d{0,9}$/.test(raw)) return undefined;
-  const id = Number(raw);
-  return id <= 2_147_483_647 ? id : undefined;
-}
 
 /** How long a staff API token lasts, in days: the choices of the staff page. */
 export const API_TOKEN_LIFETIMES = ["30", "90", "365"] as const;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { textField } from "~/forms/text-schema";
+import { idField } from "~/shared/ids";
 
 // The evaluation page's forms, told apart by `intent`: add a criterion, remove one, score a seller
 // (one score and one comment per criterion of the auction, so the schema is built from them), and
@@ -16,12 +17,6 @@ const CHOOSE_WHAT_TO_DO = "Please choose what to do.";
 
 export const scoreField = (criterionId: number) => `score_${criterionId}`;
 export const commentField = (criterionId: number) => `comment_${criterionId}`;
-
-/** An id as the page sends it. */
-export const idText = z
-  .string()
-  .regex(/^\d{1,9}$/)
-  .transform(Number);
 
 /** What the browser sent, as text: a missing field or a file is empty, as the page has always read it. */
 const sentText = z.string().catch("");
@@ -49,7 +44,7 @@ export function evaluationFormSchema(criteria: readonly Criterion[]) {
   const scoreSheet = z
     .object({
       intent: z.literal("score"),
-      organizationId: idText,
+      organizationId: idField(CHOOSE_A_SELLER),
       unacceptable: sentText.transform((value) => value === "yes"),
       unacceptable_reason: longText,
     })
@@ -83,7 +78,7 @@ export function evaluationFormSchema(criteria: readonly Criterion[]) {
         .transform(Number)
         .pipe(z.number().min(1, WEIGHT_MESSAGE).max(100, WEIGHT_MESSAGE)),
     }),
-    z.object({ intent: z.literal("remove-criterion"), criterionId: idText }),
+    z.object({ intent: z.literal("remove-criterion"), criterionId: idField(CHOOSE_A_CRITERION) }),
     scoreSheet,
     z.object({ intent: z.literal("complete"), confirm: sentText.transform((value) => value === "yes") }),
   ]);

@@ -5,6 +5,7 @@ import { statusAt } from "~/auctions/auction-rules";
 import { parseSubmission } from "~/forms/parse-submission.server";
 import { readFormBody } from "~/platform/request-body.server";
 import { appServicesContext } from "~/server/app-context";
+import { idOf } from "~/shared/ids";
 import { assessmentsOf, criteriaOf } from "./assessments.server";
 import {
   addCriterion,
@@ -17,7 +18,7 @@ import {
   scoringOpen,
   subjectsOf,
 } from "./evaluation.server";
-import { evaluationFormSchema, idText, oneEvaluationError, typedValuesShownBack } from "./evaluation-form";
+import { evaluationFormSchema, oneEvaluationError, typedValuesShownBack } from "./evaluation-form";
 import { QUALIFICATION_TEXTS, qualification } from "./ranking";
 
 // Loader and action of /auctions/{id}/evaluation. The evaluator changes criteria and scores with
@@ -119,8 +120,8 @@ export async function submitEvaluationPage(request: Request, context: Context, r
   const sent = submission.payload;
   const formOf = (): EvaluationActionData["form"] => {
     if (sent.intent === "add-criterion") return "criterion";
-    const organization = sent.intent === "score" ? idText.safeParse(sent.organizationId) : undefined;
-    return organization?.success ? { organizationId: organization.data } : undefined;
+    const organizationId = sent.intent === "score" ? idOf(sent.organizationId) : undefined;
+    return organizationId ? { organizationId } : undefined;
   };
   /** A refusal, with what was typed shown back trimmed and capped as the page always has. */
   const refuse = (status: number, reply: Parameters<typeof submission.reply>[0] = {}) => {

@@ -7,7 +7,7 @@ import { SubmitButton } from "~/forms/submit-button";
 import { describedBy, FieldFrame, TextAreaInput, TextInput } from "~/forms/text-input";
 import { pageTitle } from "~/layout/page-title";
 import { TableRegion } from "~/layout/table-region";
-import { formatCents } from "~/payments/fees";
+import { formatCents } from "~/shared/money";
 import type { Route } from "./+types/evaluation-page";
 import { commentFieldId, reasonFieldId, scoreFieldId } from "./evaluation-fields";
 import { commentField, scoreField } from "./evaluation-form";

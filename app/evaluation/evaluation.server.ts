@@ -1,4 +1,4 @@
-import { and, count, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { type Actor, notifyAuction } from "~/auctions/auction-changes.server";
 import { kindName } from "~/auctions/auction-notices.server";
 import { type AuctionRow, statusAt, termsEditable } from "~/auctions/auction-rules";
@@ -345,13 +345,4 @@ export async function rankedCandidates(db: Database, auction: AuctionRow, now = 
     passMark: auction.technicalPassMark,
   });
   return { ranked, hasCriteria: criteria.length > 0 };
-}
-
-/** How many criteria an auction has (for links and messages). */
-export async function criteriaCount(db: Database, auctionId: number): Promise<number> {
-  const [row] = await db
-    .select({ total: count() })
-    .from(evaluationCriteria)
-    .where(eq(evaluationCriteria.auctionId, auctionId));
-  return row?.total ?? 0;
 }

@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { idField } from "./id-schema";
 import { DISALLOWED_CHARACTERS, hasDisallowedCharacters, textField } from "./text-schema";
 
 describe("the shared text type", () => {
@@ -33,17 +32,4 @@ describe("the shared text type", () => {
     const parsed = textField().min(5, "too short").safeParse("\u0000");
     expect(parsed.error?.issues.map((issue) => issue.message)).toEqual([DISALLOWED_CHARACTERS]);
   });
-});
-
-describe("ids", () => {
-  const id = idField("Please choose");
-  it.each([[1], ["1"], [2_147_483_647], ["42"]])("takes %j", (value) => {
-    expect(id.parse(value)).toBe(Number(value));
-  });
-  it.each([[true], [false], [1.5], ["0x2"], [" 3"], ["1e3"], [0], [-1], [2_147_483_648], [[1]], [null], [""]])(
-    "refuses %j",
-    (value) => {
-      expect(id.safeParse(value).error?.issues[0]?.message).toBe("Please choose");
-    },
-  );
 });

@@ -5,10 +5,11 @@ import { PageLinks } from "~/layout/page-links";
 import { pageTitle } from "~/layout/page-title";
 import { pageOf } from "~/layout/pager";
 import { TableRegion } from "~/layout/table-region";
-import { formatCents } from "~/payments/fees";
 import { appServicesContext } from "~/server/app-context";
+import { utcDay } from "~/shared/dates";
+import { formatCents } from "~/shared/money";
+import { Role } from "~/shared/roles";
 import type { Route } from "./+types/account-invoices";
-import { utcDay } from "./invoice-dates";
 import { organizationDocuments } from "./invoice-lists.server";
 import { DELIVERY_STATE_LABELS, PAGE_SIZE } from "./invoice-terms";
 
@@ -17,7 +18,7 @@ import { DELIVERY_STATE_LABELS, PAGE_SIZE } from "./invoice-terms";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(request, context);
-  if (user.role === 1 || !user.organizationId) throw data(null, { status: 403 });
+  if (user.role === Role.Staff || !user.organizationId) throw data(null, { status: 403 });
   const page = pageOf(new URL(request.url));
   const { rows, hasOlder } = await organizationDocuments(context.get(appServicesContext).db, user.organizationId, page);
   return {

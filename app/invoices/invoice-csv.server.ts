@@ -1,14 +1,15 @@
-import { csvLine, dollars } from "~/auctions/bidding/bid-history-csv.server";
+import { csvText } from "~/shared/csv";
+import { utcDay } from "~/shared/dates";
+import { dollars } from "~/shared/money";
 import type { ExportNetwork } from "~db/invoice-terms";
 import type { invoices } from "~db/schema";
 import { GST_RATE_PERCENT } from "./invoice-amounts";
-import { utcDay } from "./invoice-dates";
 import { type InvoiceIssuer, PAYMENT_DAYS } from "./invoice-issuer";
 import { DELIVERY_STATE_LABELS } from "./invoice-terms";
 
-// The two CSV layouts of invoices (issue 19), both RFC 4180 (CRLF, quotes doubled, formula-looking
-// cells defused), amounts in dollars with two decimals and no symbol, dates YYYY-MM-DD in UTC. The
-// layouts are documented in docs/decisions/015-buyer-invoices.md; a change here changes them there.
+// The two CSV layouts of invoices (issue 19), written by the one CSV writer (app/shared/csv.ts):
+// amounts in dollars with two decimals and no symbol, dates YYYY-MM-DD in UTC. The layouts are
+// documented in docs/decisions/015-buyer-invoices.md; a change here changes them there.
 
 /** /staff/invoices.csv: the filtered list, for accounting. */
 export const ACCOUNTING_COLUMNS = [
@@ -49,29 +50,27 @@ export type AccountingRow = {
 };
 
 export function accountingCsv(rows: readonly AccountingRow[]): string {
-  return [
-    csvLine(ACCOUNTING_COLUMNS),
-    ...rows.map((row) =>
-      csvLine([
-        row.number,
-        row.issuedAt.toISOString(),
-        String(row.auctionId),
-        row.auctionTitle,
-        row.billToName,
-        row.billingPreference,
-        DELIVERY_STATE_LABELS[row.deliveryState],
-        dollars(row.feeCents),
-        dollars(row.gstCents),
-        dollars(row.totalCents),
-        dollars(row.creditedCents),
-        dollars(row.creditedGstCents),
-        dollars(row.totalCents - row.creditedCents - row.creditedGstCents),
-        row.mailedAt?.toISOString() ?? "",
-        row.exportedAt?.toISOString() ?? "",
-        row.exportId === null ? "" : String(row.exportId),
-      ]),
-    ),
-  ].join("");
+  return csvText(
+    ACCOUNTING_COLUMNS,
+    rows.map((row) => [
+      row.number,
+      row.issuedAt.toISOString(),
+      String(row.auctionId),
+      row.auctionTitle,
+      row.billToName,
+      row.billingPreference,
+      DELIVERY_STATE_LABELS[row.deliveryState],
+      dollars(row.feeCents),
+      dollars(row.gstCents),
+      dollars(row.totalCents),
+      dollars(row.creditedCents),
+      dollars(row.creditedGstCents),
+      dollars(row.totalCents - row.creditedCents - row.creditedGstCents),
+      row.mailedAt?.toISOString() ?? "",
+      row.exportedAt?.toISOString() ?? "",
+      row.exportId === null ? "" : String(row.exportId),
+    ]),
+  );
 }
 
 /** The Open Invoice and Cortex export file: one line per invoice, the same layout for both networks. */
@@ -115,32 +114,30 @@ type ExportedInvoice = Pick<
 const DAY_MS = 86_400_000;
 
 export function networkExportCsv(rows: readonly ExportedInvoice[], issuer: InvoiceIssuer): string {
-  return [
-    csvLine(NETWORK_EXPORT_COLUMNS),
-    ...rows.map((row) =>
-      csvLine([
-        row.number,
-        utcDay(row.issuedAt),
-        utcDay(new Date(row.issuedAt.getTime() + PAYMENT_DAYS * DAY_MS)),
-        "CAD",
-        issuer.name,
-        issuer.gstNumber,
-        row.billToName,
-        row.billToContact ?? "",
-        row.billToEmail ?? "",
-        row.billToAddress.split("\n").join(", "),
-        String(row.auctionId),
-        `Per-auction buyer fee, auction No. ${row.auctionId}: ${row.auctionTitle}`,
-        "1",
-        dollars(row.feeCents),
-        dollars(row.feeCents),
-        `${GST_RATE_PERCENT}.00`,
-        dollars(row.gstCents),
-        dollars(row.totalCents),
-        String(PAYMENT_DAYS),
-      ]),
-    ),
-  ].join("");
+  return csvText(
+    NETWORK_EXPORT_COLUMNS,
+    rows.map((row) => [
+      row.number,
+      utcDay(row.issuedAt),
+      utcDay(new Date(row.issuedAt.getTime() + PAYMENT_DAYS * DAY_MS)),
+      "CAD",
+      issuer.name,
+      issuer.gstNumber,
+      row.billToName,
+      row.billToContact ?? "",
+      row.billToEmail ?? "",
+      row.billToAddress.split("\n").join(", "),
+      String(row.auctionId),
+      `Per-auction buyer fee, auction No. ${row.auctionId}: ${row.auctionTitle}`,
+      "1",
+      dollars(row.feeCents),
+      dollars(row.feeCents),
+      `${GST_RATE_PERCENT}.00`,
+      dollars(row.gstCents),
+      dollars(row.totalCents),
+      String(PAYMENT_DAYS),
+    ]),
+  );
 }
 
 /** open-invoice-export-000012-2026-11-25.csv */

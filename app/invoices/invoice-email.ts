@@ -1,5 +1,5 @@
-import { formatCents } from "~/payments/fees";
-import { utcDay } from "./invoice-dates";
+import { utcDay } from "~/shared/dates";
+import { formatCents } from "~/shared/money";
 import type { InvoiceIssuer } from "./invoice-issuer";
 import type { InvoiceDocument } from "./invoice-pdf.server";
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { money } from "~/auctions/lifecycle/auction-form";
 import { textField } from "~/forms/text-schema";
+import { money } from "~/shared/money";
 import { EXPORT_NETWORKS } from "~db/invoice-terms";
 
 // The staff forms of invoices (issue 19), each one schema for the action and useForm.

@@ -1,6 +1,7 @@
 import { data } from "react-router";
 import { requireUser } from "~/accounts/sessions/auth.server";
 import { appServicesContext } from "~/server/app-context";
+import { Role } from "~/shared/roles";
 import type { Route } from "./+types/invoice-pdf-download";
 import { parseDocumentNumber } from "./invoice-amounts";
 import { documentPdf } from "./invoice-lists.server";
@@ -15,7 +16,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const number = file.endsWith(".pdf") ? file.slice(0, -4) : "";
   if (!parseDocumentNumber(number)) throw data(null, { status: 404 });
   const found = await documentPdf(context.get(appServicesContext).db, number);
-  if (!found || (user.role !== 1 && found.organizationId !== user.organizationId)) throw data(null, { status: 404 });
+  if (!found || (user.role !== Role.Staff && found.organizationId !== user.organizationId))
+    throw data(null, { status: 404 });
   return new Response(new Uint8Array(found.pdf), {
     headers: {
       "Content-Type": "application/pdf",

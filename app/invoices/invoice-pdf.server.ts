@@ -3,9 +3,9 @@ import { createRequire } from "node:module";
 import { inflateSync } from "node:zlib";
 import { create as createFont, type Font } from "fontkit";
 import PDFDocument from "pdfkit";
-import { formatCents } from "~/payments/fees";
+import { utcDay } from "~/shared/dates";
+import { formatCents } from "~/shared/money";
 import { GST_RATE_PERCENT } from "./invoice-amounts";
-import { utcDay } from "./invoice-dates";
 import type { InvoiceIssuer } from "./invoice-issuer";
 
 // The PDFs of invoices and credit notes (issue 19), made once at issue and kept: pdfkit writes a

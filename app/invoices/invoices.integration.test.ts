@@ -254,8 +254,8 @@ describe.each(databaseKinds)("buyer invoices on %s", (kind) => {
     const cortexWaiting = waiting.filter((row) => row.billingPreference === "Cortex");
     const exported = await as("staff").request("/staff/invoices", { form: { intent: "export", network: "Cortex" } });
     expect(exported.status).toBe(302);
-    const exportId = Number(new URL(exported.headers.get("location") ?? "", app.baseURL).searchParams.get("exported"));
-    const page = await (await as("staff").request(`/staff/invoices?exported=${exportId}`)).text();
+    const exportId = Number(new URL(exported.headers.get("location") ?? "", app.baseURL).searchParams.get("export"));
+    const page = await (await as("staff").request(`/staff/invoices?done=exported&export=${exportId}`)).text();
     expectIn(page, `${cortexWaiting.length} Cortex invoice`);
     const file = await as("staff").request(`/staff/invoices/exports/${exportId}`);
     expect(file.status).toBe(200);

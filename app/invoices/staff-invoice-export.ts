@@ -1,7 +1,8 @@
 import { data } from "react-router";
 import { requireStaff } from "~/accounts/sessions/auth.server";
-import { parseId } from "~/catalogue/catalogue-schemas";
 import { appServicesContext } from "~/server/app-context";
+import { csvResponse } from "~/shared/csv";
+import { parseId } from "~/shared/ids";
 import type { Route } from "./+types/staff-invoice-export";
 import { exportFile } from "./invoice-exports.server";
 
@@ -12,11 +13,5 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const id = parseId(params.exportId);
   const found = id ? await exportFile(context.get(appServicesContext).db, id) : undefined;
   if (!found) throw data(null, { status: 404 });
-  return new Response(found.csv, {
-    headers: {
-      "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="${found.fileName}"`,
-      "Cache-Control": "private, no-store",
-    },
-  });
+  return csvResponse(found.csv, found.fileName);
 }

@@ -1,7 +1,6 @@
 import { useForm } from "@conform-to/react";
 import { data, Form, Link, redirect, useLocation } from "react-router";
 import { requireStaff } from "~/accounts/sessions/auth.server";
-import { centsToDollarsText } from "~/auctions/lifecycle/auction-form";
 import { Alert } from "~/forms/alert";
 import { validatedBy } from "~/forms/browser-validation";
 import { ErrorSummary } from "~/forms/error-summary";
@@ -12,13 +11,13 @@ import { useSubmitAttempts } from "~/forms/submit-attempts";
 import { SubmitButton } from "~/forms/submit-button";
 import { ColumnHeads } from "~/layout/column-heads";
 import { pageTitle } from "~/layout/page-title";
-import { formatCents } from "~/payments/fees";
 import { readFormBody } from "~/platform/request-body.server";
 import { appServicesContext } from "~/server/app-context";
+import { utcDay, utcMinute } from "~/shared/dates";
+import { dollars, formatCents } from "~/shared/money";
 import type { Route } from "./+types/staff-invoice";
 import { issueCreditNote } from "./credit-notes.server";
 import { parseDocumentNumber } from "./invoice-amounts";
-import { utcDay } from "./invoice-dates";
 import { markMailed } from "./invoice-delivery.server";
 import {
   creditNoteSchema,
@@ -201,10 +200,8 @@ function StaffInvoicePage({ loaderData, actionData }: Route.ComponentProps) {
           <dt>State</dt>
           <dd>
             {DELIVERY_STATE_LABELS[invoice.deliveryState]}
-            {invoice.mailedAt ? `, ${invoice.mailedAt.replace("T", " ").slice(0, 16)} UTC` : ""}
-            {invoice.exportedAt
-              ? `, ${invoice.exportedAt.replace("T", " ").slice(0, 16)} UTC (export No. ${invoice.exportId})`
-              : ""}
+            {invoice.mailedAt ? `, ${utcMinute(invoice.mailedAt)}` : ""}
+            {invoice.exportedAt ? `, ${utcMinute(invoice.exportedAt)} (export No. ${invoice.exportId})` : ""}
           </dd>
         </div>
       </dl>
@@ -259,7 +256,7 @@ function StaffInvoicePage({ loaderData, actionData }: Route.ComponentProps) {
             <TextField
               field={creditFields.amount}
               label="Amount to credit, before GST"
-              hint={`In dollars and cents, at most ${centsToDollarsText(remaining.amountCents)}. GST of 5% is credited with it.`}
+              hint={`In dollars and cents, at most ${dollars(remaining.amountCents)}. GST of 5% is credited with it.`}
               inputProps={{ inputMode: "decimal", autoComplete: "off" }}
             />
             <TextAreaField

@@ -1,5 +1,7 @@
 import { requireStaff } from "~/accounts/sessions/auth.server";
 import { appServicesContext } from "~/server/app-context";
+import { csvResponse } from "~/shared/csv";
+import { utcDay } from "~/shared/dates";
 import type { Route } from "./+types/staff-invoices-csv";
 import { accountingCsv } from "./invoice-csv.server";
 import { staffInvoices } from "./invoice-lists.server";
@@ -11,11 +13,5 @@ import { readFilter } from "./invoice-terms";
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireStaff(request, context);
   const { rows } = await staffInvoices(context.get(appServicesContext).db, readFilter(new URL(request.url)), "all");
-  return new Response(accountingCsv(rows), {
-    headers: {
-      "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="invoices-${new Date().toISOString().slice(0, 10)}.csv"`,
-      "Cache-Control": "private, no-store",
-    },
-  });
+  return csvResponse(accountingCsv(rows), `invoices-${utcDay(new Date())}.csv`);
 }

@@ -11,12 +11,13 @@ import { PageLinks } from "~/layout/page-links";
 import { pageTitle } from "~/layout/page-title";
 import { pageOf } from "~/layout/pager";
 import { TableRegion } from "~/layout/table-region";
-import { formatCents } from "~/payments/fees";
 import { readFormBody } from "~/platform/request-body.server";
 import { appServicesContext } from "~/server/app-context";
+import { utcDay, utcMinute } from "~/shared/dates";
+import { parseId } from "~/shared/ids";
+import { formatCents } from "~/shared/money";
 import { BILLING_PREFERENCES, DELIVERY_STATES, EXPORT_NETWORKS } from "~db/invoice-terms";
 import type { Route } from "./+types/staff-invoices";
-import { utcDay } from "./invoice-dates";
 import { exportNetwork, recentExports } from "./invoice-exports.server";
 import { exportSchema } from "./invoice-forms";
 import { staffInvoices, waitingCounts } from "./invoice-lists.server";
@@ -37,7 +38,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     waitingCounts(db),
     recentExports(db),
   ]);
-  const exported = Number(url.searchParams.get("exported"));
+  const exported = url.searchParams.get("done") === "exported" ? parseId(url.searchParams.get("export")) : undefined;
   return {
     filter,
     page,
@@ -78,7 +79,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       { status: 409 },
     );
   }
-  return redirect(`/staff/invoices?exported=${done.exportId}`);
+  return redirect(`/staff/invoices?done=exported&export=${done.exportId}`);
 }
 
 export function meta() {
@@ -199,7 +200,7 @@ function StaffInvoicesPage({ loaderData, actionData }: Route.ComponentProps) {
                   <td>{entry.network}</td>
                   <td>{entry.invoiceCount}</td>
                   <td>
-                    <time dateTime={entry.createdAt}>{`${entry.createdAt.replace("T", " ").slice(0, 16)} UTC`}</time>
+                    <time dateTime={entry.createdAt}>{utcMinute(entry.createdAt)}</time>
                   </td>
                 </tr>
               ))}

@@ -1,4 +1,5 @@
 import { Link } from "react-router";
+import { utcMinute } from "~/shared/dates";
 
 // One notification in a list, the same on /account and /account/notifications.
 
@@ -26,7 +27,7 @@ export function toNotificationViews(
 export function NotificationItem({ notification }: { notification: NotificationView }) {
   return (
     <li>
-      <time dateTime={notification.createdAt}>{`${notification.createdAt.replace("T", " ").slice(0, 16)} UTC`}</time>
+      <time dateTime={notification.createdAt}>{utcMinute(notification.createdAt)}</time>
       {": "}
       {notification.auctionId ? (
         <Link to={`/auctions/${notification.auctionId}`}>{notification.subject}</Link>

@@ -139,7 +139,7 @@ describe.each(databaseKinds)("notifications on %s", (kind) => {
         { userId: seller.userId, kind: "extended" },
       ]),
     );
-    const page = await (await clients.get(seller)?.request("/account?notifications=saved"))?.text();
+    const page = await (await clients.get(seller)?.request("/account?done=notifications-saved"))?.text();
     expectIn(page ?? "", "Your e-mail choices have been saved.");
     expectNotIn(page ?? "", 'value="outbid" checked');
     const nonsense = await clients.get(seller)?.request("/account", {

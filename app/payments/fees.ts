@@ -46,17 +46,5 @@ export const SELLER_FEE_LINES = [
 /** Card brands the payment section accepts (spec section 9). */
 export const ACCEPTED_CARD_BRANDS = ["Visa", "Mastercard", "American Express"] as const;
 
-const currency = new Intl.NumberFormat("en-CA", {
-  style: "currency",
-  currency: "CAD",
-  currencyDisplay: "narrowSymbol",
-});
-
-/** Cents as '$0,0.00' (spec section 9): 21735 → "$217.35", 123456789 → "$1,234,567.89". */
-export function formatCents(cents: number): string {
-  if (!Number.isSafeInteger(cents)) throw new RangeError(`not a whole number of cents: ${cents}`);
-  return currency.format(cents / 100);
-}
-
 /** What a buyer pays for each awarded auction (spec section 1: "Buyers pay a per-auction fee"), before GST. */
 export const BUYER_AUCTION_FEE_CENTS = 25_000;

@@ -1,8 +1,10 @@
 import type { ReactNode } from "react";
 import { Alert } from "~/forms/alert";
+import { utcDay } from "~/shared/dates";
+import { formatCents } from "~/shared/money";
 import type { SubscriptionStatus } from "~db/subscription-statuses";
 import { cardLabel } from "./card-label";
-import { formatCents, SELLER_FEES_TOTAL, SELLER_RENEWAL_CENTS } from "./fees";
+import { SELLER_FEES_TOTAL, SELLER_RENEWAL_CENTS } from "./fees";
 import { blockedMessage, STATUS_LABELS, standingOf } from "./subscriptions/standing";
 
 /** A seller's subscription as its pages show it (dates as ISO strings, amounts in cents). */
@@ -52,8 +54,6 @@ export function toSubscriptionView(
   };
 }
 
-const day = (iso: string) => iso.slice(0, 10);
-
 /** The standing in words: "Past due: bidding blocked" once the grace period is over. */
 export function standingText(subscription: Pick<SubscriptionView, "status" | "blocked">): string {
   return subscription.blocked === "overdue" ? "Past due: bidding blocked" : STATUS_LABELS[subscription.status];
@@ -86,7 +86,7 @@ function StandingAlert({ subscription, audience }: { subscription: SubscriptionV
         <p>
           {audience === "seller"
             ? blockedMessage("overdue", "bid")
-            : `The renewal failed${pastDueSince ? ` on ${day(pastDueSince)}` : ""} and the grace period is over: the seller can no longer bid or accept invitations.`}
+            : `The renewal failed${pastDueSince ? ` on ${utcDay(pastDueSince)}` : ""} and the grace period is over: the seller can no longer bid or accept invitations.`}
         </p>
         {audience === "seller" ? <p>Bids you have already placed stand.</p> : null}
       </Alert>
@@ -96,8 +96,8 @@ function StandingAlert({ subscription, audience }: { subscription: SubscriptionV
     <Alert title="Payment overdue">
       <p>
         {audience === "seller"
-          ? `Your subscription payment failed. Update your card at /account/card by ${graceEndsAt ? day(graceEndsAt) : "soon"}: after that date you can no longer bid or accept new invitations until the payment goes through.`
-          : `The renewal failed${pastDueSince ? ` on ${day(pastDueSince)}` : ""}; the grace period runs until ${graceEndsAt ? day(graceEndsAt) : "now"}.`}
+          ? `Your subscription payment failed. Update your card at /account/card by ${graceEndsAt ? utcDay(graceEndsAt) : "soon"}: after that date you can no longer bid or accept new invitations until the payment goes through.`
+          : `The renewal failed${pastDueSince ? ` on ${utcDay(pastDueSince)}` : ""}; the grace period runs until ${graceEndsAt ? utcDay(graceEndsAt) : "now"}.`}
       </p>
     </Alert>
   );
@@ -142,7 +142,7 @@ export function SubscriptionSummary({
           <div>
             <dt>Grace period until</dt>
             <dd>
-              <time dateTime={subscription.graceEndsAt}>{day(subscription.graceEndsAt)}</time>
+              <time dateTime={subscription.graceEndsAt}>{utcDay(subscription.graceEndsAt)}</time>
             </dd>
           </div>
         ) : null}
@@ -150,7 +150,7 @@ export function SubscriptionSummary({
           <div>
             <dt>Free trial until</dt>
             <dd>
-              <time dateTime={subscription.trialEndsAt}>{day(subscription.trialEndsAt)}</time>
+              <time dateTime={subscription.trialEndsAt}>{utcDay(subscription.trialEndsAt)}</time>
             </dd>
           </div>
         ) : null}
@@ -162,7 +162,7 @@ export function SubscriptionSummary({
               {subscription.status === "trialing" ? (
                 <>
                   {formatCents(subscription.amountCents)}
-                  {subscription.trialEndsAt ? ` on ${day(subscription.trialEndsAt)}` : ""}{" "}
+                  {subscription.trialEndsAt ? ` on ${utcDay(subscription.trialEndsAt)}` : ""}{" "}
                   {subscription.amountCents === SELLER_FEES_TOTAL
                     ? "(yearly subscription, processing fee and GST)"
                     : "(yearly subscription and GST)"}

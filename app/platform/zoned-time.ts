@@ -1,3 +1,4 @@
+import { utcMinute } from "~/shared/dates";
 // Times are stored in UTC and shown in each user's time zone (an IANA name such as
 // "America/Edmonton"). These turn a wall-clock time typed into a datetime-local field into UTC and
 // back, with Intl only (no library in the browser bundle), daylight saving included.
@@ -169,5 +170,5 @@ export function zonedTexts(value: unknown, timeZone: string): Record<string, str
 
 /** The server's text for an instant; one it did not format reads in UTC ("2026-12-01 16:00 UTC"), the same everywhere. */
 export function timeText(times: TimeTexts, instant: string): string {
-  return times[instant] ?? `${instant.slice(0, 16).replace("T", " ")} UTC`;
+  return times[instant] ?? utcMinute(instant);
 }

@@ -1,17 +1,15 @@
+import {
+  type BuyerSideCode,
+  ORGANIZATION_TYPES,
+  type OrganizationTypeCode,
+  type OrganizationTypeSlug,
+  Role,
+} from "~/shared/roles";
+
 // User-facing texts of the registration steps (spec section 8), shared by pages, actions and the API.
 export const SEND_CODE_FAILED = "Failed to send access code. Please check your mobile number and try again.";
 export const INVALID_ACCESS_CODE = "Invalid access code. Please check the code and try again.";
 export const INVALID_ACCESS_TOKEN = "Invalid access token.";
-
-/** Organization type codes (spec section 9) and the words the routes use for them. */
-export const ORGANIZATION_TYPES = [
-  { code: 2, slug: "buyer", label: "Buyer" },
-  { code: 3, slug: "seller", label: "Seller (Service Company)" },
-  { code: 4, slug: "consultant", label: "Consultant (Auctioneer)" },
-] as const;
-
-export type OrganizationTypeCode = (typeof ORGANIZATION_TYPES)[number]["code"];
-export type OrganizationTypeSlug = (typeof ORGANIZATION_TYPES)[number]["slug"];
 
 export function organizationTypeCodeOf(slug: string | null | undefined): OrganizationTypeCode | undefined {
   return ORGANIZATION_TYPES.find((type) => type.slug === slug)?.code;
@@ -27,8 +25,8 @@ export function registrationFormPath(code: number, accessToken: string): string 
 }
 
 /** Where a submitted buyer or consultant form leads (spec: both to buyer's; the issue lists a page for each). */
-export function registrationCompletePath(code: 2 | 4): string {
-  return `/signup/${code === 4 ? "consultant" : "buyer"}-registration-complete`;
+export function registrationCompletePath(code: BuyerSideCode): string {
+  return `/signup/${code === Role.Consultant ? "consultant" : "buyer"}-registration-complete`;
 }
 
 export const REGISTRATION_COMPLETE =

@@ -2,6 +2,7 @@ import { and, eq, inArray, isNotNull } from "drizzle-orm";
 import { queueMessage } from "~/messaging/delivery/outbox.server";
 import type { Messaging } from "~/messaging/messaging.server";
 import type { Environment } from "~/platform/env.server";
+import { Role } from "~/shared/roles";
 import type { Database } from "~db/database.server";
 import {
   certificationOptions,
@@ -18,8 +19,6 @@ import {
 // before an insurance, WCB or certification expires. Each reminder is recorded, under a key of
 // organization, document, expiry date and threshold, in the transaction that queues its e-mails, so a
 // second run the same day, or two runs at once, send nothing twice, and a crash loses none.
-
-export const REMINDER_THRESHOLDS = [30, 7] as const;
 
 type Document = { organizationId: number; organizationName: string; key: string; label: string; expiresOn: string };
 
@@ -119,7 +118,7 @@ export async function sendExpiryReminders(services: ReminderServices, today: str
     ]);
   }
   if (byOrganization.size === 0) return { reminded: 0 };
-  const staff = await db.select({ email: users.email }).from(users).where(eq(users.role, 1));
+  const staff = await db.select({ email: users.email }).from(users).where(eq(users.role, Role.Staff));
   let reminded = 0;
   for (const [organizationId, candidates] of byOrganization) {
     reminded += await db.transaction(async (tx) => {

@@ -1,4 +1,5 @@
 import PgBoss from "pg-boss";
+import { utcDay } from "~/shared/dates";
 import { type ReminderServices, sendExpiryReminders } from "./expiry-reminders.server";
 
 // The job queue on the same PostgreSQL (pg-boss): the daily expiry reminders run in the worker process
@@ -9,7 +10,7 @@ export const EXPIRY_REMINDERS_JOB = "expiry-reminders";
 /** Daily at 14:00 UTC: 07:00 in Alberta in winter, 08:00 in summer. */
 export const EXPIRY_REMINDERS_CRON = "0 14 * * *";
 
-const today = () => new Date().toISOString().slice(0, 10);
+const today = () => utcDay(new Date());
 
 export async function startRemindersWorker(
   services: ReminderServices,

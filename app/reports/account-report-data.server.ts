@@ -3,6 +3,7 @@ import { requireUser } from "~/accounts/sessions/auth.server";
 import type { CurrentUser } from "~/accounts/sessions/current-user";
 import { DEFAULT_TIMEZONE } from "~/platform/zoned-time";
 import { appServicesContext } from "~/server/app-context";
+import { Role } from "~/shared/roles";
 import { readReportFilter } from "./report-filter";
 import { awardedAuctions } from "./reports.server";
 
@@ -12,7 +13,8 @@ import { awardedAuctions } from "./reports.server";
 
 export function requireReportReader(request: Request, context: Readonly<RouterContextProvider>) {
   const user = requireUser(request, context);
-  if ((user.role !== 2 && user.role !== 4) || !user.organizationId) throw data(null, { status: 403 });
+  if ((user.role !== Role.Buyer && user.role !== Role.Consultant) || !user.organizationId)
+    throw data(null, { status: 403 });
   return user as CurrentUser & { organizationId: number };
 }
 

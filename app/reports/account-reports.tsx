@@ -3,7 +3,8 @@ import { ColumnHeads } from "~/layout/column-heads";
 import { pageTitle } from "~/layout/page-title";
 import { Pager, pageCountOf, pageOf } from "~/layout/pager";
 import { TableRegion } from "~/layout/table-region";
-import { formatCents } from "~/payments/fees";
+import { formatCents } from "~/shared/money";
+import { Role } from "~/shared/roles";
 import type { Route } from "./+types/account-reports";
 import { organizationReport } from "./account-report-data.server";
 import { dayIn, filterSearch, monthIn } from "./report-filter";
@@ -23,7 +24,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // Newest award first in the table; totals and months cover the whole period, not the page.
   const newestFirst = [...rows].reverse().slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
   return {
-    isConsultant: user.role === 4,
+    isConsultant: user.role === Role.Consultant,
     organizationName: user.organizationName,
     timeZone,
     filter: { from: filter.from, to: filter.to, errors: filter.errors },

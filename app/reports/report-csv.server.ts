@@ -1,10 +1,11 @@
-import { csvLine, dollars } from "~/auctions/bidding/bid-history-csv.server";
+import { csvResponse, csvText } from "~/shared/csv";
+import { utcDay } from "~/shared/dates";
+import { dollars } from "~/shared/money";
 import { dayIn } from "./report-filter";
 import type { ReportRow } from "./reports.server";
 import { basisPointsNumber, type ReportTotals, savingsOf, totalsBy, totalsOf } from "./savings";
 
-// The reports' CSV files (issue 21), RFC 4180 like the invoices' (CRLF, quotes doubled, formula-looking
-// cells defused): amounts in dollars with two decimals and no symbol, percentages with two decimals
+// The reports' CSV files (issue 21), written by the one CSV writer (app/shared/csv.ts): amounts in dollars with two decimals and no symbol, percentages with two decimals
 // and no sign, days in the reader's zone. Layouts documented in docs/decisions/021-savings-reports.md.
 
 export const AUCTION_COLUMNS = [
@@ -24,11 +25,10 @@ export const AUCTION_COLUMNS = [
 /** One line per awarded auction, then one "total" line over the period. */
 export function auctionsCsv(rows: readonly ReportRow[], timeZone: string): string {
   const totals = totalsOf(rows);
-  return [
-    csvLine(AUCTION_COLUMNS),
+  return csvText(AUCTION_COLUMNS, [
     ...rows.map((row) => {
       const { savingsCents, savingsBasisPoints } = savingsOf(row.reserveCents, row.awardCents);
-      return csvLine([
+      return [
         String(row.auctionId),
         row.title,
         row.kind,
@@ -40,9 +40,9 @@ export function auctionsCsv(rows: readonly ReportRow[], timeZone: string): strin
         basisPointsNumber(savingsBasisPoints),
         String(row.invitedCount),
         String(row.bidderCount),
-      ]);
+      ];
     }),
-    csvLine([
+    [
       "total",
       `${totals.auctions} auctions`,
       "",
@@ -54,8 +54,8 @@ export function auctionsCsv(rows: readonly ReportRow[], timeZone: string): strin
       basisPointsNumber(totals.savingsBasisPoints),
       String(totals.invitedCount),
       String(totals.bidderCount),
-    ]),
-  ].join("");
+    ],
+  ]);
 }
 
 export const MARKETPLACE_COLUMNS = [
@@ -72,27 +72,26 @@ export const MARKETPLACE_COLUMNS = [
 
 export type Grouped = { key: string; totals: ReportTotals }[];
 
-const groupLine = (grouping: string, key: string, totals: ReportTotals) =>
-  csvLine([
-    grouping,
-    key,
-    String(totals.auctions),
-    dollars(totals.reserveCents),
-    dollars(totals.awardCents),
-    dollars(totals.savingsCents),
-    basisPointsNumber(totals.savingsBasisPoints),
-    String(totals.invitedCount),
-    String(totals.bidderCount),
-  ]);
+const groupLine = (grouping: string, key: string, totals: ReportTotals) => [
+  grouping,
+  key,
+  String(totals.auctions),
+  dollars(totals.reserveCents),
+  dollars(totals.awardCents),
+  dollars(totals.savingsCents),
+  basisPointsNumber(totals.savingsBasisPoints),
+  String(totals.invitedCount),
+  String(totals.bidderCount),
+];
 
 /** The marketplace's totals: by month (YYYY-MM in the reader's zone), category and area, then overall. */
 export function marketplaceCsv(rows: readonly ReportRow[], timeZone: string): string {
-  const lines = [csvLine(MARKETPLACE_COLUMNS)];
+  const lines: string[][] = [];
   for (const [grouping, keyOf] of groupings(timeZone)) {
     for (const { key, totals } of totalsBy(rows, keyOf)) lines.push(groupLine(grouping, key, totals));
   }
   lines.push(groupLine("total", "all", totalsOf(rows)));
-  return lines.join("");
+  return csvText(MARKETPLACE_COLUMNS, lines);
 }
 
 export function groupings(timeZone: string): [string, (row: ReportRow) => string][] {
@@ -103,12 +102,5 @@ export function groupings(timeZone: string): [string, (row: ReportRow) => string
   ];
 }
 
-export function csvResponse(body: string, name: string): Response {
-  return new Response(body, {
-    headers: {
-      "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="${name}-${new Date().toISOString().slice(0, 10)}.csv"`,
-      "Cache-Control": "private, no-store",
-    },
-  });
-}
+/** The report as a download named for today: savings-report-2026-11-25.csv. */
+export const reportResponse = (body: string, name: string) => csvResponse(body, `${name}-${utcDay(new Date())}.csv`);

@@ -4,7 +4,7 @@ import { FilterForm } from "~/forms/filter-select";
 import { TextInput } from "~/forms/text-input";
 import { ColumnHeads } from "~/layout/column-heads";
 import { TableRegion } from "~/layout/table-region";
-import { formatCents } from "~/payments/fees";
+import { formatCents } from "~/shared/money";
 import { FROM_MESSAGE, type ReportFilter, TO_MESSAGE } from "./report-filter";
 import { formatBasisPoints, monthName, type ReportTotals } from "./savings";
 

@@ -2,7 +2,7 @@ import { requireStaff } from "~/accounts/sessions/auth.server";
 import { DEFAULT_TIMEZONE } from "~/platform/zoned-time";
 import { appServicesContext } from "~/server/app-context";
 import type { Route } from "./+types/staff-reports-csv";
-import { csvResponse, marketplaceCsv } from "./report-csv.server";
+import { marketplaceCsv, reportResponse } from "./report-csv.server";
 import { readReportFilter } from "./report-filter";
 import { awardedAuctions } from "./reports.server";
 
@@ -14,5 +14,5 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const timeZone = staff.timezone ?? DEFAULT_TIMEZONE;
   const filter = readReportFilter(new URL(request.url), timeZone);
   const rows = await awardedAuctions(context.get(appServicesContext).db, "marketplace", filter);
-  return csvResponse(marketplaceCsv(rows, timeZone), "marketplace-report");
+  return reportResponse(marketplaceCsv(rows, timeZone), "marketplace-report");
 }

@@ -1,7 +1,6 @@
 import { getFormProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { data, Form, Link, redirect, useLocation } from "react-router";
 import { requireStaff } from "~/accounts/sessions/auth.server";
-import { parseId } from "~/catalogue/catalogue-schemas";
 import { Alert } from "~/forms/alert";
 import { ErrorSummary } from "~/forms/error-summary";
 import { TextAreaField, TextField } from "~/forms/field";
@@ -23,6 +22,8 @@ import {
 } from "~/payments/subscriptions/test-lifecycle-form";
 import { readFormBody } from "~/platform/request-body.server";
 import { appServicesContext } from "~/server/app-context";
+import { utcDay, utcMinute } from "~/shared/dates";
+import { parseId } from "~/shared/ids";
 import type { Route } from "./+types/registration";
 import { CHOOSE_A_DECISION, type Decision, decisionSchema } from "./decision-schema";
 import { RegistrationDetails } from "./registration-details";
@@ -35,7 +36,7 @@ import {
   requestChanges,
   resendSetupLink,
 } from "./review.server";
-import { statusLabelOf, typeLabelOf, utcMinute } from "./review-terms";
+import { statusLabelOf, typeLabelOf } from "./review-terms";
 
 // /staff/registrations/{id}: everything the applicant sent, the decision history, and the decisions.
 // Each decision is a form with a confirmation step: the first post answers with the question, the
@@ -46,7 +47,7 @@ const DONE = ["approved", "rejected", "changes_requested"] as const;
 type Done = (typeof DONE)[number];
 const isDone = (value: string | null): value is Done => (DONE as readonly (string | null)[]).includes(value);
 
-const today = () => new Date().toISOString().slice(0, 10);
+const today = () => utcDay(new Date());
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const id = parseId(params.id);
@@ -54,7 +55,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (!registration) throw data(null, { status: 404 });
   const query = new URL(request.url).searchParams;
   const done = query.get("done");
-  const moved = query.get("moved");
+  const moved = done === "moved" ? query.get("step") : null;
   const services = context.get(appServicesContext);
   // Staff may move a subscription on the test provider, while that provider is in use (issue 19).
   const testLifecycle = Boolean(
@@ -95,7 +96,7 @@ async function moveSubscription(context: Route.ActionArgs["context"], id: number
       { status: 409 },
     );
   }
-  return redirect(`/staff/registrations/${id}?moved=${submission.value.step}#subscription`);
+  return redirect(`/staff/registrations/${id}?done=moved&step=${submission.value.step}#subscription`);
 }
 
 const ALREADY_DECIDED = (status: string) =>

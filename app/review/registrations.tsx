@@ -6,17 +6,11 @@ import { Pager, pageCountOf, pageOf } from "~/layout/pager";
 import { standingText } from "~/payments/subscription-summary";
 import { standingReason } from "~/payments/subscriptions/standing";
 import { appServicesContext } from "~/server/app-context";
+import { utcMinute } from "~/shared/dates";
+import { isOrganizationTypeCode, REGISTRATION_TYPES } from "~/shared/roles";
 import type { Route } from "./+types/registrations";
 import { listRegistrations, QUEUE_PAGE_SIZE, type QueueFilter } from "./review.server";
-import {
-  REGISTRATION_STATUSES,
-  REGISTRATION_TYPES,
-  type RegistrationStatus,
-  type RegistrationType,
-  statusLabelOf,
-  typeLabelOf,
-  utcMinute,
-} from "./review-terms";
+import { REGISTRATION_STATUSES, type RegistrationStatus, statusLabelOf, typeLabelOf } from "./review-terms";
 
 // /staff/registrations: the queue of registrations, newest first, filtered by type and status (a GET
 // form, so filters are in the address and work without JavaScript).
@@ -25,7 +19,7 @@ function readFilter(url: URL): QueueFilter {
   const type = Number(url.searchParams.get("type"));
   const status = url.searchParams.get("status");
   return {
-    type: REGISTRATION_TYPES.some((entry) => entry.code === type) ? (type as RegistrationType) : undefined,
+    type: isOrganizationTypeCode(type) ? type : undefined,
     status: REGISTRATION_STATUSES.some((entry) => entry.value === status) ? (status as RegistrationStatus) : undefined,
   };
 }

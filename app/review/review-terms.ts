@@ -1,11 +1,7 @@
-// Words and codes of the review pages, shared by the pages and the server module.
+import { utcDay } from "~/shared/dates";
+import { REGISTRATION_TYPES } from "~/shared/roles";
 
-export const REGISTRATION_TYPES = [
-  { code: 2, label: "Buyer" },
-  { code: 3, label: "Seller" },
-  { code: 4, label: "Consultant" },
-] as const;
-export type RegistrationType = (typeof REGISTRATION_TYPES)[number]["code"];
+// Words and codes of the review pages, shared by the pages and the server module.
 
 export const REGISTRATION_STATUSES = [
   { value: "submitted", label: "Awaiting review" },
@@ -28,8 +24,5 @@ export function expiryState(date: string | null, today: string): "expired" | "ex
   if (date < today) return "expired";
   const soon = new Date(`${today}T00:00:00Z`);
   soon.setUTCDate(soon.getUTCDate() + EXPIRING_WITHIN_DAYS);
-  return date <= soon.toISOString().slice(0, 10) ? "expiring" : "valid";
+  return date <= utcDay(soon) ? "expiring" : "valid";
 }
-
-/** UTC, as stored: "2026-11-23 14:05 UTC". */
-export const utcMinute = (iso: string) => `${iso.replace("T", " ").slice(0, 16)} UTC`;

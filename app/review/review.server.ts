@@ -7,6 +7,7 @@ import { subscriptionHistoryOf } from "~/payments/subscriptions/subscription-his
 import { CHANGE_LINK_DAYS, changeLinkUrl, issueChangeToken } from "~/registration/changes/registration-changes.server";
 import { keyPersonItems } from "~/registration/changes/stored-registration.server";
 import type { AppServices } from "~/server/app-context";
+import { type OrganizationTypeCode, Role } from "~/shared/roles";
 import type { Database, Transaction } from "~db/database.server";
 import {
   industries,
@@ -24,7 +25,7 @@ import {
   services,
   users,
 } from "~db/schema";
-import type { RegistrationStatus, RegistrationType } from "./review-terms";
+import type { RegistrationStatus } from "./review-terms";
 import { sellerSubscriptionOf, startSellerSubscription } from "./seller-subscription.server";
 
 // Staff review of submitted registrations (issue 8): the queue, one registration with everything the
@@ -32,7 +33,7 @@ import { sellerSubscriptionOf, startSellerSubscription } from "./seller-subscrip
 // 'submitted', in the same transaction as what the decision creates, and the audit row is unique
 // per registration, so of two staff deciding at the same moment exactly one wins.
 
-export type QueueFilter = { type?: RegistrationType; status?: RegistrationStatus };
+export type QueueFilter = { type?: OrganizationTypeCode; status?: RegistrationStatus };
 
 /** The staff queue shows this many registrations a page. */
 export const QUEUE_PAGE_SIZE = 50;
@@ -108,7 +109,7 @@ export async function loadRegistration(db: Database, id: number) {
       .where(eq(registrationDecisions.registrationId, id))
       .orderBy(asc(registrationDecisions.createdAt), asc(registrationDecisions.id)),
   ]);
-  const isSeller = registration.registration.organizationType === 3;
+  const isSeller = registration.registration.organizationType === Role.Seller;
   const seller = isSeller ? await loadSellerDetails(db, id, contacts) : null;
   const organizationId = registration.registration.organizationId;
   const [subscription, organizationChanges, subscriptionHistory] = await Promise.all([
@@ -158,13 +159,13 @@ export type DecisionOutcome =
   | { kind: "email-in-use"; email: string };
 
 /** The contact the account is made for: primary (buyer, consultant) or sales (seller). */
-const ACCOUNT_CONTACT_ROLE = { 2: "primary", 3: "sales", 4: "primary" } as const;
+const ACCOUNT_CONTACT_ROLE = { [Role.Buyer]: "primary", [Role.Seller]: "sales", [Role.Consultant]: "primary" } as const;
 
 /** The registration and the contact its account is (or would be) made for. */
 async function registrationWithContact(tx: Transaction, id: number) {
   const [registration] = await tx.select().from(registrations).where(eq(registrations.id, id));
   if (!registration) return undefined;
-  const role = ACCOUNT_CONTACT_ROLE[registration.organizationType as RegistrationType];
+  const role = ACCOUNT_CONTACT_ROLE[registration.organizationType as OrganizationTypeCode];
   const [contact] = await tx
     .select()
     .from(registrationContacts)
@@ -251,7 +252,7 @@ export async function approveRegistration(
     };
   });
   if (outcome.kind !== "approved") return outcome;
-  if (outcome.organizationType === 3) await startSellerSubscription(services, outcome.organizationId, id);
+  if (outcome.organizationType === Role.Seller) await startSellerSubscription(services, outcome.organizationId, id);
   return { kind: "decided", decision: "approved" };
 }
 

@@ -22,6 +22,7 @@ import { checkStripeFees } from "~/payments/stripe-fees.server";
 import { type EventRetrySettings, startProviderEventDrain } from "~/payments/subscriptions/provider-events.server";
 import { sendExpiryReminders } from "~/reminders/expiry-reminders.server";
 import { startRemindersWorker } from "~/reminders/reminders-worker.server";
+import { utcDay } from "~/shared/dates";
 import { type DatabaseHandle, openDatabase } from "~db/database.server";
 import { seedDemoCatalogue, seedReferenceData } from "~db/seed";
 import { CROSS_ORIGIN_MESSAGE, isCrossOriginWrite } from "../platform/cross-origin";
@@ -43,6 +44,11 @@ export type ApplicationOptions = {
   delivery?: Partial<DeliverySettings>;
   /** The provider events' retry timing (tests shorten the backoff). */
   eventRetry?: Partial<EventRetrySettings>;
+  /**
+   * A database already open, used instead of the one the environment names (tests hand in a copy of
+   * a prepared one); it is still migrated and seeded, and closed with the application.
+   */
+  database?: DatabaseHandle;
 };
 
 export type Application = {
@@ -148,7 +154,7 @@ export async function runWorker(
 export async function sendRemindersOnce(environment: NodeJS.ProcessEnv = process.env): Promise<number> {
   const { database, services } = await openBackgroundServices(environment);
   try {
-    const { reminded } = await sendExpiryReminders(services, new Date().toISOString().slice(0, 10));
+    const { reminded } = await sendExpiryReminders(services, utcDay(new Date()));
     // One pass over the queue before exiting (on the embedded database no other process may be
     // running); what a provider does not take now stays queued for the next process that serves.
     await drainQueue(database, services.messaging);
@@ -169,7 +175,8 @@ export async function createApplication(options: ApplicationOptions = {}): Promi
   const build: ServerBuild | (() => Promise<ServerBuild>) =
     options.loadBuild ?? ((await import("virtual:react-router/server-build")) as ServerBuild);
 
-  const database = await openDatabase({ databaseUrl: env.DATABASE_URL, pgliteDir: env.PGLITE_DIR });
+  const database =
+    options.database ?? (await openDatabase({ databaseUrl: env.DATABASE_URL, pgliteDir: env.PGLITE_DIR }));
   await prepareDatabase(database);
   if (env.SEED_STAFF_EMAIL && env.SEED_STAFF_PASSWORD) {
     await ensureStaffUser(database.db, env.SEED_STAFF_EMAIL, env.SEED_STAFF_PASSWORD);

@@ -14,20 +14,24 @@ import {
   uniqueIndex,
   varchar,
 } from "drizzle-orm/pg-core";
+import { ORGANIZATION_TYPE_CODES, ROLE_CODES } from "../../app/shared/roles";
+import { codeList } from "./columns";
 import { timezones } from "./reference-data";
 
-// Accounts (issue 4). Role codes: 1 staff, 2 buyer, 3 seller, 4 consultant.
+// Accounts (issue 4). Role codes: app/shared/roles.ts.
 
 export const organizations = pgTable(
   "organizations",
   {
     id: serial("id").primaryKey(),
     name: text("name").notNull(),
-    /** 2 buyer, 3 seller (service company), 4 consultant (auctioneer). */
+    /** The organization's role: buyer, seller (service company) or consultant (auctioneer). */
     organizationType: smallint("organization_type").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [check("organizations_type_check", sql`${table.organizationType} in (2, 3, 4)`)],
+  (table) => [
+    check("organizations_type_check", sql`${table.organizationType} in ${codeList(ORGANIZATION_TYPE_CODES)}`),
+  ],
 );
 
 export const users = pgTable(
@@ -49,7 +53,7 @@ export const users = pgTable(
     isOrganizationAdmin: boolean("is_organization_admin").notNull().default(false),
   },
   (table) => [
-    check("users_role_check", sql`${table.role} in (1, 2, 3, 4)`),
+    check("users_role_check", sql`${table.role} in ${codeList(ROLE_CODES)}`),
     check("users_email_lowercase_check", sql`${table.email} = lower(${table.email})`),
   ],
 );

@@ -11,8 +11,10 @@ import {
   timestamp,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
+import { ORGANIZATION_TYPE_CODES } from "../../app/shared/roles";
 import { organizations, users } from "./accounts";
 import { serviceAreas } from "./catalogue";
+import { codeList } from "./columns";
 import { countries, industries } from "./reference-data";
 
 // Registration (issue 6): SMS-verified sign-up → privacy policy → terms → the type's form → staff review.
@@ -24,7 +26,7 @@ export const registrationRequests = pgTable(
     id: serial("id").primaryKey(),
     name: text("name").notNull(),
     organizationName: text("organization_name").notNull(),
-    /** 2 buyer, 3 seller (service company), 4 consultant (auctioneer). */
+    /** The organization's role: buyer, seller (service company) or consultant (auctioneer). */
     organizationType: smallint("organization_type").notNull(),
     /** E.164, e.g. +17805551234. */
     mobileNumber: text("mobile_number").notNull(),
@@ -40,7 +42,7 @@ export const registrationRequests = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
-    check("registration_requests_type_check", sql`${table.organizationType} in (2, 3, 4)`),
+    check("registration_requests_type_check", sql`${table.organizationType} in ${codeList(ORGANIZATION_TYPE_CODES)}`),
     check("registration_requests_attempts_check", sql`${table.attemptsLeft} >= 0`),
     index("registration_requests_mobile_idx").on(table.mobileNumber, table.id),
   ],
@@ -140,7 +142,7 @@ export const registrations = pgTable(
     submissionHash: text("submission_hash"),
   },
   (table) => [
-    check("registrations_type_check", sql`${table.organizationType} in (2, 3, 4)`),
+    check("registrations_type_check", sql`${table.organizationType} in ${codeList(ORGANIZATION_TYPE_CODES)}`),
     check(
       "registrations_status_check",
       sql`${table.status} in ('submitted', 'changes_requested', 'approved', 'rejected')`,

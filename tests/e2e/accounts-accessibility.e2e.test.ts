@@ -67,7 +67,7 @@ const screens: Screen[] = [
       await submitForErrors(page, "Submit");
     },
   },
-  { name: "/forgot-password, request sent", visit: (page, state) => go(page, state, "/forgot-password?sent=1") },
+  { name: "/forgot-password, request sent", visit: (page, state) => go(page, state, "/forgot-password?done=sent") },
   { name: "/set-password/{token}", visit: (page, state) => go(page, state, fixtures().setPasswordLinks.axe.path) },
   {
     name: "/set-password/{token} with 'Passwords do not match.'",
@@ -151,7 +151,7 @@ describe("W3C Nu validator", () => {
       fetchPage("login-empty", "/login", form({ email: "", password: "" })),
       fetchPage("forgot", "/forgot-password"),
       fetchPage("forgot-malformed", "/forgot-password", form({ email: "not-an-address" })),
-      fetchPage("forgot-sent", "/forgot-password?sent=1"),
+      fetchPage("forgot-sent", "/forgot-password?done=sent"),
       fetchPage("set-password", setPasswordLinks.axe.path),
       fetchPage(
         "set-password-mismatch",

@@ -1,4 +1,3 @@
-import { readFile } from "node:fs/promises";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { DOCUMENT_MESSAGES, MAX_DOCUMENT_BYTES, mismatchMessage } from "~/auctions/documents/document-types";
@@ -8,6 +7,7 @@ import { startTestApp, type TestApp } from "../support/test-app";
 import { errorAlert, expectAlertFocused, expectFieldMessage, signIn, submit, visit } from "./account-helpers";
 import {
   browserForFile,
+  downloadedBytes,
   expectNoAxeViolations,
   type JavaScriptMode,
   javaScriptModes,
@@ -101,8 +101,7 @@ describe.each(javaScriptModes)("auction documents with %s", (mode) => {
 
     const [download] = await Promise.all([page.waitForEvent("download"), link.click()]);
     expect(download.suggestedFilename()).toBe("Scope of work.pdf");
-    const saved = await download.path();
-    expect((await readFile(saved)).equals(PDF)).toBe(true);
+    expect((await downloadedBytes(download)).equals(PDF)).toBe(true);
 
     await submit(page, mode, page.getByRole("button", { name: "Delete Scope of work.pdf" }));
     await page.getByRole("heading", { name: "Delete Scope of work.pdf?" }).waitFor();

@@ -45,7 +45,7 @@ describe.each(javaScriptModes)("reusing auctions with %s", (mode) => {
     await page.goto(`/auctions/${source.id}`);
     await axe(page);
     await submit(page, mode, page.getByRole("button", { name: "Copy to a new auction" }));
-    await expect.poll(() => page.url()).toMatch(/\/auctions\/\d+\?copied=1$/);
+    await expect.poll(() => page.url()).toMatch(/\/auctions\/\d+\?done=copied$/);
     const copyId = Number(/\/auctions\/(\d+)/.exec(page.url())?.[1]);
     expect(copyId).not.toBe(source.id);
     const text = await mainText(page);

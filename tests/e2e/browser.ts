@@ -1,15 +1,8 @@
-import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { promisify } from "node:util";
 import AxeBuilder from "@axe-core/playwright";
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { type Browser, type BrowserContext, chromium, type Download, type Page } from "playwright-core";
 import { afterAll, beforeAll, expect, inject, onTestFinished } from "vitest";
 
 export const baseURL = () => inject("baseURL");
-
-const vnuJar = path.resolve("node_modules/vnu-jar/build/dist/vnu.jar");
 
 /**
  * Errors the pages raised since the last check: uncaught exceptions (`pageerror`) and console
@@ -42,29 +35,26 @@ function watchContext(context: BrowserContext): BrowserContext {
   return context;
 }
 
-/** Debian's Chromium, with the flags this closed network needs (never a downloaded browser). Every page it opens is watched for errors. */
+/**
+ * The run's one Chromium (Debian's, started by global-setup.ts), connected to: each connection has
+ * its own contexts and closes them when it disconnects. Every page it opens is watched for errors.
+ */
 export async function launchBrowser(): Promise<Browser> {
-  const browser = await launchChromium();
+  const browser = await chromium.connect(inject("browserEndpoint"));
   // Browser.newPage makes its context through newContext too.
   const newContext = browser.newContext.bind(browser);
   browser.newContext = async (...args: Parameters<Browser["newContext"]>) => watchContext(await newContext(...args));
   return browser;
 }
 
-function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
+/**
+ * A download's bytes. The browser runs in another process (connected to, not launched), where the
+ * file is kept: it is read through Playwright's stream, never by its path.
+ */
+export async function downloadedBytes(download: Download): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
 }
 
 export type JavaScriptMode = "js" | "no-js";
@@ -124,12 +114,16 @@ export async function waitForAppIfShipped(page: Page): Promise<void> {
   }
 }
 
-/** Waits until React has hydrated, so a click is handled by the app, not by the browser's default. */
+/**
+ * Waits until React has hydrated, so a click is handled by the app, not by the browser's default:
+ * the progress indicator's status region renders only then (no half-second of network silence to
+ * wait out).
+ */
 export async function waitForHydration(page: Page): Promise<void> {
   await page.waitForFunction(
     () => (window as unknown as { __reactRouterRouteModules?: unknown }).__reactRouterRouteModules !== undefined,
   );
-  await page.waitForLoadState("networkidle");
+  await page.locator(".progress [role=status]").waitFor({ state: "attached" });
 }
 
 /**
@@ -140,8 +134,12 @@ export async function expectNoAxeViolations(page: Page): Promise<void> {
   // After a form post the error summary may be in the DOM before the stylesheet is applied; sizes
   // (target-size) and colours (contrast) are only right once the page has loaded.
   await page.waitForLoadState("load");
+  // The same rules, run in the page itself (legacy mode: no extra page per run to assemble the
+  // frames' results) and reporting only violations in full: a third of the time per page.
   const results = await new AxeBuilder({ page })
     .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"])
+    .setLegacyMode(true)
+    .options({ resultTypes: ["violations"] })
     .analyze();
   const summary = results.violations.map(
     (violation) =>
@@ -164,25 +162,29 @@ export async function openPageWithoutAppScripts(
   return { context, page };
 }
 
-type VnuMessage = { type: string; url: string; lastLine?: number; message: string; extract?: string };
+type VnuMessage = { type: string; lastLine?: number; message: string; extract?: string };
 
-/** Validates HTML documents with the W3C Nu validator in one Java run; answers the errors found. */
+/**
+ * Validates HTML documents with the W3C Nu validator (the run's one validator service, started by
+ * global-setup.ts); answers the errors found, each as "<name>:<line> <message>".
+ */
 export async function validateHtml(documents: Record<string, string>): Promise<string[]> {
-  const folder = mkdtempSync(path.join(tmpdir(), "vnu-"));
-  try {
-    const files = Object.entries(documents).map(([name, html]) => {
-      const file = path.join(folder, `${name.replace(/[^a-z0-9]+/gi, "_") || "index"}.html`);
-      writeFileSync(file, html);
-      return file;
-    });
-    const result = await promisify(execFile)("java", ["-jar", vnuJar, "--errors-only", "--format", "json", ...files], {
-      maxBuffer: 10 * 1024 * 1024,
-    }).catch((error: { stdout?: string; stderr?: string }) => error);
-    const report = JSON.parse(result.stderr || result.stdout || '{"messages":[]}') as { messages: VnuMessage[] };
-    return report.messages
-      .filter((message) => message.type === "error")
-      .map((message) => `${path.basename(message.url)}:${message.lastLine ?? "?"} ${message.message}`);
-  } finally {
-    rmSync(folder, { recursive: true, force: true });
-  }
+  const validator = inject("htmlValidator");
+  if ("error" in validator) throw new Error(validator.error);
+  const reports = await Promise.all(
+    Object.entries(documents).map(async ([name, html]) => {
+      const response = await fetch(`${validator.url}?out=json`, {
+        method: "POST",
+        headers: { "Content-Type": "text/html; charset=utf-8" },
+        body: html,
+      });
+      if (!response.ok) throw new Error(`the HTML validator answered ${response.status} for ${name}`);
+      const report = (await response.json()) as { messages: VnuMessage[] };
+      const file = `${name.replace(/[^a-z0-9]+/gi, "_") || "index"}.html`;
+      return report.messages
+        .filter((message) => message.type === "error" || message.type === "non-document-error")
+        .map((message) => `${file}:${message.lastLine ?? "?"} ${message.message}`);
+    }),
+  );
+  return reports.flat();
 }

@@ -79,7 +79,7 @@ describe("replacing the card with Stripe.js", () => {
     captured.length = 0;
     await cardNumber.fill("5555 5555 5555 4444");
     await page.getByRole("button", { name: "Replace the card" }).click();
-    await page.waitForURL("**/account?card=replaced");
+    await page.waitForURL("**/account?done=card-replaced");
     await expect.poll(() => page.locator("main").textContent()).toContain("Your card has been replaced.");
     expect(await page.locator("main").textContent()).toContain("MasterCard ending 4444");
     expect(captured.map((request) => request.url)).toEqual([

@@ -146,7 +146,7 @@ describe("W3C Nu validator", () => {
       form: { card_number: "5555 5555 5555 4444", card_exp_month: "12", card_exp_year: yy, card_cvc: "123" },
     });
     expect(replaced.status).toBe(302);
-    await fetchPage("account-replaced", "/account?card=replaced");
+    await fetchPage("account-replaced", "/account?done=card-replaced");
     expect(documents["account-replaced"]).toContain("Mastercard ending 4444");
     expect(await validateHtml(documents)).toEqual([]);
   });

@@ -4,15 +4,20 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { type BrowserServer, chromium } from "playwright-core";
 import type { TestProject } from "vitest/node";
 import { openDatabase } from "~db/database.server";
 import { createPostgresDatabase } from "../support/test-database";
 import { type AccountFixtures, prepareAccountFixtures, STAFF } from "./account-fixtures";
+import { type HtmlValidator, startHtmlValidator } from "./html-validator";
 
 declare module "vitest" {
   export interface ProvidedContext {
     baseURL: string;
     accountFixtures: AccountFixtures;
+    htmlValidator: HtmlValidator;
+    /** The run's Chromium, for `chromium.connect` (browser.ts). */
+    browserEndpoint: string;
   }
 }
 
@@ -44,11 +49,34 @@ async function waitForHealth(url: string, server: ChildProcess, output: () => st
   throw new Error(`server did not become healthy in time:\n${output()}`);
 }
 
+/**
+ * Debian's Chromium (never a downloaded browser), once for the run: every file connects to it
+ * instead of starting its own. The flags are those this closed network needs.
+ */
+function startChromium(): Promise<BrowserServer> {
+  return chromium.launchServer({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+}
+
 /** Starts the production build (`node server.js`) on a fresh database for the browser tests. */
 export default async function setup(project: TestProject) {
   if (!existsSync("build/server/index.js")) {
     throw new Error("No production build: run `npm run build` before the e2e tests (`npm test` does).");
   }
+  // The validator's JVM and Chromium start while the server does.
+  const validatorStarting = startHtmlValidator();
+  const browserStarting = startChromium();
   const port = await freePort();
   const baseURL = `http://127.0.0.1:${port}`;
   const postgresDatabase = process.env.DATABASE_URL ? await createPostgresDatabase() : undefined;
@@ -88,11 +116,24 @@ export default async function setup(project: TestProject) {
   server.stderr?.on("data", (chunk) => {
     log += chunk;
   });
-  await waitForHealth(baseURL, server, () => log);
+  try {
+    await waitForHealth(baseURL, server, () => log);
+  } catch (error) {
+    // Nothing started here outlives a failed start.
+    server.kill("SIGTERM");
+    await Promise.allSettled([validatorStarting.then((v) => v.stop()), browserStarting.then((b) => b.close())]);
+    throw error;
+  }
+  const htmlValidator = await validatorStarting;
+  const browserServer = await browserStarting;
   project.provide("baseURL", baseURL);
   project.provide("accountFixtures", accountFixtures);
+  project.provide("htmlValidator", htmlValidator.validator);
+  project.provide("browserEndpoint", browserServer.wsEndpoint());
 
   return async () => {
+    await browserServer.close();
+    await htmlValidator.stop();
     if (server.exitCode === null) {
       const exited = new Promise((resolve) => server.once("exit", resolve));
       server.kill("SIGTERM");

@@ -1,4 +1,3 @@
-import { readFile } from "node:fs/promises";
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createSeller, offering, type Party, TEST_STAFF } from "../support/auction-fixtures";
@@ -8,7 +7,7 @@ import { createClient } from "../support/test-app";
 import { errorAlertText, expectAlertFocused, expectFieldMessage, submit } from "./account-helpers";
 import { signInThroughForm } from "./app-pages";
 import { auctionAppForFile, mainText } from "./auction-steps";
-import { expectNoAxeViolations, javaScriptModes, validateHtml } from "./browser";
+import { downloadedBytes, expectNoAxeViolations, javaScriptModes, validateHtml } from "./browser";
 
 // Buyer invoices in Chromium, with JavaScript on and off (issue 19): a buyer finds the invoice of an
 // awarded auction from /account and downloads its PDF; staff find it in the list by its state, mark it
@@ -50,7 +49,7 @@ describe.each(javaScriptModes)("buyer invoices with %s", (mode) => {
       row.getByRole("link", { name: `Download ${number} (PDF)` }).click(),
     ]);
     expect(download.suggestedFilename()).toBe(`${number}.pdf`);
-    const text = await pdfText(await readFile((await download.path()) ?? ""));
+    const text = await pdfText(await downloadedBytes(download));
     for (const expected of [`Invoice ${number}`, "$250.00", "$12.50", "$262.50", `Paper Trail ${mode} Ltd.`]) {
       expect(text).toContain(expected);
     }

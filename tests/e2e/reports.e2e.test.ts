@@ -1,4 +1,3 @@
-import { readFile } from "node:fs/promises";
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createSeller, offering, type Party, TEST_STAFF } from "../support/auction-fixtures";
@@ -7,7 +6,7 @@ import { createClient } from "../support/test-app";
 import { expectAlertFocused, expectFieldMessage, submit, visit } from "./account-helpers";
 import { signInThroughForm } from "./app-pages";
 import { auctionAppForFile, mainText } from "./auction-steps";
-import { expectNoAxeViolations, javaScriptModes, validateHtml } from "./browser";
+import { downloadedBytes, expectNoAxeViolations, javaScriptModes, validateHtml } from "./browser";
 
 // Savings reports in Chromium, with JavaScript on and off (issue 21): a buyer goes from /account to
 // its report, sees an awarded auction's savings in the table, the totals and the chart, narrows the
@@ -72,7 +71,7 @@ describe.each(javaScriptModes)("savings reports with %s", (mode) => {
       page.getByRole("link", { name: "Download this report (CSV)" }).click(),
     ]);
     expect(download.suggestedFilename()).toMatch(/^savings-report-\d{4}-\d{2}-\d{2}\.csv$/);
-    const csv = await readFile((await download.path()) ?? "", "utf8");
+    const csv = (await downloadedBytes(download)).toString("utf8");
     expect(csv).toContain(`${auction.id},${auction.title},reverse,`);
     expect(csv).toContain(",10000.00,5000.00,5000.00,5000.00,50.00,1,1\r\n");
 

@@ -1,6 +1,6 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, openPage } from "./browser";
+import { launchBrowser, openPage, validateHtml } from "./browser";
 
 let browser: Browser;
 beforeAll(async () => {
@@ -29,5 +29,16 @@ describe("smoke", () => {
       await expect(banner.textContent()).resolves.toContain("Staging copy: not the real marketplace.");
     }
     await context.close();
+  });
+
+  // The validator is a service started once for the run: a document it finds wrong must be reported
+  // (an empty answer would pass every page).
+  it("the HTML validator reports a broken document, and none in a valid one", async () => {
+    const broken = '<!doctype html><html lang="en"><head><title>x</title></head><body><p><div>bad</p></body></html>';
+    const valid = '<!doctype html><html lang="en"><head><title>x</title></head><body><p>good</p></body></html>';
+    expect(await validateHtml({ broken, valid })).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^broken\.html:1 Unclosed element “div”/)]),
+    );
+    expect(await validateHtml({ valid })).toEqual([]);
   });
 });

@@ -88,7 +88,7 @@ describe.each(javaScriptModes)("a seller's standing with %s", (mode) => {
     await seller.goto(`/auctions/${auctionId}`);
     await seller.getByLabel("Your bid (CAD)").fill("40000");
     await submit(seller, mode, seller.getByRole("button", { name: "Place binding bid" }));
-    await expect.poll(() => new URL(seller.url()).search).toContain("placed=1");
+    await expect.poll(() => new URL(seller.url()).search).toContain("done=placed");
 
     // Stripe's retries are over: the grace period ends, bidding is blocked.
     await submit(staff, mode, staff.getByRole("button", { name: "Retries exhausted (grace period ends)" }));
@@ -115,7 +115,7 @@ describe.each(javaScriptModes)("a seller's standing with %s", (mode) => {
     await seller.goto(`/auctions/${auctionId}`);
     await seller.getByLabel("Auto-bid: your secret minimum (CAD)").fill("30000");
     await submit(seller, mode, seller.getByRole("button", { name: "Save my minimum" }));
-    await expect.poll(() => new URL(seller.url()).search).toContain("minimum=1");
+    await expect.poll(() => new URL(seller.url()).search).toContain("done=minimum");
 
     await staff.reload();
     const staffView = await mainText(staff);

@@ -7,8 +7,9 @@ import { hashPassword } from "~/accounts/password.server";
 import type { DeliverySettings } from "~/messaging/messaging.server";
 import type { EventRetrySettings } from "~/payments/subscriptions/provider-events.server";
 import type { AppServices } from "~/server/app-context";
+import type { DatabaseHandle } from "~db/database.server";
 import { users } from "~db/schema";
-import { createPostgresDatabase, type DatabaseKind } from "./test-database";
+import { createPostgresDatabase, type DatabaseKind, openPgliteCopy } from "./test-database";
 
 // The production build, run in-process so tests can reach its services (to issue tokens through the
 // same module the product uses). `npm test` builds before it runs the tests.
@@ -65,10 +66,14 @@ export async function startTestApp(
       environment: NodeJS.ProcessEnv;
       delivery?: Partial<DeliverySettings>;
       eventRetry?: Partial<EventRetrySettings>;
+      database?: DatabaseHandle;
     }): Promise<BuiltApplication>;
   };
   if (environment.DATABASE_URL && kind !== "postgres") throw new Error("DATABASE_URL is for postgres test apps");
-  const database = kind === "postgres" && !environment.DATABASE_URL ? await createPostgresDatabase() : undefined;
+  // A copy of the database the app prepares on start (migrated, seeded, pg-boss's schema made), not
+  // an empty one it would migrate again: the app still checks and seeds it as on every start.
+  const database = kind === "postgres" && !environment.DATABASE_URL ? await createPostgresDatabase("app") : undefined;
+  const pglite = kind === "pglite" && !environment.PGLITE_DIR ? await openPgliteCopy("app") : undefined;
   // Listen first, so the app knows its own address for the links it puts in e-mails.
   let application: BuiltApplication | undefined;
   const server: Server = createServer((req, res) => {
@@ -87,6 +92,13 @@ export async function startTestApp(
     },
     delivery: options.delivery,
     eventRetry: options.eventRetry,
+    database: pglite,
+  }).catch(async (error: unknown) => {
+    // A start refused (a test of the configuration checks) leaves nothing open behind it.
+    server.close();
+    await pglite?.close().catch(() => {});
+    await database?.drop();
+    throw error;
   });
   application = started;
   let databaseClosed = false;

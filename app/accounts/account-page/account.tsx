@@ -13,10 +13,10 @@ import { SubscriptionSummary, toSubscriptionView } from "~/payments/subscription
 import { readFormBody } from "~/platform/request-body.server";
 import { sellerSubscriptionOf } from "~/review/seller-subscription.server";
 import { appServicesContext } from "~/server/app-context";
+import { ROLE_NAMES, Role } from "~/shared/roles";
 import { NOTIFICATION_KINDS } from "~db/notification-kinds";
 import { organizationSummary } from "../organization/organization-profile.server";
 import { requireUser } from "../sessions/auth.server";
-import { ROLE_NAMES } from "../sessions/current-user";
 import type { Route } from "./+types/account";
 import { CHOOSE_FROM_THE_LIST, notificationChoicesSchema } from "./notification-choices-schema";
 
@@ -24,16 +24,16 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(request, context);
   const name = [user.firstName, user.lastName].filter(Boolean).join(" ");
   const db = context.get(appServicesContext).db;
-  const profile = new URL(request.url).searchParams.get("profile");
+  const done = new URL(request.url).searchParams.get("done");
   // Independent reads, sent together.
   const [subscription, organization, recent, optOuts, practise] = await Promise.all([
-    user.role === 3 && user.organizationId ? sellerSubscriptionOf(db, user.organizationId) : undefined,
-    user.role !== 1 && user.organizationId ? organizationSummary(db, user.organizationId) : null,
+    user.role === Role.Seller && user.organizationId ? sellerSubscriptionOf(db, user.organizationId) : undefined,
+    user.role !== Role.Staff && user.organizationId ? organizationSummary(db, user.organizationId) : null,
     // One more than shown, to know whether to link to the rest.
-    user.role === 1 ? [] : listNotifications(db, user.id, RECENT_NOTIFICATIONS + 1),
-    user.role === 1 ? ([] as Awaited<ReturnType<typeof optOutsOf>>) : optOutsOf(db, user.id),
+    user.role === Role.Staff ? [] : listNotifications(db, user.id, RECENT_NOTIFICATIONS + 1),
+    user.role === Role.Staff ? ([] as Awaited<ReturnType<typeof optOutsOf>>) : optOutsOf(db, user.id),
     // Approved sellers in good standing may try a practice auction (issue 21, decision 022).
-    user.role === 3 && user.organizationId ? mayPractise(db, user.organizationId) : undefined,
+    user.role === Role.Seller && user.organizationId ? mayPractise(db, user.organizationId) : undefined,
   ]);
   return {
     // Without their ids: counted across every user's notifications (other sellers' "outbid" ones
@@ -41,21 +41,21 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     notifications: toNotificationViews(recent.slice(0, RECENT_NOTIFICATIONS)),
     moreNotifications: recent.length > RECENT_NOTIFICATIONS,
     optedOut: optOuts,
-    notificationsSaved: new URL(request.url).searchParams.get("notifications") === "saved",
-    profileSaved: profile === "saved" || profile === "unchanged" ? profile : undefined,
+    notificationsSaved: done === "notifications-saved",
+    profileSaved: done === "profile-saved" ? "saved" : done === "profile-unchanged" ? "unchanged" : undefined,
     organization,
     name: name || null,
     email: user.email,
     roleName: ROLE_NAMES[user.role],
     organizationName: user.organizationName,
-    isStaff: user.role === 1,
-    hasOrganization: user.role !== 1 && user.organizationId !== null,
+    isStaff: user.role === Role.Staff,
+    hasOrganization: user.role !== Role.Staff && user.organizationId !== null,
     // Buyers and consultants run auctions, so they are invoiced (issue 19).
-    hasInvoices: (user.role === 2 || user.role === 4) && user.organizationId !== null,
+    hasInvoices: (user.role === Role.Buyer || user.role === Role.Consultant) && user.organizationId !== null,
     subscription: subscription ? toSubscriptionView(subscription) : null,
     // The seller's administrator replaces the card the subscription is charged to.
-    canReplaceCard: user.role === 3 && user.isOrganizationAdmin,
-    cardReplaced: new URL(request.url).searchParams.get("card") === "replaced",
+    canReplaceCard: user.role === Role.Seller && user.isOrganizationAdmin,
+    cardReplaced: done === "card-replaced",
     mayPractise: practise?.ok === true,
   };
 }
@@ -71,7 +71,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data({ result: submission.reply({ formErrors: [CHOOSE_FROM_THE_LIST] }) }, { status: 400 });
   }
   await saveNotificationChoices(context.get(appServicesContext).db, user.id, submission.value.email);
-  return redirect("/account?notifications=saved");
+  return redirect("/account?done=notifications-saved");
 }
 
 export function meta() {

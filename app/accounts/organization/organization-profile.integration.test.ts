@@ -116,8 +116,8 @@ describe.each(databaseKinds)("the organization profile on %s", (kind) => {
       }),
     });
     expect(saved.status).toBe(302);
-    expect(saved.headers.get("location")).toBe("/account?profile=saved");
-    expectIn(await (await admin.request("/account?profile=saved")).text(), "profile has been saved.");
+    expect(saved.headers.get("location")).toBe("/account?done=profile-saved");
+    expectIn(await (await admin.request("/account?done=profile-saved")).text(), "profile has been saved.");
 
     const [registration] = await db().select().from(registrations).where(eq(registrations.id, registrationId));
     expect(registration).toMatchObject({
@@ -168,7 +168,7 @@ describe.each(databaseKinds)("the organization profile on %s", (kind) => {
     const before = (await changeLog()).length;
     const saved = await admin.request("/account/organization", { form: formBody(await storedValues()) });
     expect(saved.status).toBe(302);
-    expect(saved.headers.get("location")).toBe("/account?profile=unchanged");
+    expect(saved.headers.get("location")).toBe("/account?done=profile-unchanged");
     expect(await changeLog()).toHaveLength(before);
   });
 

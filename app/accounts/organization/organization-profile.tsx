@@ -7,6 +7,8 @@ import { keepPageAfterRefusal } from "~/registration/form/registration-form-page
 import { RegistrationDetails } from "~/review/registration-details";
 import { loadRegistration } from "~/review/review.server";
 import { appServicesContext } from "~/server/app-context";
+import { utcDay } from "~/shared/dates";
+import { Role } from "~/shared/roles";
 import { requireUser } from "../sessions/auth.server";
 import type { Route } from "./+types/organization-profile";
 import { organizationRegistrationId, saveOrganizationProfile } from "./organization-profile.server";
@@ -17,7 +19,7 @@ import { organizationRegistrationId, saveOrganizationProfile } from "./organizat
 
 async function requireProfile(request: Request, context: Route.LoaderArgs["context"]) {
   const user = requireUser(request, context);
-  if (user.role === 1 || !user.organizationId) throw data(null, { status: 403 });
+  if (user.role === Role.Staff || !user.organizationId) throw data(null, { status: 403 });
   const { db } = context.get(appServicesContext);
   const registrationId = await organizationRegistrationId(db, user.organizationId);
   if (!registrationId) throw data(null, { status: 404 });
@@ -30,7 +32,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (!user.isOrganizationAdmin) {
     const registration = await loadRegistration(services.db, registrationId);
     if (!registration) throw data(null, { status: 404 });
-    return { editable: false as const, registration, today: new Date().toISOString().slice(0, 10) };
+    return { editable: false as const, registration, today: utcDay(new Date()) };
   }
   const stored = await readStoredRegistration(services.db, registrationId);
   if (!stored) throw data(null, { status: 404 });
@@ -47,7 +49,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (parsed.kind === "answer") return data(parsed.answer, { status: parsed.status });
   const saved = await saveOrganizationProfile(services, user.organizationId, user.id, parsed);
   if (saved.kind === "not-found") throw data(null, { status: 404 });
-  return redirect(`/account?profile=${saved.changes > 0 ? "saved" : "unchanged"}`);
+  return redirect(`/account?done=${saved.changes > 0 ? "profile-saved" : "profile-unchanged"}`);
 }
 
 export const shouldRevalidate = keepPageAfterRefusal;

@@ -16,7 +16,7 @@ import type { Route } from "./+types/forgot-password";
 import { requestPasswordReset } from "./password-reset-request.server";
 
 export function loader({ request }: Route.LoaderArgs) {
-  return { sent: new URL(request.url).searchParams.get("sent") === "1" };
+  return { sent: new URL(request.url).searchParams.get("done") === "sent" };
 }
 
 /** A malformed address (as opposed to none at all) also gets the spec's delivery message. */
@@ -39,7 +39,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (outcome.kind === "failed") {
     return data({ result: submission.reply({ formErrors: [outcome.message] }) }, { status: outcome.status });
   }
-  return redirect("/forgot-password?sent=1");
+  return redirect("/forgot-password?done=sent");
 }
 
 export function meta({ data: pageData }: Route.MetaArgs) {

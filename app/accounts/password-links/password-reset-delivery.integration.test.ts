@@ -59,7 +59,7 @@ describe.each(databaseKinds)("password reset delivery on %s", (kind) => {
       form: { email: "OPS@foothills.example" },
     });
     expect(response.status).toBe(302);
-    expect(response.headers.get("location")).toBe("/forgot-password?sent=1");
+    expect(response.headers.get("location")).toBe("/forgot-password?done=sent");
     const sent = captured.map((request) => JSON.parse(request.body) as { To: string; TextBody: string });
     expect(sent.map((message) => message.To)).toEqual(["ops@foothills.example"]);
     expect(sent[0]?.TextBody).toMatch(new RegExp(`${app.baseURL}/reset-password/[A-Za-z0-9_-]{43}`));

@@ -6,11 +6,12 @@ import { apiErrors } from "~/api/api-responses.server";
 import { userIdForApiToken } from "~/catalogue/api-tokens.server";
 import { SESSION_COOKIE_NAME } from "~/platform/session-cookie";
 import { type AppServices, appServicesContext, clientAddressContext } from "~/server/app-context";
+import { Role, type RoleCode } from "~/shared/roles";
 import type { Database } from "~db/database.server";
 import { organizations, sessions, users } from "~db/schema";
 import { verifyPassword } from "../password.server";
 import { normalizeEmail, signInSchema } from "../schemas";
-import { type CurrentUser, currentUserContext, type RoleCode } from "./current-user";
+import { type CurrentUser, currentUserContext } from "./current-user";
 import type { SignedIn, SignedInUsers } from "./signed-in-users.server";
 
 /** What every request knows of the signed-in user. */
@@ -115,7 +116,7 @@ export function requireUser(request: Request, context: Readonly<RouterContextPro
 /** A signed-in staff user; visitors go to sign in, other roles get 403. */
 export function requireStaff(request: Request, context: Readonly<RouterContextProvider>): CurrentUser {
   const user = requireUser(request, context);
-  if (user.role !== 1) throw data(null, { status: 403 });
+  if (user.role !== Role.Staff) throw data(null, { status: 403 });
   return user;
 }
 
@@ -125,7 +126,7 @@ export function requireStaffApi(context: Readonly<RouterContextProvider>): Curre
   if (!user) {
     throw apiErrors(401, { form: "Sign in as staff or send a staff API token." }, { "WWW-Authenticate": "Bearer" });
   }
-  if (user.role !== 1) throw apiErrors(403, { form: "Only staff can change the catalogue." });
+  if (user.role !== Role.Staff) throw apiErrors(403, { form: "Only staff can change the catalogue." });
   return user;
 }
 

@@ -1,7 +1,5 @@
 import { createContext } from "react-router";
-
-export const ROLE_NAMES = { 1: "Staff", 2: "Buyer", 3: "Seller", 4: "Consultant" } as const;
-export type RoleCode = keyof typeof ROLE_NAMES;
+import type { RoleCode } from "~/shared/roles";
 
 export type CurrentUser = {
   id: number;

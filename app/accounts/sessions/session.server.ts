@@ -8,11 +8,10 @@ import { sessions } from "~db/schema";
 import { announceSessionChange, type SignedInUsers } from "./signed-in-users.server";
 
 export type SessionData = { userId: number };
-export type SessionFlash = { notice: string };
-export type AppSession = Session<SessionData, SessionFlash>;
+export type AppSession = Session<SessionData>;
 /** A session a request carries: its id (in the signed cookie) and the hash it is stored under. */
 export type SessionKey = { id: string; idHash: string };
-type Storage = SessionStorage<SessionData, SessionFlash>;
+type Storage = SessionStorage<SessionData>;
 export type SessionStore = Pick<Storage, "getSession"> & {
   /**
    * The Set-Cookie value that stores the session. Each takes the request it answers: the cookie is
@@ -70,7 +69,7 @@ export function createSessionStore(db: Database, env: Environment, signedInUsers
   const userIdOf = (data: Partial<SessionData>) => (typeof data.userId === "number" ? data.userId : null);
   const expiry = (expires?: Date) => expires ?? new Date(Date.now() + SESSION_LIFETIME_SECONDS * 1000);
 
-  const storage = createSessionStorage<SessionData, SessionFlash>({
+  const storage = createSessionStorage<SessionData>({
     cookie,
     async createData(data, expires) {
       const id = randomBytes(32).toString("base64url");

@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { Role } from "~/shared/roles";
 import type { Database } from "~db/database.server";
 import { users } from "~db/schema";
 import { revokeUnusedAccountTokens } from "../account-tokens.server";
@@ -6,10 +7,8 @@ import { hashPassword } from "../password.server";
 import { normalizeEmail } from "../schemas";
 import { announceSessionChange } from "../sessions/signed-in-users.server";
 
-export const STAFF_ROLE = 1;
-
 /**
- * Makes sure a staff user (role 1) with this e-mail exists and has this password. Idempotent:
+ * Makes sure a staff user with this e-mail exists and has this password. Idempotent:
  * running it again only re-sets the password (and the role, should it have changed). A password set
  * here revokes the user's unused reset and set-password links, as one set through a link does.
  */
@@ -18,10 +17,10 @@ export async function ensureStaffUser(db: Database, email: string, password: str
   return db.transaction(async (tx) => {
     const [row] = await tx
       .insert(users)
-      .values({ email: normalizeEmail(email), passwordHash, role: STAFF_ROLE, passwordChangedAt: new Date() })
+      .values({ email: normalizeEmail(email), passwordHash, role: Role.Staff, passwordChangedAt: new Date() })
       .onConflictDoUpdate({
         target: users.email,
-        set: { passwordHash: sql`excluded.password_hash`, role: STAFF_ROLE, passwordChangedAt: sql`now()` },
+        set: { passwordHash: sql`excluded.password_hash`, role: Role.Staff, passwordChangedAt: sql`now()` },
       })
       .returning({ id: users.id });
     if (!row) throw new Error("staff user was not written");

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { idField } from "~/forms/id-schema";
 import { textField } from "~/forms/text-schema";
+import { idField } from "~/shared/ids";
 import { emailField } from "../schemas";
 
 // The two forms of /account/users: the administrator's invitation, and the removal (a button per

@@ -11,6 +11,7 @@ import { SubmitButton } from "~/forms/submit-button";
 import { pageTitle } from "~/layout/page-title";
 import { readFormBody } from "~/platform/request-body.server";
 import { appServicesContext } from "~/server/app-context";
+import { Role } from "~/shared/roles";
 import { requireUser } from "../sessions/auth.server";
 import type { CurrentUser } from "../sessions/current-user";
 import type { Route } from "./+types/organization-users";
@@ -36,7 +37,7 @@ type Member = CurrentUser & { organizationId: number };
 
 function requireMember(request: Request, context: Route.LoaderArgs["context"]): Member {
   const user = requireUser(request, context);
-  if (user.role === 1 || !user.organizationId) throw data(null, { status: 403 });
+  if (user.role === Role.Staff || !user.organizationId) throw data(null, { status: 403 });
   return user as Member;
 }
 

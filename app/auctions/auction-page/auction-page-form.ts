@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { DISALLOWED_CHARACTERS, textField } from "~/forms/text-schema";
-import { parseDollars } from "../lifecycle/auction-form";
+import { parseDollars } from "~/shared/money";
 
 // The forms of the auction page, one per button, told apart by `intent`: publish, back to draft,
 // cancel (with its reason), accept the terms, bid, and the secret minimum. One schema for the

@@ -1,7 +1,6 @@
 import type { Submission, SubmissionResult } from "@conform-to/react";
 import { data, type RouterContextProvider, redirect } from "react-router";
 import { requireUser } from "~/accounts/sessions/auth.server";
-import { parseId } from "~/catalogue/catalogue-schemas";
 import { parseSubmission } from "~/forms/parse-submission.server";
 import type { MessageServices } from "~/messaging/messaging.server";
 import { blockedMessage } from "~/payments/subscriptions/standing";
@@ -9,6 +8,8 @@ import { sellerMayBid } from "~/payments/subscriptions/standing.server";
 import { readFormBody } from "~/platform/request-body.server";
 import { zonedTexts } from "~/platform/zoned-time";
 import { appServicesContext } from "~/server/app-context";
+import { parseId } from "~/shared/ids";
+import { Role } from "~/shared/roles";
 import { readsOnly, requireAuction } from "../auction-access.server";
 import { viewFor } from "../auction-views.server";
 import { tellBidEffectsSoon } from "../bidding/bid-notices.server";
@@ -62,7 +63,7 @@ export async function loadAuctionPage(request: Request, context: Context, rawId:
     hasQuestions(auction) ? questionsFor(db, auction, viewer, timezoneOf(user)) : null,
   ]);
   const params = new URL(request.url).searchParams;
-  const notice = NOTICES.find((name) => params.has(name));
+  const notice = NOTICES.find((name) => params.get("done") === name);
   // Times are formatted here, in the user's zone, and shown as they are (the event stream's views carry theirs too).
   return {
     auctionId: auction.id,
@@ -116,7 +117,7 @@ export async function submitAuctionPage(request: Request, context: Context, rawI
   // A seller's bid or minimum goes straight to the auction's next round of bids, which checks the
   // invitation, the terms and the time on the state it decides on (one read for every bid waiting):
   // busy auctions are not held up by a read of their own per bid.
-  if ((form.intent === "bid" || form.intent === "auto-bid") && user.role === 3 && user.organizationId) {
+  if ((form.intent === "bid" || form.intent === "auto-bid") && user.role === Role.Seller && user.organizationId) {
     const auctionId = parseId(rawId);
     if (!auctionId) throw data(null, { status: 404 });
     return submitBidding(
@@ -128,7 +129,7 @@ export async function submitAuctionPage(request: Request, context: Context, rawI
   }
 
   const { auction, viewer } = await requireAuction(request, context, rawId);
-  const back = (notice: Notice) => redirect(`/auctions/${auction.id}?${notice}=1`);
+  const back = (notice: Notice) => redirect(`/auctions/${auction.id}?done=${notice}`);
   if (form.intent === "publish" || form.intent === "withdraw" || form.intent === "cancel") {
     if (viewer.kind !== "owner") throw data(null, { status: readsOnly(viewer) ? 403 : 404 });
     const actor = { userId: user.id, organizationId: viewer.organizationId };
@@ -192,8 +193,8 @@ async function submitBidding(
         void tellBidEffectsSoon(services, bidder.auctionId);
       }
       // No bid id in the address: the auction's bid ids would count the other sellers' bids (issue 17).
-      const notice = form.intent === "bid" ? "placed=1" : "minimum=1";
-      return redirect(`/auctions/${bidder.auctionId}?${notice}`);
+      const notice = form.intent === "bid" ? "placed" : "minimum";
+      return redirect(`/auctions/${bidder.auctionId}?done=${notice}`);
     }
   }
 }

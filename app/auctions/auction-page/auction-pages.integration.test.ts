@@ -184,7 +184,7 @@ describe.each(databaseKinds)("auction pages on %s", (kind) => {
     const placed = await as(alpha).request(`/auctions/${auctionId}`, { form: { intent: "bid", amount: "49,000.00" } });
     expect(placed.status).toBe(302);
     // No bid id in the address (issue 17): it would count the other sellers' bids in between.
-    expect(placed.headers.get("location")).toBe(`/auctions/${auctionId}?placed=1`);
+    expect(placed.headers.get("location")).toBe(`/auctions/${auctionId}?done=placed`);
     const tooHigh = await as(bravo).request(`/auctions/${auctionId}`, { form: { intent: "bid", amount: "48800" } });
     expect(tooHigh.status).toBe(400);
     const tooHighHtml = await tooHigh.text();

@@ -1,5 +1,5 @@
-import { formatCents } from "~/payments/fees";
 import { type TimeTexts, timeText } from "~/platform/zoned-time";
+import { formatCents } from "~/shared/money";
 import { describeDecrement } from "../auction-rules";
 import type { OwnerView, SellerView } from "../auction-views.server";
 import { Row } from "./summary-row";

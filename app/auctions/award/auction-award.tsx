@@ -10,9 +10,10 @@ import { useSubmitAttempts } from "~/forms/submit-attempts";
 import { SubmitButton } from "~/forms/submit-button";
 import { pageTitle } from "~/layout/page-title";
 import { TableRegion } from "~/layout/table-region";
-import { BUYER_AUCTION_FEE_CENTS, formatCents } from "~/payments/fees";
+import { BUYER_AUCTION_FEE_CENTS } from "~/payments/fees";
 import { readFormBody } from "~/platform/request-body.server";
 import { appServicesContext } from "~/server/app-context";
+import { formatCents } from "~/shared/money";
 import { requireAuctionOwner } from "../auction-access.server";
 import { statusAt } from "../auction-rules";
 import type { Route } from "./+types/auction-award";
@@ -85,7 +86,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       ? refuse(awarded.status, { [field]: [awarded.message] })
       : refuse(awarded.status, {}, [awarded.message]);
   }
-  return redirect(`/auctions/${auction.id}?awarded=1`);
+  return redirect(`/auctions/${auction.id}?done=awarded`);
 }
 
 export function meta({ loaderData }: Route.MetaArgs) {

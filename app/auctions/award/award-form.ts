@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { idField } from "~/forms/id-schema";
 import { textField } from "~/forms/text-schema";
+import { idField } from "~/shared/ids";
 
 // The award form: which bid, why another than the first (when it is), and the confirmation's "yes".
 

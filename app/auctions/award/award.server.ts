@@ -7,7 +7,8 @@ import { issueInvoiceForAward } from "~/invoices/invoice-issuing.server";
 import { queueMessage } from "~/messaging/delivery/outbox.server";
 import type { MessageServices } from "~/messaging/messaging.server";
 import { notifyOrganizations } from "~/notifications/notifications.server";
-import { BUYER_AUCTION_FEE_CENTS, formatCents } from "~/payments/fees";
+import { BUYER_AUCTION_FEE_CENTS } from "~/payments/fees";
+import { formatCents } from "~/shared/money";
 import type { Database } from "~db/database.server";
 import { auctions } from "~db/schema";
 import {

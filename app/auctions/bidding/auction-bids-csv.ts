@@ -1,4 +1,5 @@
 import { data } from "react-router";
+import { csvResponse } from "~/shared/csv";
 import { requireAuctionViewer } from "../documents/auction-documents.server";
 import type { Route } from "./+types/auction-bids-csv";
 import { bidHistoryCsv, bidHistoryRows } from "./bid-history-csv.server";
@@ -9,12 +10,5 @@ import { bidHistoryCsv, bidHistoryRows } from "./bid-history-csv.server";
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { auction, viewer, db } = await requireAuctionViewer(request, context, params.auctionId);
   if (viewer.kind === "seller") throw data(null, { status: 404 });
-  const csv = bidHistoryCsv(await bidHistoryRows(db, auction.id));
-  return new Response(csv, {
-    headers: {
-      "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="auction-${auction.id}-bids.csv"`,
-      "Cache-Control": "private, no-store",
-    },
-  });
+  return csvResponse(bidHistoryCsv(await bidHistoryRows(db, auction.id)), `auction-${auction.id}-bids.csv`);
 }

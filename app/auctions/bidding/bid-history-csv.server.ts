@@ -1,11 +1,12 @@
 import { asc, eq } from "drizzle-orm";
+import { csvText } from "~/shared/csv";
+import { dollars } from "~/shared/money";
 import type { Database } from "~db/database.server";
 import { auctionBids, organizations } from "~db/schema";
 import { enteredBySql } from "../on-behalf/entered-by.server";
 
 // The bid history as CSV for the auction's own side and staff (issue 9): every bid, oldest first,
-// with the seller's real name. RFC 4180 (CRLF, quotes doubled), and no cell a spreadsheet would run
-// as a formula: one that starts with = + - @, a tab or a carriage return gets a leading apostrophe.
+// with the seller's real name, written by the one CSV writer (app/shared/csv.ts).
 
 export const BID_HISTORY_COLUMNS = [
   "bid_id",
@@ -17,23 +18,6 @@ export const BID_HISTORY_COLUMNS = [
   "entered_on_behalf_by",
   "on_behalf_note",
 ] as const;
-
-/** A cell as written: formula-looking text defused, then quoted when RFC 4180 asks for it. */
-export function csvCell(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
-}
-
-export function csvLine(values: readonly string[]): string {
-  return `${values.map(csvCell).join(",")}\r\n`;
-}
-
-/** 123456 cents → "1234.56" (no currency symbol, no thousands separator). */
-export function dollars(cents: number): string {
-  const sign = cents < 0 ? "-" : "";
-  const absolute = Math.abs(cents);
-  return `${sign}${Math.floor(absolute / 100)}.${String(absolute % 100).padStart(2, "0")}`;
-}
 
 export type BidRow = {
   id: number;
@@ -48,21 +32,19 @@ export type BidRow = {
 };
 
 export function bidHistoryCsv(rows: readonly BidRow[]): string {
-  return [
-    csvLine(BID_HISTORY_COLUMNS),
-    ...rows.map((row) =>
-      csvLine([
-        String(row.id),
-        row.createdAt.toISOString(),
-        row.seller,
-        dollars(row.amountCents),
-        row.kind,
-        row.triggeredByBidId === null ? "" : String(row.triggeredByBidId),
-        row.enteredBy ?? "",
-        row.onBehalfNote ?? "",
-      ]),
-    ),
-  ].join("");
+  return csvText(
+    BID_HISTORY_COLUMNS,
+    rows.map((row) => [
+      String(row.id),
+      row.createdAt.toISOString(),
+      row.seller,
+      dollars(row.amountCents),
+      row.kind,
+      row.triggeredByBidId === null ? "" : String(row.triggeredByBidId),
+      row.enteredBy ?? "",
+      row.onBehalfNote ?? "",
+    ]),
+  );
 }
 
 /** Every bid of the auction with its seller's name, oldest first. */

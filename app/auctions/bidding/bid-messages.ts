@@ -1,4 +1,4 @@
-import { formatCents } from "~/payments/fees";
+import { formatCents } from "~/shared/money";
 import type { Refusal } from "./bidding";
 
 // What a reverse auction's bid or minimum form says when the rules (bidding.ts) refuse it.

@@ -2,6 +2,7 @@ import { and, eq, like } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMessaging, type MessageServices } from "~/messaging/messaging.server";
 import { readEnvironment } from "~/platform/env.server";
+import { utcMinute } from "~/shared/dates";
 import { bidEffects, notifications, organizations, outboxMessages, users } from "~db/schema";
 import { seedDemoCatalogue } from "~db/seed";
 import {
@@ -11,7 +12,6 @@ import {
   type Party,
 } from "../../../tests/support/auction-fixtures";
 import { createTestDatabase, databaseKinds, type TestDatabase } from "../../../tests/support/test-database";
-import { utcMinute } from "../auction-notices.server";
 import { foldBidEffects, sweepBidEffects, tellBidEffectsSoon } from "./bid-notices.server";
 import { placeManualBid, setAutoBidMinimum } from "./bid-queue.server";
 

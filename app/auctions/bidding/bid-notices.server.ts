@@ -1,11 +1,12 @@
 import { and, asc, eq, inArray, isNotNull, lt } from "drizzle-orm";
 import type { MessageServices } from "~/messaging/messaging.server";
 import { type NoticeExecutor, notifyOrganizations } from "~/notifications/notifications.server";
-import { formatCents } from "~/payments/fees";
 import { startPeriodic } from "~/platform/periodic.server";
+import { utcMinute } from "~/shared/dates";
+import { formatCents } from "~/shared/money";
 import type { Database } from "~db/database.server";
 import { auctionInvitations, auctions, bidEffects } from "~db/schema";
-import { auctionLink, utcMinute } from "../auction-notices.server";
+import { auctionLink } from "../auction-notices.server";
 import { tellSellerOnBehalf } from "../on-behalf/on-behalf-notice.server";
 
 // What accepted bids tell the other parties (issue 9): the sellers outbid, and everyone concerned

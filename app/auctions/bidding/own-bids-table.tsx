@@ -1,5 +1,5 @@
-import { formatCents } from "~/payments/fees";
 import { type TimeTexts, timeText } from "~/platform/zoned-time";
+import { formatCents } from "~/shared/money";
 
 /** `number` counts the seller's own bids (1 the first): never an id that counts the other sellers' bids too. */
 export type OwnBid = {

@@ -1,9 +1,10 @@
 import { eq } from "drizzle-orm";
 import type { MessageServices } from "~/messaging/messaging.server";
 import { type NoticeExecutor, notifyOrganizations } from "~/notifications/notifications.server";
-import { formatCents } from "~/payments/fees";
+import { utcMinute } from "~/shared/dates";
+import { formatCents } from "~/shared/money";
 import { auctionBids, auctionInvitations, type auctions, organizations, sealedBids } from "~db/schema";
-import { auctionLink, utcMinute } from "../auction-notices.server";
+import { auctionLink } from "../auction-notices.server";
 
 // The notices the clock sends (in the transaction that opens or closes the auction): bidding is open (to the invited sellers), bidding has closed (to the
 // buyer side, a sealed auction's evaluator and the bidders).

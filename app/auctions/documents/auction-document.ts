@@ -1,5 +1,5 @@
 import { data } from "react-router";
-import { parseId } from "~/catalogue/catalogue-schemas";
+import { parseId } from "~/shared/ids";
 import type { Route } from "./+types/auction-document";
 import { documentForDownload, fileDownload, requireAuctionViewer } from "./auction-documents.server";
 

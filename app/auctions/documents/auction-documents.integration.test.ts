@@ -162,6 +162,12 @@ describe.each(databaseKinds)("auction documents on %s", (kind) => {
     const none = await owner.request(page(auction.id), { multipart: noFile });
     expect(none.status).toBe(400);
     expectFileError(await none.text(), DOCUMENT_MESSAGES.none);
+    // A script's body without the file part at all: the same message, never the validator's.
+    const noPart = new FormData();
+    noPart.set("intent", "upload");
+    const missing = await owner.request(page(auction.id), { multipart: noPart });
+    expect(missing.status).toBe(400);
+    expectFileError(await missing.text(), DOCUMENT_MESSAGES.none);
     const two = new FormData();
     two.set("intent", "upload");
     two.append("file", new File([new Uint8Array(PDF)], "a.pdf"));

@@ -1,7 +1,6 @@
 import { type Submission, type SubmissionResult, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, redirect } from "react-router";
-import { parseId } from "~/catalogue/catalogue-schemas";
 import { Alert } from "~/forms/alert";
 import { useAnswerOnThisPage } from "~/forms/answer-on-this-page";
 import { ErrorSummary } from "~/forms/error-summary";
@@ -11,6 +10,7 @@ import { useSubmitAttempts } from "~/forms/submit-attempts";
 import { SubmitButton } from "~/forms/submit-button";
 import { describedBy, FieldFrame } from "~/forms/text-input";
 import { pageTitle } from "~/layout/page-title";
+import { parseId } from "~/shared/ids";
 import { readsOnly } from "../auction-access.server";
 import type { Route } from "./+types/auction-documents";
 import {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { fileField } from "~/forms/file-schema";
 import { DOCUMENT_MESSAGES, MAX_DOCUMENT_BYTES } from "./document-types";
 
 // The documents page's two forms: upload one file, and delete a document (asked first, then
@@ -7,17 +8,7 @@ import { DOCUMENT_MESSAGES, MAX_DOCUMENT_BYTES } from "./document-types";
 
 export const uploadDocumentSchema = z.object({
   intent: z.string().optional(),
-  // An empty file input sends a nameless, empty file, which counts as none.
-  file: z.unknown().transform((value, context) => {
-    if (Array.isArray(value) && value.length > 1) {
-      context.addIssue({ code: "custom", message: DOCUMENT_MESSAGES.several });
-      return z.NEVER;
-    }
-    const file = Array.isArray(value) ? value[0] : value;
-    if (file instanceof File && !(file.name === "" && file.size === 0)) return file;
-    context.addIssue({ code: "custom", message: DOCUMENT_MESSAGES.none });
-    return z.NEVER;
-  }),
+  file: fileField({ several: DOCUMENT_MESSAGES.several, missing: DOCUMENT_MESSAGES.none }),
 });
 
 export const deleteDocumentSchema = z.object({

@@ -56,7 +56,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     status: auction.status,
     editable: termsEditable(statusAt(auction, new Date())),
     through: latestEndDate(auction),
-    created: new URL(request.url).searchParams.has("created"),
+    created: new URL(request.url).searchParams.get("done") === "created",
     candidates: eligible
       .filter((seller) => !invitedIds.has(seller.organizationId))
       .map((seller) => ({ ...seller, technical: technicalResult(seller.organizationId) })),
@@ -88,7 +88,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
         : submission.reply({ formErrors: [invited.message] });
     return data({ result: reply }, { status: invited.status });
   }
-  return redirect(`/auctions/${auction.id}/sellers?invited=${invited.invited ?? 0}`);
+  return redirect(`/auctions/${auction.id}/sellers?done=invited`);
 }
 
 export function meta({ loaderData }: Route.MetaArgs) {

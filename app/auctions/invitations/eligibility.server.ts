@@ -1,5 +1,6 @@
 import { and, asc, eq, gte, inArray, or, sql } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
+import { Role } from "~/shared/roles";
 import type { Database } from "~db/database.server";
 import {
   type auctions,
@@ -76,7 +77,7 @@ export async function eligibleSellers(
     .where(
       and(
         eq(registrations.status, "approved"),
-        eq(organizations.organizationType, 3),
+        eq(organizations.organizationType, Role.Seller),
         sql`exists (${offersCategory})`,
         sql`exists (${coversArea})`,
         gte(sellerRegistrations.inCommercialGeneralExpiry, through),

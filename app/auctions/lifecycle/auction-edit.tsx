@@ -39,7 +39,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (parsed.kind === "answer") return parsed.response;
   const changed = await updateAuctionTerms(services, auction.id, actor, parsed.terms);
   if (changed.kind === "refused") return data({ refused: changed.message }, { status: changed.status });
-  return redirect(`/auctions/${auction.id}?saved=terms`);
+  return redirect(`/auctions/${auction.id}?done=saved`);
 }
 
 export function meta({ loaderData }: Route.MetaArgs) {

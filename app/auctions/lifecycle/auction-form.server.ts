@@ -6,9 +6,11 @@ import type { SelectOption } from "~/forms/field";
 import { parseSubmission } from "~/forms/parse-submission.server";
 import { readFormBody } from "~/platform/request-body.server";
 import { DEFAULT_TIMEZONE, isTimeZone, utcToZonedLocal, zonedLocalToUtc } from "~/platform/zoned-time";
+import { dollars } from "~/shared/money";
+import { Role } from "~/shared/roles";
 import type { Database } from "~db/database.server";
 import { type auctions, organizations, provinces, serviceAreas, services } from "~db/schema";
-import { auctionFormSchema, centsToDollarsText, decrementValueOf, requirementLines } from "./auction-form";
+import { auctionFormSchema, decrementValueOf, requirementLines } from "./auction-form";
 import type { AuctionTerms } from "./auction-terms";
 import { checkTermsReferences } from "./auction-terms.server";
 
@@ -28,7 +30,7 @@ async function consultantOrganizations(db: Database, ownOrganizationId: number |
   const rows = await db
     .select({ id: organizations.id, name: organizations.name })
     .from(organizations)
-    .where(eq(organizations.organizationType, 4))
+    .where(eq(organizations.organizationType, Role.Consultant))
     .orderBy(asc(organizations.name));
   return rows.filter((row) => row.id !== ownOrganizationId);
 }
@@ -78,9 +80,9 @@ export function auctionFormValues(auction: typeof auctions.$inferSelect, timezon
     description: auction.description,
     service: String(auction.serviceId),
     service_area: String(auction.serviceAreaId),
-    reserve: centsToDollarsText(auction.reserveCents),
+    reserve: dollars(auction.reserveCents),
     decrement_kind: auction.decrementKind,
-    decrement_amount: !sealed && auction.decrementKind === "amount" ? centsToDollarsText(auction.decrementValue) : "",
+    decrement_amount: !sealed && auction.decrementKind === "amount" ? dollars(auction.decrementValue) : "",
     decrement_percent: !sealed && auction.decrementKind === "percent" ? String(auction.decrementValue / 100) : "",
     starts_at: utcToZonedLocal(auction.startsAt, timezone),
     ends_at: utcToZonedLocal(auction.scheduledEndsAt, timezone),

@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { textField } from "~/forms/text-schema";
+import { idField } from "~/shared/ids";
+import { money, parseDollars } from "~/shared/money";
 
 // The auction form (issue 9): one schema for the browser and the action. Money is typed in dollars
 // and kept in cents; times are typed on the user's wall clock (datetime-local) and converted to UTC
@@ -7,51 +9,12 @@ import { textField } from "~/forms/text-schema";
 
 export const MAX_AUCTION_CENTS = 100_000_000_000; // $1,000,000,000.00
 
-const MONEY_PATTERN = /^\$?\s*(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?$/;
-
-/** "12,500.50", "$12500", "12500.5" → cents; null when it is not an amount of dollars and cents. */
-export function parseDollars(text: string): number | null {
-  const match = MONEY_PATTERN.exec(text.trim());
-  if (!match) return null;
-  const dollars = Number((match[1] ?? "").replaceAll(",", ""));
-  const cents = Number((match[2] ?? "").padEnd(2, "0"));
-  const total = dollars * 100 + cents;
-  return Number.isSafeInteger(total) ? total : null;
-}
-
-/** Cents as the form shows them back: 1250050 → "12500.50". */
-export const centsToDollarsText = (cents: number) => (cents / 100).toFixed(2);
-
-export const money = (required: string, { min = 1, max = MAX_AUCTION_CENTS } = {}) =>
-  textField({ error: required })
-    .min(1, required)
-    .transform((text, context) => {
-      const cents = parseDollars(text);
-      if (cents === null) {
-        context.addIssue({ code: "custom", message: "Please enter an amount in dollars and cents, like 12500.00" });
-        return z.NEVER;
-      }
-      if (cents < min || cents > max) {
-        context.addIssue({
-          code: "custom",
-          message: `Please enter an amount between $${(min / 100).toFixed(2)} and $${(max / 100).toLocaleString("en-CA", { minimumFractionDigits: 2 })}`,
-        });
-        return z.NEVER;
-      }
-      return cents;
-    });
-
 const minutes = (label: string, max: number) =>
   z.coerce
     .number({ error: `Please enter the ${label} in whole minutes` })
     .int(`Please enter the ${label} in whole minutes`)
     .min(0, `The ${label} cannot be negative`)
     .max(max, `Please keep the ${label} at most ${max} minutes`);
-
-const id = (message: string) =>
-  textField({ error: message })
-    .regex(/^\d{1,9}$/, message)
-    .transform(Number);
 
 const LOCAL_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/;
 const localTime = (message: string) =>
@@ -92,9 +55,9 @@ export const auctionFormSchema = z
     description: textField({ error: "Please describe the work", multiline: true })
       .min(1, "Please describe the work")
       .max(10_000, "Please use at most 10000 characters"),
-    service: id("Please choose a service category"),
-    service_area: id("Please choose a service area"),
-    reserve: money("Please enter the reserve price"),
+    service: idField("Please choose a service category"),
+    service_area: idField("Please choose a service area"),
+    reserve: money("Please enter the reserve price", { max: MAX_AUCTION_CENTS }),
     decrement_kind: z.enum(["amount", "percent"], { error: "Please choose how bids must go down" }),
     decrement_amount: textField().optional(),
     decrement_percent: textField().optional(),
@@ -103,14 +66,7 @@ export const auctionFormSchema = z
     soft_close_window: minutes("soft-close window", 120),
     soft_close_extension: minutes("extension", 120),
     soft_close_cap: minutes("extension cap", 1_440),
-    evaluator: z.preprocess(
-      blankTo(undefined),
-      z
-        .string()
-        .regex(/^\d{1,9}$/, "Please choose a consultant from the list")
-        .transform(Number)
-        .optional(),
-    ),
+    evaluator: z.preprocess(blankTo(undefined), idField("Please choose a consultant from the list").optional()),
     price_weight: z.preprocess(blankTo("100"), percentNumber("price weight")),
     pass_mark: z.preprocess(blankTo(undefined), percentNumber("technical pass mark").optional()),
     requirements: textField({ multiline: true, trim: false })
@@ -176,5 +132,3 @@ export function decrementValueOf(value: {
   if (!/^\d{1,2}(\.\d{1,2})?$/.test(text) || percent < 0.01 || percent > 50) return null;
   return Math.round(percent * 100);
 }
-
-export type AuctionFormValue = z.infer<typeof auctionFormSchema>;

@@ -5,6 +5,7 @@ import { Pager, pageCountOf, pageOf } from "~/layout/pager";
 import { TableRegion } from "~/layout/table-region";
 import { timeText, zonedTexts } from "~/platform/zoned-time";
 import { appServicesContext } from "~/server/app-context";
+import { Role } from "~/shared/roles";
 import { STATUS_LABELS, statusAt } from "../auction-rules";
 import { AUCTIONS_PAGE_SIZE, listAuctionsFor } from "../auction-views.server";
 import type { Route } from "./+types/auction-list";
@@ -28,8 +29,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     endsAt: row.endsAt.toISOString(),
   }));
   return {
-    canCreate: (user.role === 2 || user.role === 4) && user.organizationId !== null,
-    isSeller: user.role === 3,
+    canCreate: (user.role === Role.Buyer || user.role === Role.Consultant) && user.organizationId !== null,
+    isSeller: user.role === Role.Seller,
     // Formatted here, in the user's zone: the browser shows these texts as they are.
     times: zonedTexts(auctions, timezoneOf(user)),
     auctions,

@@ -22,7 +22,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const parsed = await parseAuctionForm(request, db, user);
   if (parsed.kind === "answer") return parsed.response;
   const auctionId = await createAuction(db, user, parsed.terms);
-  return redirect(`/auctions/${auctionId}/sellers?created=1`);
+  return redirect(`/auctions/${auctionId}/sellers?done=created`);
 }
 
 export function meta() {

@@ -1,4 +1,5 @@
 import type { CurrentUser } from "~/accounts/sessions/current-user";
+import { parseId } from "~/shared/ids";
 import type { Database } from "~db/database.server";
 import type { AuctionRow } from "../auction-rules";
 import { findAuction, type Viewer, viewerOf, viewFor } from "../auction-views.server";
@@ -41,9 +42,8 @@ export async function eventStreamAccess(
 ): Promise<Access | Response> {
   if (!user) return refusal(401, "Please sign in to follow this auction.");
   const notFound = () => refusal(404, "This auction does not exist or you may not see it.");
-  if (!auctionIdParam || !/^[1-9]\d{0,9}$/.test(auctionIdParam)) return notFound();
-  const auctionId = Number(auctionIdParam);
-  if (auctionId > 2_147_483_647) return notFound();
+  const auctionId = parseId(auctionIdParam);
+  if (!auctionId) return notFound();
   const auction = await findAuction(db, auctionId);
   if (!auction) return notFound();
   const viewer = await viewerOf(db, auction, user);

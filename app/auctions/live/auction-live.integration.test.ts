@@ -429,7 +429,7 @@ describe.each(databaseKinds)("live auction updates on %s", (kind) => {
     locations.push(await bidAsA("8600"));
 
     // The redirect after each bid: the same address, whatever the others did.
-    expect(locations).toEqual(Array(3).fill(`/auctions/${auction.id}?placed=1`));
+    expect(locations).toEqual(Array(3).fill(`/auctions/${auction.id}?done=placed`));
     const lastSeen = await streamA.waitFor((view) => view.lowestCents === 860_000);
     // A's own bids are numbered among A's own: 3, 2, 1 (newest first), not by the auction's bid ids.
     expect(lastSeen.data.ownBids).toEqual([
@@ -445,7 +445,7 @@ describe.each(databaseKinds)("live auction updates on %s", (kind) => {
       .filter((row) => row.id > 7_770_000)
       .map((row) => String(row.id));
     expect(bidIds.length).toBeGreaterThanOrEqual(8);
-    const auctionPage = await page(`/auctions/${auction.id}?placed=1`);
+    const auctionPage = await page(`/auctions/${auction.id}?done=placed`);
     const ownBidsPage = await page(`/auctions/${auction.id}/own-bids`);
     const received = {
       page: await auctionPage.text(),

@@ -8,9 +8,9 @@ import { parseSubmission } from "~/forms/parse-submission.server";
 import { useSubmitAttempts } from "~/forms/submit-attempts";
 import { SubmitButton } from "~/forms/submit-button";
 import { pageTitle } from "~/layout/page-title";
-import { formatCents } from "~/payments/fees";
 import { readFormBody } from "~/platform/request-body.server";
 import { appServicesContext } from "~/server/app-context";
+import { formatCents } from "~/shared/money";
 import { requireAuction } from "../auction-access.server";
 import { decrementOf, describeDecrement, STATUS_LABELS, statusAt } from "../auction-rules";
 import { highestAllowedBid } from "../bidding/bidding";
@@ -43,7 +43,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { db } = context.get(appServicesContext);
   const sealed = auction.kind === "sealed";
   const sellers = sealed ? [] : await sellersWhoMayBid(db, auction.id);
-  const entered = new URL(request.url).searchParams.get("entered");
+  const entered = new URL(request.url).searchParams.get("done");
   return {
     auctionId: auction.id,
     title: auction.title,
@@ -82,7 +82,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   });
   switch (outcome.kind) {
     case "accepted":
-      return redirect(`/auctions/${auction.id}/on-behalf?entered=${form.what}`);
+      return redirect(`/auctions/${auction.id}/on-behalf?done=${form.what}`);
     case "unconfirmed":
       // The typo guard, as for the seller's own bid: checked with the caller, then ticked and sent again.
       return { result: submission.reply(), confirm: outcome };

@@ -1,4 +1,5 @@
 import { type SQL, sql } from "drizzle-orm";
+import { Role } from "~/shared/roles";
 import { auctionBids, organizations, users } from "~db/schema";
 
 // Who entered a bid on a seller's behalf (issue 21), as SQL for the views that list bids (the console,
@@ -7,7 +8,7 @@ import { auctionBids, organizations, users } from "~db/schema";
 /** A user as a seller reads who acted for them: "Name (their organization)", "(marketplace staff)" for staff. */
 export const userLabel = (userId: SQL) => sql<string>`coalesce((
     select coalesce(nullif(trim(concat_ws(' ', u.first_name, u.last_name)), ''), u.email)
-      || case when u.role = 1 then ' (marketplace staff)' else coalesce(' (' || o.name || ')', '') end
+      || case when u.role = ${sql.raw(String(Role.Staff))} then ' (marketplace staff)' else coalesce(' (' || o.name || ')', '') end
     from ${users} as u left join ${organizations} as o on o.id = u.organization_id
     where u.id = ${userId}), 'the auctioneer')`;
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { idField } from "~/forms/id-schema";
 import { textField } from "~/forms/text-schema";
-import { parseDollars } from "../lifecycle/auction-form";
+import { idField } from "~/shared/ids";
+import { parseDollars } from "~/shared/money";
 
 // The on-behalf form (issue 21), one schema for the action and the browser: the seller, a bid or a
 // minimum, the amount, and the mandatory note of who phoned and when.

@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import type { MessageServices } from "~/messaging/messaging.server";
 import { type NoticeExecutor, notifyOrganizations } from "~/notifications/notifications.server";
-import { formatCents } from "~/payments/fees";
+import { formatCents } from "~/shared/money";
 import { type OnBehalfEffect, users } from "~db/schema";
 import { auctionLink } from "../auction-notices.server";
 import { userLabel } from "./entered-by.server";

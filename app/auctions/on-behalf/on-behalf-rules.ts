@@ -1,3 +1,4 @@
+import { Role } from "~/shared/roles";
 import type { Viewer } from "../auction-views.server";
 
 // Who may enter a bid or a minimum on an invited seller's behalf (issue 21: a seller whose connection
@@ -11,8 +12,8 @@ export function mayEnterOnBehalf(
   auction: { evaluatorOrganizationId: number | null },
 ): boolean {
   if (viewer.kind === "staff") return true;
-  if (viewer.kind === "evaluator") return user.role === 4;
+  if (viewer.kind === "evaluator") return user.role === Role.Consultant;
   if (viewer.kind !== "owner") return false;
-  if (user.role === 4) return true;
-  return user.role === 2 && auction.evaluatorOrganizationId === null;
+  if (user.role === Role.Consultant) return true;
+  return user.role === Role.Buyer && auction.evaluatorOrganizationId === null;
 }

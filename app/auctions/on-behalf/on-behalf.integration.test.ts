@@ -129,7 +129,7 @@ describe.each(databaseKinds)("bids on a seller's behalf on %s", (kind) => {
     const open = await auction(consultant);
     const entered = await enter(consultant, open.id, form(alpha, "9,000.00"));
     expect(entered.status).toBe(302);
-    expect(entered.headers.get("location")).toBe(`/auctions/${open.id}/on-behalf?entered=bid`);
+    expect(entered.headers.get("location")).toBe(`/auctions/${open.id}/on-behalf?done=bid`);
     const [bid] = await db().select().from(auctionBids).where(eq(auctionBids.auctionId, open.id));
     expect(bid).toMatchObject({
       organizationId: alpha.organizationId,
@@ -257,6 +257,22 @@ describe.each(databaseKinds)("bids on a seller's behalf on %s", (kind) => {
     expectIn(await future.text(), "within the last 12 hours");
     expect(await bidCount(open.id)).toBe(0);
     expect((await noticesOf(alpha)).length).toBe(before);
+  });
+
+  it("takes only the digits of the seller's id: hex, exponent, spaced, decimal and binary forms are refused", async () => {
+    const open = await auction(buyer);
+    const id = alpha.organizationId;
+    // The brief's literal forms, and the same forms of a seller who may bid here.
+    const literal = ["0x10", "1e1", " 7", "7.0", "0b11"];
+    const ofAlpha = [`0x${id.toString(16)}`, `${id}e0`, ` ${id}`, `${id}.0`, `0b${id.toString(2)}`];
+    for (const seller of [...literal, ...ofAlpha]) {
+      const answer = await enter(buyer, open.id, form(alpha, "9000", { seller }));
+      expect(answer.status, seller).toBe(400);
+      const html = await answer.text();
+      expectIn(html, "Choose the seller who phoned");
+      expectIn(html, "aria-invalid");
+    }
+    expect(await bidCount(open.id)).toBe(0);
   });
 
   it("sets a minimum on the seller's behalf; the seller's own minimum clears the mark", async () => {

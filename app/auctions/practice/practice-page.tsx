@@ -3,9 +3,10 @@ import { requireUser } from "~/accounts/sessions/auth.server";
 import { Alert } from "~/forms/alert";
 import { SubmitButton } from "~/forms/submit-button";
 import { pageTitle } from "~/layout/page-title";
-import { formatCents } from "~/payments/fees";
 import { readFormBody } from "~/platform/request-body.server";
 import { appServicesContext } from "~/server/app-context";
+import { formatCents } from "~/shared/money";
+import { Role } from "~/shared/roles";
 import type { Route } from "./+types/practice-page";
 import { latestPracticeAuction, mayPractise, runningPracticeAuction, startPracticeAuction } from "./practice.server";
 import { PRACTICE_MINUTES, PRACTICE_RESERVE_CENTS } from "./practice-rules";
@@ -15,7 +16,7 @@ import { PRACTICE_MINUTES, PRACTICE_RESERVE_CENTS } from "./practice-rules";
 
 function requireSeller(request: Request, context: Route.LoaderArgs["context"]) {
   const user = requireUser(request, context);
-  if (user.role !== 3 || !user.organizationId) throw data(null, { status: 404 });
+  if (user.role !== Role.Seller || !user.organizationId) throw data(null, { status: 404 });
   return { ...user, organizationId: user.organizationId };
 }
 

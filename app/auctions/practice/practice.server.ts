@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, gt, inArray, sql } from "drizzle-orm";
 import { sellerMayBid } from "~/payments/subscriptions/standing.server";
+import { Role } from "~/shared/roles";
 import type { Database, Transaction } from "~db/database.server";
 import {
   auctionAutoBids,
@@ -66,7 +67,7 @@ export async function mayPractise(db: Database | Transaction, organizationId: nu
       and(
         eq(registrations.organizationId, organizationId),
         eq(registrations.status, "approved"),
-        eq(organizations.organizationType, 3),
+        eq(organizations.organizationType, Role.Seller),
       ),
     )
     .limit(1);
@@ -77,7 +78,7 @@ export async function mayPractise(db: Database | Transaction, organizationId: nu
 }
 
 /** A placeholder organization by name, made the first time (under a lock, so never twice). */
-async function placeholder(tx: Transaction, name: string, organizationType: 2 | 3) {
+async function placeholder(tx: Transaction, name: string, organizationType: typeof Role.Buyer | typeof Role.Seller) {
   const [found] = await tx
     .select({ id: organizations.id })
     .from(organizations)
@@ -129,10 +130,10 @@ export async function startPracticeAuction(db: Database, seller: Seller, now = n
     if (!allowed.ok) return { kind: "refused" as const, message: allowed.message };
     const running = await runningPracticeAuction(tx, seller.organizationId, now);
     if (running) return { kind: "started" as const, auctionId: running.id };
-    const buyerId = await placeholder(tx, PRACTICE_BUYER, 2);
+    const buyerId = await placeholder(tx, PRACTICE_BUYER, Role.Buyer);
     const [openerId, proxyId] = [
-      await placeholder(tx, PRACTICE_COMPETITORS[0], 3),
-      await placeholder(tx, PRACTICE_COMPETITORS[1], 3),
+      await placeholder(tx, PRACTICE_COMPETITORS[0], Role.Seller),
+      await placeholder(tx, PRACTICE_COMPETITORS[1], Role.Seller),
     ];
     const endsAt = new Date(now.getTime() + PRACTICE_MINUTES * 60_000);
     const [auction] = await tx

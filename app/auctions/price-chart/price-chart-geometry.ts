@@ -1,4 +1,4 @@
-import { formatCents } from "~/payments/fees";
+import { formatCents } from "~/shared/money";
 
 // The price chart's data and geometry (issue 21): plain functions from the series the server reads
 // (price-chart.server.ts) to SVG path strings, ticks and the one-line summary. No library, no DOM:

@@ -1,7 +1,7 @@
 import { useId } from "react";
 import { TableRegion } from "~/layout/table-region";
-import { formatCents } from "~/payments/fees";
 import { type TimeTexts, timeText } from "~/platform/zoned-time";
+import { formatCents } from "~/shared/money";
 import {
   CHART,
   chartGeometry,

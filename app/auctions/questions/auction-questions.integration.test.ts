@@ -168,6 +168,18 @@ describe.each(databaseKinds)("auction questions on %s", (kind) => {
     expect((await rivalClient.request(`${path(auction.id)}/${stored?.id}/attachment`)).status).toBe(404);
   });
 
+  it("takes a question posted without an attachment part at all (a script's multipart body)", async () => {
+    const auction = await auctionWith();
+    const form = new FormData();
+    form.set("intent", "ask");
+    form.set("question", "Is the camp open in winter?");
+    const response = await askerClient.request(path(auction.id), { multipart: form });
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe(`${path(auction.id)}?done=asked`);
+    const [stored] = await questionsOf(auction.id);
+    expect(stored).toMatchObject({ question: "Is the camp open in winter?", attachmentName: null });
+  });
+
   it("lets only an invited seller ask, from publication until bidding closes", async () => {
     const auction = await auctionWith();
     expect((await ask(owner, auction.id, "Buyer asking")).status).toBe(403);

@@ -1,9 +1,9 @@
 import { data, redirect } from "react-router";
-import { parseId } from "~/catalogue/catalogue-schemas";
 import { Alert } from "~/forms/alert";
 import { parseSubmission } from "~/forms/parse-submission.server";
 import { pageTitle } from "~/layout/page-title";
 import { appServicesContext } from "~/server/app-context";
+import { parseId } from "~/shared/ids";
 import { readsOnly, requireAuction } from "../auction-access.server";
 import { termsOpenForChange } from "../auction-rules";
 import { DOCUMENT_MESSAGES, MAX_DOCUMENT_BYTES } from "../documents/document-types";

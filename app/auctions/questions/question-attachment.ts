@@ -1,6 +1,6 @@
 import { data } from "react-router";
-import { parseId } from "~/catalogue/catalogue-schemas";
 import { appServicesContext } from "~/server/app-context";
+import { parseId } from "~/shared/ids";
 import { requireAuction } from "../auction-access.server";
 import { fileDownload } from "../documents/auction-documents.server";
 import type { Route } from "./+types/question-attachment";

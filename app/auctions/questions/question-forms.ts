@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { optionalFileField } from "~/forms/file-schema";
 import { textField } from "~/forms/text-schema";
 import { DOCUMENT_MESSAGES, MAX_DOCUMENT_BYTES } from "../documents/document-types";
 
@@ -29,16 +30,8 @@ export const QUESTION_MESSAGES = {
 /** Questions one seller may ask about one auction: enough for any real need, a bound for abuse. */
 export const MAX_QUESTIONS_PER_SELLER = 50;
 
-/** An optional file: none (an empty file input sends a nameless, empty file), or exactly one. */
-const optionalFile = z.unknown().transform((value, context) => {
-  if (Array.isArray(value) && value.length > 1) {
-    context.addIssue({ code: "custom", message: DOCUMENT_MESSAGES.several });
-    return z.NEVER;
-  }
-  const file = Array.isArray(value) ? value[0] : value;
-  if (file instanceof File && !(file.name === "" && file.size === 0)) return file;
-  return undefined;
-});
+/** An optional file: none, or exactly one. */
+const optionalFile = optionalFileField({ several: DOCUMENT_MESSAGES.several });
 
 export const askSchema = z.object({
   intent: z.literal("ask"),
@@ -64,7 +57,6 @@ export const publishSchema = z.object({
 });
 
 export const questionFormSchema = z.discriminatedUnion("intent", [askSchema, answerSchema, publishSchema]);
-export type QuestionForm = z.infer<typeof questionFormSchema>;
 
 /** The ask form in the browser: also what the server refuses by size alone, said before sending. */
 export const askBrowserSchema = askSchema.extend({

@@ -1,4 +1,5 @@
-import { formatCents } from "~/payments/fees";
+import { utcMinute } from "~/shared/dates";
+import { formatCents } from "~/shared/money";
 import { decrementOf, describeDecrement } from "../auction-rules";
 import type { AuctionTerms } from "../lifecycle/auction-terms";
 
@@ -25,8 +26,6 @@ export type TermsSnapshot = Pick<
   | "requirements"
 > & { serviceName: string; serviceAreaName: string };
 
-const utc = (date: Date) => `${date.toISOString().replace("T", " ").slice(0, 16)} UTC`;
-
 const softClose = (terms: TermsSnapshot) =>
   terms.softCloseWindowMinutes > 0 && terms.softCloseExtensionMinutes > 0
     ? `a bid in the last ${terms.softCloseWindowMinutes} minutes moves the end ${terms.softCloseExtensionMinutes} minutes later, at most ${terms.softCloseCapMinutes} minutes in all`
@@ -51,8 +50,12 @@ export function termsChanges(before: TermsSnapshot, after: TermsSnapshot): strin
   compare("Service category", before.serviceName, after.serviceName);
   compare("Service area", before.serviceAreaName, after.serviceAreaName);
   compare("Reserve price", formatCents(before.reserveCents), formatCents(after.reserveCents));
-  compare("Bidding starts", utc(before.startsAt), utc(after.startsAt));
-  compare(after.kind === "sealed" ? "Submission deadline" : "Bidding ends", utc(before.endsAt), utc(after.endsAt));
+  compare("Bidding starts", utcMinute(before.startsAt), utcMinute(after.startsAt));
+  compare(
+    after.kind === "sealed" ? "Submission deadline" : "Bidding ends",
+    utcMinute(before.endsAt),
+    utcMinute(after.endsAt),
+  );
   if (after.kind === "reverse") {
     compare(
       "Minimum decrement",

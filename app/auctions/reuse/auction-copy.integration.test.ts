@@ -103,7 +103,7 @@ describe.each(databaseKinds)("copying an auction on %s", (kind) => {
     const answer = await as(buyer).request(`/auctions/${source.id}/copy`, { form: {} });
     expect(answer.status).toBe(302);
     const location = answer.headers.get("location") ?? "";
-    const copyId = Number(/\/auctions\/(\d+)\?copied=1$/.exec(location)?.[1]);
+    const copyId = Number(/\/auctions\/(\d+)\?done=copied$/.exec(location)?.[1]);
     expect(copyId).toBeGreaterThan(source.id);
 
     const copy = await auctionRow(db(), copyId);

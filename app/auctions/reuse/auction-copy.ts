@@ -1,7 +1,7 @@
 import { data, redirect } from "react-router";
-import { parseId } from "~/catalogue/catalogue-schemas";
 import { readFormBody } from "~/platform/request-body.server";
 import { appServicesContext } from "~/server/app-context";
+import { parseId } from "~/shared/ids";
 import { requireAuctionOwner } from "../auction-access.server";
 import { timezoneOf } from "../lifecycle/auction-form.server";
 import type { Route } from "./+types/auction-copy";
@@ -17,7 +17,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   await readFormBody(request);
   const copied = await copyAuction(context.get(appServicesContext).db, auction.id, actor, timezoneOf(user));
   if (copied.kind === "refused") throw data(null, { status: copied.status });
-  return redirect(`/auctions/${copied.auctionId}?copied=1`);
+  return redirect(`/auctions/${copied.auctionId}?done=copied`);
 }
 
 /** Nothing to show: the button is on the auction's page. */

@@ -88,7 +88,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       : submission.reply({ formErrors: [outcome.message] });
     return data({ result: reply }, { status: outcome.status });
   }
-  return redirect(`/auctions/${auction.id}?sealed=${outcome.revision}`);
+  return redirect(`/auctions/${auction.id}?done=sealed&revision=${outcome.revision}`);
 }
 
 export function meta({ loaderData }: Route.MetaArgs) {

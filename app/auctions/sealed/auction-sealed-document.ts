@@ -1,5 +1,5 @@
 import { data } from "react-router";
-import { parseId } from "~/catalogue/catalogue-schemas";
+import { parseId } from "~/shared/ids";
 import { fileDownload, requireAuctionViewer } from "../documents/auction-documents.server";
 import type { Route } from "./+types/auction-sealed-document";
 import { ownSealedDocumentForDownload, sealedDocumentForDownload } from "./sealed-bids.server";

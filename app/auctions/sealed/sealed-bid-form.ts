@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { parseDollars } from "../lifecycle/auction-form";
+import { parseDollars } from "~/shared/money";
 import { SEALED_MESSAGES } from "./sealed-bid-messages";
 
 // The sealed-bid form's amount (the browser and the action alike). Its documents are files, one per

@@ -1,4 +1,4 @@
-import { formatCents } from "~/payments/fees";
+import { formatCents } from "~/shared/money";
 
 // What the sealed-bid form says when it refuses a bid (shared by the server and the pages).
 

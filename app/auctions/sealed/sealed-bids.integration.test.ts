@@ -216,7 +216,7 @@ describe.each(databaseKinds)("sealed-bid auctions on %s", (kind) => {
       }),
     });
     expect(sent.status).toBe(302);
-    expect(sent.headers.get("location")).toBe(`/auctions/${auction.id}?sealed=1`);
+    expect(sent.headers.get("location")).toBe(`/auctions/${auction.id}?done=sealed&revision=1`);
     // Replaced: a new amount and only the schedule; the proposal stays as sent.
     const replaced = await seller.request(page, {
       multipart: sealedForm("39000", { [schedule.id]: { name: "alpha-schedule-v2.pdf", bytes: PDF } }),

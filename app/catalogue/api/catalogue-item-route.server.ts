@@ -3,9 +3,9 @@ import type { z } from "zod";
 import { requireStaffApi } from "~/accounts/sessions/auth.server";
 import { apiErrors, readApiBody, zodErrors } from "~/api/api-responses.server";
 import { appServicesContext } from "~/server/app-context";
+import { parseId } from "~/shared/ids";
 import type { Database } from "~db/database.server";
 import { type CatalogueResult, NOT_FOUND } from "../catalogue-result";
-import { parseId } from "../catalogue-schemas";
 
 type RouteArgs = { request: Request; params: { id: string }; context: Readonly<RouterContextProvider> };
 

@@ -1,7 +1,8 @@
 import { requireStaffApi } from "~/accounts/sessions/auth.server";
 import { apiErrors, readApiBody, zodErrors } from "~/api/api-responses.server";
 import { appServicesContext } from "~/server/app-context";
-import { parseId, servicePayload } from "../catalogue-schemas";
+import { parseId } from "~/shared/ids";
+import { servicePayload } from "../catalogue-schemas";
 import { createService, listServices } from "../services.server";
 import type { Route } from "./+types/services";
 

@@ -6,6 +6,8 @@
  * of them are, indeterminate when some are. Only leaves are values: service areas (cities), and
  * services that have no sub-services.
  */
+import { parseId } from "~/shared/ids";
+
 export type PickerNode = { id: number; label: string; children: PickerNode[] };
 
 /** Form field names of one picker: the leaves ticked, the group boxes ticked, the groups rendered ticked. */
@@ -39,7 +41,8 @@ export function groupState(node: PickerNode, ticked: ReadonlySet<number>): Group
 function ids(values: FormDataEntryValue[]): Set<number> {
   const result = new Set<number>();
   for (const value of values) {
-    if (typeof value === "string" && /^[1-9]\d{0,9}$/.test(value)) result.add(Number(value));
+    const id = typeof value === "string" ? parseId(value) : undefined;
+    if (id) result.add(id);
   }
   return result;
 }

@@ -12,11 +12,12 @@ import { pageTitle } from "~/layout/page-title";
 import { TableRegion } from "~/layout/table-region";
 import { readFormBody } from "~/platform/request-body.server";
 import { appServicesContext } from "~/server/app-context";
+import { utcDay } from "~/shared/dates";
 import { createApiToken, listApiTokens, revokeApiToken } from "../api-tokens.server";
 import { API_TOKEN_LIFETIMES, apiTokenForm, apiTokenRevocation } from "../catalogue-schemas";
 import type { Route } from "./+types/api-tokens";
 
-const day = (iso: string | null) => (iso ? iso.slice(0, 10) : "Never");
+const day = (iso: string | null) => (iso ? utcDay(iso) : "Never");
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const now = new Date().toISOString();

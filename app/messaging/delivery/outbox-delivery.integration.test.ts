@@ -89,7 +89,7 @@ describe.each(databaseKinds)("message delivery on %s", (kind) => {
       form: { email: "reset@foothills.example" },
     });
     expect(response.status).toBe(302);
-    expect(response.headers.get("location")).toBe("/forgot-password?sent=1");
+    expect(response.headers.get("location")).toBe("/forgot-password?done=sent");
     const [row] = await app.services.db
       .select({ id: outboxMessages.id })
       .from(outboxMessages)

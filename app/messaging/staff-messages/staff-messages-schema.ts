@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { idField } from "~/forms/id-schema";
+import { idField } from "~/shared/ids";
 
 /** The "Resend" button of one message on /staff/messages. */
 export const resendForm = z.object({

@@ -83,8 +83,8 @@ describe.each(databaseKinds)("/staff/messages on %s", (kind) => {
     });
     expect(response.status).toBe(302);
     const location = response.headers.get("location") ?? "";
-    expect(location).toMatch(/^\/staff\/messages\?status=sent&resent=\d+$/);
-    const copyId = Number(new URL(location, app.baseURL).searchParams.get("resent"));
+    expect(location).toMatch(/^\/staff\/messages\?status=sent&done=resent&message=\d+$/);
+    const copyId = Number(new URL(location, app.baseURL).searchParams.get("message"));
     const copy = await statusOf(copyId);
     expect(copy).toMatchObject({ resendOf: sentId, subject: "Delivered one", to: "ops@foothills.example" });
     await eventually(async () => (await statusOf(copyId))?.status === "sent", "the copy sent");
@@ -101,6 +101,21 @@ describe.each(databaseKinds)("/staff/messages on %s", (kind) => {
     expect(await response.text()).toContain(RESEND_REFUSED);
     const malformed = await staff.request("/staff/messages", { form: { intent: "resend", messageId: "x" } });
     expect(malformed.status).toBe(400);
+  });
+
+  it("takes only the digits of an id: hex, exponent, spaced, decimal and binary forms are refused", async () => {
+    // The brief's literal forms, and the same forms of a message that exists and could be resent.
+    const literal = ["0x10", "1e1", " 7", "7.0", "0b11"];
+    const ofSent = [`0x${sentId.toString(16)}`, `${sentId}e0`, ` ${sentId}`, `${sentId}.0`, `0b${sentId.toString(2)}`];
+    const copies = async () =>
+      (await app.services.db.select().from(outboxMessages).where(eq(outboxMessages.resendOf, sentId))).length;
+    const before = await copies();
+    for (const messageId of [...literal, ...ofSent]) {
+      const response = await staff.request("/staff/messages", { form: { intent: "resend", messageId } });
+      expect(response.status, messageId).toBe(400);
+      expect(await response.text()).toContain(RESEND_REFUSED);
+    }
+    expect(await copies()).toBe(before);
   });
 
   it("pages by 50 with an 'Older messages' link", async () => {

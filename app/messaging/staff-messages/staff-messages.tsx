@@ -9,8 +9,8 @@ import { ColumnHeads } from "~/layout/column-heads";
 import { pageTitle } from "~/layout/page-title";
 import { TableRegion } from "~/layout/table-region";
 import { readFormBody } from "~/platform/request-body.server";
-import { utcMinute } from "~/review/review-terms";
 import { appServicesContext } from "~/server/app-context";
+import { utcMinute } from "~/shared/dates";
 import type { Route } from "./+types/staff-messages";
 import { listMessages, resendMessage } from "./staff-messages.server";
 import { MESSAGE_STATES, type MessageState, RESEND_REFUSED, resendForm } from "./staff-messages-schema";
@@ -31,7 +31,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const filter = readFilter(url);
   const { messages, older } = await listMessages(context.get(appServicesContext).db, filter);
-  const resent = url.searchParams.get("resent");
+  const resent = url.searchParams.get("done") === "resent" ? url.searchParams.get("message") : null;
   return { filter, messages, older, resent: resent && /^\d{1,10}$/.test(resent) ? Number(resent) : undefined };
 }
 
@@ -49,7 +49,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const back = new URLSearchParams({
     ...(status ? { status } : {}),
     ...(before ? { before: String(before) } : {}),
-    resent: String(copy),
+    done: "resent",
+    message: String(copy),
   });
   return redirect(`/staff/messages?${back}`);
 }

@@ -5,6 +5,6 @@ import { cardCaptureSchema } from "~/payments/card-capture/card-capture";
 
 export const CARD_PATH = "/account/card";
 export const CARD_CHECKOUT_RETURN_PATH = "/account/card/checkout";
-export const CARD_REPLACED_PATH = "/account?card=replaced";
+export const CARD_REPLACED_PATH = "/account?done=card-replaced";
 
 export const createCardReplacementSchema = (options: { cardFields: boolean }) => z.object(cardCaptureSchema(options));

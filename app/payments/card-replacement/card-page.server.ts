@@ -14,6 +14,7 @@ import { CARD_NOT_SAVED } from "~/payments/payments";
 import { readFormBody } from "~/platform/request-body.server";
 import { sellerSubscriptionOf } from "~/review/seller-subscription.server";
 import type { AppServices } from "~/server/app-context";
+import { Role } from "~/shared/roles";
 import { CARD_CHECKOUT_RETURN_PATH, CARD_REPLACED_PATH, createCardReplacementSchema } from "./card-form";
 import {
   type CardReplacementOutcome,
@@ -25,7 +26,6 @@ import {
 
 // Loader and action of /account/card and the loader of its Stripe Checkout return page.
 
-const SELLER = 3;
 export const CARD_NOT_REPLACED = "Your card could not be replaced. Please try again in a few minutes.";
 
 export type SellerAdmin = CurrentUser & { organizationId: number };
@@ -33,7 +33,7 @@ export type SellerAdmin = CurrentUser & { organizationId: number };
 /** The seller organization's administrator; visitors go to sign in, everyone else gets 403. */
 export function requireSellerAdmin(request: Request, context: Readonly<RouterContextProvider>): SellerAdmin {
   const user = requireUser(request, context);
-  if (user.role !== SELLER || !user.organizationId || !user.isOrganizationAdmin) throw data(null, { status: 403 });
+  if (user.role !== Role.Seller || !user.organizationId || !user.isOrganizationAdmin) throw data(null, { status: 403 });
   return user as SellerAdmin;
 }
 

@@ -155,7 +155,7 @@ describe.each(databaseKinds)("replacing a seller's card with the test provider o
     const before = await stateOf(db, seller.organizationId, seller.registrationId);
     const replaced = await seller.client.request("/account/card", { form: card("5555 5555 5555 4444") });
     expect(replaced.status).toBe(302);
-    expect(replaced.headers.get("location")).toBe("/account?card=replaced");
+    expect(replaced.headers.get("location")).toBe("/account?done=card-replaced");
 
     const after = await stateOf(db, seller.organizationId, seller.registrationId);
     expect(after.seller).toMatchObject({
@@ -184,7 +184,7 @@ describe.each(databaseKinds)("replacing a seller's card with the test provider o
     expect(stored).not.toMatch(/5555\s?5555\s?5555\s?4444/);
     expect(stored).not.toMatch(/4242\s?4242\s?4242\s?4242/);
 
-    const account = await (await seller.client.request("/account?card=replaced")).text();
+    const account = await (await seller.client.request("/account?done=card-replaced")).text();
     expectIn(account, "Your card has been replaced.");
     expectIn(account, "Mastercard ending 4444");
     expectNotIn(await (await seller.client.request("/account")).text(), "Your card has been replaced.");
@@ -307,7 +307,7 @@ describe.each(databaseKinds)("replacing a seller's card with the test provider o
     expect(subscription?.subscriptionId).toMatch(/^sub_test_/);
     const days = ((subscription?.trialEndsAt?.getTime() ?? 0) - Date.now()) / 86_400_000;
     expect(days).toBeGreaterThan(6.9);
-    const shown = await (await failed.client.request("/account?card=replaced")).text();
+    const shown = await (await failed.client.request("/account?done=card-replaced")).text();
     expectIn(shown, "Free trial until");
     expectNotIn(shown, "Your subscription could not be started.");
   });
@@ -342,7 +342,7 @@ describe.each(databaseKinds)("replacing a seller's card with the test provider o
     });
     expect(subscription?.subscriptionId).not.toBe(before.subscription?.subscriptionId);
     expect(await sellerMayBid(db, cancelled.organizationId)).toEqual({ mayBid: true });
-    const shown = await (await cancelled.client.request("/account?card=replaced")).text();
+    const shown = await (await cancelled.client.request("/account?done=card-replaced")).text();
     expectIn(shown, "$210.00 at the yearly renewal (yearly subscription and GST)");
     expectNotIn(shown, "Subscription cancelled");
   });
@@ -484,7 +484,7 @@ describe.each(databaseKinds)("replacing a seller's card with Stripe on %s", (kin
     completeSession("cs_test_123");
     const returned = await seller.client.request("/account/card/checkout?session_id=cs_test_123");
     expect(returned.status).toBe(302);
-    expect(returned.headers.get("location")).toBe("/account?card=replaced");
+    expect(returned.headers.get("location")).toBe("/account?done=card-replaced");
     const urls = captured.map((request) => request.url.split("?")[0]);
     expect(urls).toEqual([
       "https://api.stripe.com/v1/checkout/sessions/cs_test_123",
@@ -515,10 +515,10 @@ describe.each(databaseKinds)("replacing a seller's card with Stripe on %s", (kin
     captured.length = 0;
     const reloaded = await seller.client.request("/account/card/checkout?session_id=cs_test_123");
     expect(reloaded.status).toBe(302);
-    expect(reloaded.headers.get("location")).toBe("/account?card=replaced");
+    expect(reloaded.headers.get("location")).toBe("/account?done=card-replaced");
     expect(captured).toHaveLength(0);
     expect(await stateOf(db, seller.organizationId, seller.registrationId)).toEqual(after);
-    expectIn(await (await seller.client.request("/account?card=replaced")).text(), "Mastercard ending 4444");
+    expectIn(await (await seller.client.request("/account?done=card-replaced")).text(), "Mastercard ending 4444");
   });
 
   it("renews a cancelled subscription as a new one paid at once: no trial, no processing fee again", async () => {
@@ -568,7 +568,7 @@ describe.each(databaseKinds)("replacing a seller's card with Stripe on %s", (kin
     captured.length = 0;
     const replaced = await seller.client.request("/account/card", { form: { stripe_payment_token: "tok_visa" } });
     expect(replaced.status).toBe(302);
-    expect(replaced.headers.get("location")).toBe("/account?card=replaced");
+    expect(replaced.headers.get("location")).toBe("/account?done=card-replaced");
     expect(captured.map((request) => request.url)).toEqual([
       "https://api.stripe.com/v1/customers/cus_123/sources",
       "https://api.stripe.com/v1/customers/cus_123",

@@ -2,8 +2,9 @@ import { eq } from "drizzle-orm";
 import type { MessageServices } from "~/messaging/messaging.server";
 import { type NoticeExecutor, notifyOrganizations } from "~/notifications/notifications.server";
 import { cardLabel } from "~/payments/card-label";
-import { formatCents } from "~/payments/fees";
 import type { Environment } from "~/platform/env.server";
+import { utcDay } from "~/shared/dates";
+import { formatCents } from "~/shared/money";
 import type { Transaction } from "~db/database.server";
 import { registrations, sellerRegistrations, sellerSubscriptions, subscriptionEvents } from "~db/schema";
 import type { SubscriptionStatus } from "~db/subscription-statuses";
@@ -24,7 +25,6 @@ export type Applied = { handled: boolean; notices: LifecycleNotice[] };
 type Row = typeof sellerSubscriptions.$inferSelect;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-const day = (date: Date) => date.toISOString().slice(0, 10);
 
 const subscriptionColumns = {
   organizationId: sellerSubscriptions.organizationId,
@@ -184,7 +184,7 @@ async function applyStatusEvent(tx: Transaction, event: ProviderEvent, env: Envi
         subject: "Your subscription payment failed",
         lines: [
           "We could not charge your card for your yearly subscription.",
-          `Please update your card at ${cardLink(env)} by ${day(graceEndsAt)}. After that date you can no longer bid or accept new invitations until the payment goes through.`,
+          `Please update your card at ${cardLink(env)} by ${utcDay(graceEndsAt)}. After that date you can no longer bid or accept new invitations until the payment goes through.`,
           "Bids you have already placed stand.",
         ],
       });
@@ -238,9 +238,9 @@ async function applyTrialWillEnd(tx: Transaction, event: ProviderEvent, env: Env
     notices: [
       {
         organizationId: row.organizationId,
-        subject: `Your free trial ends on ${day(endsAt)}`,
+        subject: `Your free trial ends on ${utcDay(endsAt)}`,
         lines: [
-          `Your free trial ends on ${day(endsAt)}. ${card ? `Your ${card}` : "Your card"} will then be charged ${formatCents(row.amountCents)} for the yearly subscription (processing fee and GST included).`,
+          `Your free trial ends on ${utcDay(endsAt)}. ${card ? `Your ${card}` : "Your card"} will then be charged ${formatCents(row.amountCents)} for the yearly subscription (processing fee and GST included).`,
           `To use another card, replace it at ${cardLink(env)}.`,
         ],
       },

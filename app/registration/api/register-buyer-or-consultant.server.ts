@@ -1,5 +1,6 @@
 import { apiErrors, readApiBody, zodErrors } from "~/api/api-responses.server";
 import type { AppServices } from "~/server/app-context";
+import type { BuyerSideCode } from "~/shared/roles";
 import { buyerRegistrationSchema, INCOMPLETE_FORM } from "../form/registration-data";
 import { registerBuyerOrConsultant } from "../form/registration-store.server";
 
@@ -7,7 +8,7 @@ import { registerBuyerOrConsultant } from "../form/registration-store.server";
  * POST /api/registration/register_buyer and register_consultant: 201 once, 200 for a resubmission of
  * the same data, 409 {"errors":{"form":"Invalid access token."}} for other data with the used token.
  */
-export async function handleRegistration(request: Request, services: AppServices, organizationType: 2 | 4) {
+export async function handleRegistration(request: Request, services: AppServices, organizationType: BuyerSideCode) {
   const parsed = buyerRegistrationSchema.safeParse(await readApiBody(request));
   if (!parsed.success) return apiErrors(400, { ...zodErrors(parsed.error), form: INCOMPLETE_FORM });
   const outcome = await registerBuyerOrConsultant(services, organizationType, parsed.data);

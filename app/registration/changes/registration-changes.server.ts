@@ -2,12 +2,13 @@ import { and, desc, eq, gt, isNull } from "drizzle-orm";
 import { data, redirect } from "react-router";
 import { createRandomToken, hashToken } from "~/accounts/account-tokens.server";
 import type { AppServices } from "~/server/app-context";
+import { Role } from "~/shared/roles";
 import type { Database, Transaction } from "~db/database.server";
 import { registrationChangeTokens, registrationDecisions, registrations } from "~db/schema";
 import { notifyStaff } from "../form/registration-store.server";
 import { registrationCompletePath } from "../registration-texts";
 import { SELLER_COMPLETE_PATH } from "../seller-form/seller-registration.server";
-import { type EditFormAnswer, type EditFormData, loadEditForm, parseEditSubmission } from "./registration-edit.server";
+import { loadEditForm, parseEditSubmission } from "./registration-edit.server";
 import { replaceRegistrationData } from "./registration-update.server";
 import { readStoredRegistration } from "./stored-registration.server";
 
@@ -67,9 +68,6 @@ async function findChangeRequest(db: Database, token: string) {
   return stored ? { stored, message: request?.message ?? "" } : undefined;
 }
 
-export type ChangesPageData = { tokenValid: false } | ({ tokenValid: true; message: string } & EditFormData);
-export type ChangesActionData = { tokenValid: false } | ({ tokenValid: true } & EditFormAnswer);
-
 const invalidLink = () => data({ tokenValid: false as const }, { status: 404 });
 
 export async function loadChangesForm(services: AppServices, token: string) {
@@ -115,6 +113,6 @@ export async function submitChangesForm(request: Request, services: AppServices,
   // A second submission of the same page (double click, another tab) finds the link spent.
   if (!resubmitted) return invalidLink();
   return redirect(
-    stored.organizationType === 3 ? SELLER_COMPLETE_PATH : registrationCompletePath(stored.organizationType),
+    stored.organizationType === Role.Seller ? SELLER_COMPLETE_PATH : registrationCompletePath(stored.organizationType),
   );
 }

@@ -4,6 +4,7 @@ import type { ServiceAreaCheckboxData, ServiceCheckboxData } from "~/catalogue/p
 import { parseSubmission } from "~/forms/parse-submission.server";
 import { readFormBody } from "~/platform/request-body.server";
 import type { AppServices } from "~/server/app-context";
+import { type BuyerSideCode, type OrganizationTypeCode, Role } from "~/shared/roles";
 import { type BuyerRegistrationData, buyerRegistrationFormSchema, INCOMPLETE_FORM } from "../form/registration-data";
 import { loadRegistrationFormOptions, type RegistrationFormOptions } from "../form/registration-form.server";
 import { calendar, formMessageFor, normalizeSelections } from "../seller-form/seller-registration.server";
@@ -20,7 +21,7 @@ import { type FormValues, type StoredRegistration, storedDates } from "./stored-
 
 /** What the page needs to show the form of a stored registration. */
 export type EditFormData = {
-  organizationType: 2 | 3 | 4;
+  organizationType: OrganizationTypeCode;
   options: RegistrationFormOptions;
   serviceAreas: ServiceAreaCheckboxData | null;
   serviceCategories: ServiceCheckboxData | null;
@@ -57,7 +58,7 @@ export async function loadEditForm(
   const [options, serviceAreas, serviceCategories] = await Promise.all([
     loadRegistrationFormOptions(db),
     loadServiceAreaPickerData(db),
-    stored.organizationType === 3 ? loadServicePickerData(db) : null,
+    stored.organizationType === Role.Seller ? loadServicePickerData(db) : null,
   ]);
   return {
     organizationType: stored.organizationType,
@@ -95,7 +96,7 @@ export async function parseEditSubmission(
 ): Promise<EditSubmission> {
   const formData = await readFormBody(request);
   formData.set("reg_access_token", "stored");
-  const isSeller = stored.organizationType === 3;
+  const isSeller = stored.organizationType === Role.Seller;
   const selected = await normalizeSelections(services, formData, { withServices: isSeller });
   const schema = isSeller
     ? createSellerRegistrationFormSchema({
@@ -127,8 +128,8 @@ export async function parseEditSubmission(
     };
   }
   const update: RegistrationUpdate = isSeller
-    ? { organizationType: 3, data: submission.value as SellerRegistrationData, keepFeedback }
-    : { organizationType: stored.organizationType as 2 | 4, data: submission.value as BuyerRegistrationData };
+    ? { organizationType: Role.Seller, data: submission.value as SellerRegistrationData, keepFeedback }
+    : { organizationType: stored.organizationType as BuyerSideCode, data: submission.value as BuyerRegistrationData };
   const { errors, certificationIds } = await checkUpdateReferences(services.db, update);
   if (Object.keys(errors).length > 0) return { kind: "answer", status: 400, answer: refuse(errors) };
   return { kind: "valid", update, certificationIds, refuse };

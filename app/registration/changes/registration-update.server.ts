@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import { type BuyerSideCode, Role } from "~/shared/roles";
 import type { Database, Transaction } from "~db/database.server";
 import {
   registrationContacts,
@@ -23,9 +24,9 @@ import { checkSellerReferences, writeSellerLists } from "../seller-form/seller-r
 // organization's profile). The caller runs it inside its own transaction; the card is never touched.
 
 export type RegistrationUpdate =
-  | { organizationType: 2 | 4; data: BuyerRegistrationData }
+  | { organizationType: BuyerSideCode; data: BuyerRegistrationData }
   | {
-      organizationType: 3;
+      organizationType: typeof Role.Seller;
       data: SellerRegistrationData;
       /** The profile form has no feedback field: the answer given at registration stays. */
       keepFeedback: boolean;
@@ -33,7 +34,7 @@ export type RegistrationUpdate =
 
 /** Reference checks (country, state, industry, areas; services and certifications for sellers), as field errors. */
 export async function checkUpdateReferences(db: Database, update: RegistrationUpdate) {
-  if (update.organizationType === 3) return checkSellerReferences(db, update.data);
+  if (update.organizationType === Role.Seller) return checkSellerReferences(db, update.data);
   return { errors: await checkReferences(db, update.data), certificationIds: new Map<string, number>() };
 }
 
@@ -47,13 +48,18 @@ export async function replaceRegistrationData(
   const { data } = update;
   await tx
     .update(registrations)
-    .set(generalRegistrationColumns(data, update.organizationType === 3 ? undefined : update.data.billing_preference))
+    .set(
+      generalRegistrationColumns(
+        data,
+        update.organizationType === Role.Seller ? undefined : update.data.billing_preference,
+      ),
+    )
     .where(eq(registrations.id, registrationId));
   await tx.delete(registrationServiceAreas).where(eq(registrationServiceAreas.registrationId, registrationId));
   await writeServiceAreas(tx, registrationId, data.serviceAreas);
   // Contacts go with their work experience, certifications and education (on delete cascade).
   await tx.delete(registrationContacts).where(eq(registrationContacts.registrationId, registrationId));
-  if (update.organizationType !== 3) {
+  if (update.organizationType !== Role.Seller) {
     await writeBuyerContacts(tx, registrationId, update.data);
     return;
   }

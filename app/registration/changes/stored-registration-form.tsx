@@ -1,5 +1,6 @@
 import { ServiceAreaPicker } from "~/catalogue/pickers/service-area-picker";
 import { ServicePicker } from "~/catalogue/pickers/service-picker";
+import { Role } from "~/shared/roles";
 import { BuyerRegistrationForm } from "../buyer-form/buyer-registration-form";
 import { SellerRegistrationForm } from "../seller-form/seller-registration-form";
 import type { EditFormAnswer, EditFormData } from "./registration-edit.server";
@@ -20,17 +21,19 @@ export function StoredRegistrationForm({
   answer?: EditFormAnswer;
   purpose: "changes" | "profile";
 }) {
-  if (!form.serviceAreas || (form.organizationType === 3 && !form.serviceCategories)) {
+  if (!form.serviceAreas || (form.organizationType === Role.Seller && !form.serviceCategories)) {
     // The form appears only once its lists have loaded; the pickers say which did not.
     return (
       <>
         {form.serviceAreas ? null : <ServiceAreaPicker data={null} selected={[]} />}
-        {form.organizationType === 3 && !form.serviceCategories ? <ServicePicker data={null} selected={[]} /> : null}
+        {form.organizationType === Role.Seller && !form.serviceCategories ? (
+          <ServicePicker data={null} selected={[]} />
+        ) : null}
       </>
     );
   }
   const submitLabel = purpose === "changes" ? "Resubmit Registration" : "Save changes";
-  if (form.organizationType === 3 && form.serviceCategories) {
+  if (form.organizationType === Role.Seller && form.serviceCategories) {
     return (
       <SellerRegistrationForm
         id={id}

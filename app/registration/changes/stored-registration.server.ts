@@ -1,5 +1,6 @@
 import { asc, eq, inArray } from "drizzle-orm";
 import { cardLabel } from "~/payments/card-label";
+import { type OrganizationTypeCode, Role } from "~/shared/roles";
 import type { Database, Transaction } from "~db/database.server";
 import {
   certificationOptions,
@@ -24,7 +25,7 @@ export type FormValues = { [name: string]: string | string[] | FormValues | Form
 
 export type StoredRegistration = {
   registrationId: number;
-  organizationType: 2 | 3 | 4;
+  organizationType: OrganizationTypeCode;
   status: string;
   values: FormValues;
   serviceAreaIds: number[];
@@ -69,10 +70,10 @@ export async function readStoredRegistration(
     serviceAreas: areas.map((area) => String(area.id)),
   };
   const serviceAreaIds = areas.map((area) => area.id);
-  const organizationType = registration.organizationType as 2 | 3 | 4;
+  const organizationType = registration.organizationType as OrganizationTypeCode;
   const base = { registrationId, organizationType, status: registration.status, serviceAreaIds };
 
-  if (organizationType !== 3) {
+  if (organizationType !== Role.Seller) {
     const contact = (role: string): FormValues => {
       const found = contacts.find((row) => row.role === role);
       return found

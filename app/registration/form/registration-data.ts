@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { emailField } from "~/accounts/schemas";
 import { textField } from "~/forms/text-schema";
+import { idField } from "~/shared/ids";
 
 // The registration data object of spec section 3 (snake_case as the API takes it), shared by the
 // API and, later, the buyer, consultant and seller forms. Checks against reference data (countries,
@@ -23,18 +24,6 @@ const optionalText = (max = 200) =>
 /** Office numbers too: digits with the usual separators and an optional extension. */
 const PHONE_PATTERN = /^\+?[0-9 ().-]{7,25}(?:\s*(?:x|ext\.?)\s*\d{1,6})?$/i;
 const phone = (message: string) => text(message, 40).regex(PHONE_PATTERN, "Please enter a valid phone number");
-
-/** An id as a JSON number or a form's string; within PostgreSQL's integer, or the lookup itself fails. */
-const id = (message: string) =>
-  z.union(
-    [
-      z.int().positive().max(2_147_483_647, message),
-      textField()
-        .regex(/^\d{1,9}$/)
-        .transform(Number),
-    ],
-    { error: message },
-  );
 
 export const contactSchema = z.object(
   {
@@ -75,9 +64,9 @@ export const generalRegistrationFields = {
     message: "Please enter a valid fax number",
   }),
   email: emailField("Please enter an email address"),
-  primary_industry: id("Please select a primary industry"),
+  primary_industry: idField("Please select a primary industry"),
   serviceAreas: z
-    .array(id("Please select service areas from the list"), { error: "Please select service areas from the list" })
+    .array(idField("Please select service areas from the list"), { error: "Please select service areas from the list" })
     .max(2000)
     .optional()
     .transform((ids) => [...new Set(ids ?? [])]),

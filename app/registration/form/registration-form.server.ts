@@ -6,6 +6,7 @@ import type { SelectOption } from "~/forms/field";
 import { parseSubmission } from "~/forms/parse-submission.server";
 import { readFormBody } from "~/platform/request-body.server";
 import type { AppServices } from "~/server/app-context";
+import type { BuyerSideCode, OrganizationTypeCode } from "~/shared/roles";
 import type { Database } from "~db/database.server";
 import { countries, industries, provinces, usStates } from "~db/schema";
 import { INVALID_ACCESS_TOKEN, registrationCompletePath } from "../registration-texts";
@@ -39,7 +40,7 @@ export async function loadRegistrationFormOptions(db: Database): Promise<Registr
 }
 
 /** Usable for this form: known, unspent, unexpired, of this form's type; or where to go first. */
-export async function checkFormAccessToken(db: Database, organizationType: 2 | 3 | 4, token: string) {
+export async function checkFormAccessToken(db: Database, organizationType: OrganizationTypeCode, token: string) {
   const state = await findUsableAccessToken(db, token);
   if (!state || state.organizationType !== organizationType) return { kind: "invalid" as const };
   if (!state.privacyPolicyAccepted) {
@@ -54,7 +55,7 @@ export async function checkFormAccessToken(db: Database, organizationType: 2 | 3
 /** The page without its form: 404 for a link unknown, expired or used; 409 for a used link sent other data. */
 export const invalidToken = (status: 404 | 409 = 404) => data({ tokenValid: false as const }, { status });
 
-export async function loadRegistrationForm(services: AppServices, organizationType: 2 | 4, token: string) {
+export async function loadRegistrationForm(services: AppServices, organizationType: BuyerSideCode, token: string) {
   const { db } = services;
   const check = await checkFormAccessToken(db, organizationType, token);
   if (check.kind === "invalid") return invalidToken();
@@ -66,7 +67,7 @@ export async function loadRegistrationForm(services: AppServices, organizationTy
 export async function submitRegistrationForm(
   request: Request,
   services: AppServices,
-  organizationType: 2 | 4,
+  organizationType: BuyerSideCode,
   token: string,
 ) {
   const { db } = services;

@@ -3,6 +3,7 @@ import { hashToken } from "~/accounts/account-tokens.server";
 import { queueMessage } from "~/messaging/delivery/outbox.server";
 import type { Executor } from "~/messaging/messaging.server";
 import type { AppServices } from "~/server/app-context";
+import { type BuyerSideCode, ORGANIZATION_TYPES, type OrganizationTypeCode, Role } from "~/shared/roles";
 import type { Database, Transaction } from "~db/database.server";
 import {
   countries,
@@ -17,7 +18,7 @@ import {
   users,
   usStates,
 } from "~db/schema";
-import { INVALID_ACCESS_TOKEN, ORGANIZATION_TYPES, type OrganizationTypeCode } from "../registration-texts";
+import { INVALID_ACCESS_TOKEN } from "../registration-texts";
 import type { BuyerRegistrationData, Contact } from "./registration-data";
 import { idSet, submissionHash } from "./registration-submission.server";
 
@@ -145,7 +146,7 @@ export async function writeBuyerContacts(tx: Transaction, registrationId: number
 }
 
 /** A buyer's or consultant's submission as it is stored, hashed (registration-submission.server.ts). */
-export const buyerSubmissionHash = (organizationType: 2 | 4, data: BuyerRegistrationData) =>
+export const buyerSubmissionHash = (organizationType: BuyerSideCode, data: BuyerRegistrationData) =>
   submissionHash(organizationType, {
     registration: generalRegistrationColumns(data, data.billing_preference),
     serviceAreas: idSet(data.serviceAreas),
@@ -253,7 +254,7 @@ export async function checkAccessTokenUsable(
 /** Step 5 for buyers and consultants: the registration with its contacts and service areas. */
 export async function registerBuyerOrConsultant(
   services: AppServices,
-  organizationType: Extract<OrganizationTypeCode, 2 | 4>,
+  organizationType: BuyerSideCode,
   data: BuyerRegistrationData,
 ): Promise<RegisterOutcome> {
   const referenceErrors = await checkReferences(services.db, data);
@@ -328,7 +329,7 @@ export async function notifyStaff(
   organizationType: number,
   name: string,
 ) {
-  const staff = await executor.select({ email: users.email }).from(users).where(eq(users.role, 1));
+  const staff = await executor.select({ email: users.email }).from(users).where(eq(users.role, Role.Staff));
   for (const { email } of staff) {
     await queueMessage(executor, services.messaging, {
       channel: "email",

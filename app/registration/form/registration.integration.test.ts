@@ -248,7 +248,7 @@ describe.each(databaseKinds)("registration steps 1-4 on %s", (kind) => {
     });
     expect(resend.status).toBe(302);
     expect(resend.headers.get("location")).toBe(
-      `/signup/verify-access-code/${encodeURIComponent(applicant.e164)}?resent=1`,
+      `/signup/verify-access-code/${encodeURIComponent(applicant.e164)}?done=resent`,
     );
     const newCode = await lastCodeSentTo(applicant.e164);
     const [row] = await app.services.db

@@ -1,11 +1,6 @@
 import { CardCaptureFields, type CardCaptureFieldsProps } from "~/payments/card-capture/card-capture-fields";
-import {
-  ACCEPTED_CARD_BRANDS,
-  formatCents,
-  SELLER_FEE_LINES,
-  SELLER_FEES_TOTAL,
-  SELLER_TRIAL_DAYS,
-} from "~/payments/fees";
+import { ACCEPTED_CARD_BRANDS, SELLER_FEE_LINES, SELLER_FEES_TOTAL, SELLER_TRIAL_DAYS } from "~/payments/fees";
+import { formatCents } from "~/shared/money";
 
 // Section 10.0 Payment: the fee table and the card. No charge is taken at registration.
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { textField } from "~/forms/text-schema";
 import { cardCaptureSchema } from "~/payments/card-capture/card-capture";
+import { idField } from "~/shared/ids";
 import { certificationOptions } from "~db/reference-data/index";
 import {
   checkPostalCode,
@@ -36,13 +37,6 @@ const ALWAYS = { when: () => true };
 
 export const REQUIRED_INSURANCE = ["in_commercial_general", "in_third_party_automobile"] as const;
 export const OPTIONAL_INSURANCE = ["in_aircraft", "in_pollution", "in_fire", "in_errors_omissions"] as const;
-export const SAFETY_PROGRAM_FLAGS = [
-  "sa_written_safety_program",
-  "sa_conduct_hazard_assessments",
-  "sa_safe_work_procedures",
-  "sa_one_man_op",
-  "sa_third_party_sub",
-] as const;
 /** Each certification's expiry, with the form checkbox that makes it required. */
 export const SAFETY_CERTIFICATIONS = [
   { checkbox: "sc_comply_works", expiry: "sc_comply_works_expiry", label: "ComplyWorks" },
@@ -126,12 +120,6 @@ const yearField = (currentYear: number) => {
     return typeof blank === "string" && /^\s*\d{1,4}\s*$/.test(blank) ? Number(blank) : blank;
   }, z.int({ error: message }).min(FIRST_YEAR, message).max(currentYear, message).optional());
 };
-
-const id = (message: string) =>
-  z.preprocess(
-    (value) => (typeof value === "string" && /^\s*\d{1,9}\s*$/.test(value) ? Number(value) : value),
-    z.int({ error: message }).positive(message).max(2_147_483_647, message),
-  );
 
 /** Repeatable items: those whose main field is empty are dropped (spec section 3). */
 const itemsWithMainField = <Item extends z.ZodType>(mainField: string, item: Item) =>
@@ -298,7 +286,7 @@ export function createSellerRegistrationSchema(options: SchemaOptions = {}) {
       services: z.preprocess(
         (value) => (value === undefined || value === null || value === "" ? [] : value),
         z
-          .array(id(NO_SERVICE_CHOSEN), { error: NO_SERVICE_CHOSEN })
+          .array(idField(NO_SERVICE_CHOSEN), { error: NO_SERVICE_CHOSEN })
           .min(1, NO_SERVICE_CHOSEN)
           .max(2000)
           .transform((ids) => [...new Set(ids)]),
@@ -363,7 +351,6 @@ function sellerFormToData(value: unknown): unknown {
 /** The seller form's schema, in the browser and in the action. */
 export const createSellerRegistrationFormSchema = (options: SchemaOptions = {}) =>
   z.preprocess(sellerFormToData, createSellerRegistrationSchema(options));
-export type SellerKeyPerson = SellerRegistrationData["salesContact"];
 
 /** The seller's own row (seller_registrations) from the validated data: unticked certifications are null. */
 export function sellerProfileValues(data: SellerRegistrationData) {

@@ -9,6 +9,7 @@ import {
 } from "~/payments/card-capture/card-capture.server";
 import type { CardHolder } from "~/payments/payments";
 import type { AppServices } from "~/server/app-context";
+import { Role } from "~/shared/roles";
 import type { Database, Transaction } from "~db/database.server";
 import {
   certificationOptions,
@@ -39,7 +40,7 @@ import {
   sellerWcbs,
 } from "./seller-registration-schema";
 
-const SELLER = 3;
+const SELLER = Role.Seller;
 
 export type SellerRegisterOutcome =
   | RegisterOutcome

@@ -12,6 +12,7 @@ import { CARD_CAPTURE_FIELD_NAMES, cardPaymentSetup } from "~/payments/card-capt
 import { answerRefusal, readPostedCard } from "~/payments/card-capture/card-capture.server";
 import { readFormBody } from "~/platform/request-body.server";
 import type { AppServices } from "~/server/app-context";
+import { Role } from "~/shared/roles";
 import { INCOMPLETE_FORM, REGISTRATION_FAILED } from "../form/registration-data";
 import { checkFormAccessToken, invalidToken, loadRegistrationFormOptions } from "../form/registration-form.server";
 import { INVALID_ACCESS_TOKEN } from "../registration-texts";
@@ -25,7 +26,7 @@ import {
 // Loader and action of /signup/seller-registration/{token}. The action writes through
 // seller-register.server.ts, the same module as POST /api/registration/register_seller.
 
-const SELLER = 3;
+const SELLER = Role.Seller;
 export const SELLER_COMPLETE_PATH = "/signup/seller-registration-complete";
 export const SELLER_CHECKOUT_RETURN_PATH = "/signup/seller-registration-checkout";
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { textField } from "~/forms/text-schema";
+import { isOrganizationTypeCode, ORGANIZATION_TYPES } from "~/shared/roles";
 import { INVALID_ACCESS_TOKEN } from "../registration-texts";
 import { normalizeMobileNumber } from "./mobile-number";
 
@@ -27,13 +28,13 @@ export const mobileNumberField = textField({ error: MOBILE_NUMBER_REQUIRED })
 
 const ORGANIZATION_TYPE_REQUIRED = "Please select an organization type";
 
-/** 2, 3 or 4: a number from JSON, a string from a form. */
+/** An organization type code: a number from JSON, a string from a form. */
 export const organizationTypeField = z
   .union([z.number(), z.string()], { error: ORGANIZATION_TYPE_REQUIRED })
   .transform((value, context) => {
     // Digits only: "0x3" or " 3e0" are not a type.
     const code = typeof value === "number" ? value : /^\s*\d\s*$/.test(value) ? Number(value) : Number.NaN;
-    if (code === 2 || code === 3 || code === 4) return code;
+    if (isOrganizationTypeCode(code)) return code;
     context.addIssue({ code: "custom", message: ORGANIZATION_TYPE_REQUIRED });
     return z.NEVER;
   });
@@ -44,10 +45,13 @@ const applicantFields = {
   mobileNumber: mobileNumberField,
 };
 
-/** Step 1's form: the type comes from a select, as "2", "3" or "4". */
+/** Step 1's form: the type comes from a select, as its code in digits ("3"). */
 export const signupFormSchema = z.object({
   ...applicantFields,
-  organizationType: z.enum(["2", "3", "4"], { error: ORGANIZATION_TYPE_REQUIRED }),
+  organizationType: z.enum(
+    ORGANIZATION_TYPES.map((type) => String(type.code)),
+    { error: ORGANIZATION_TYPE_REQUIRED },
+  ),
 });
 
 export const requestCodePayload = z.object({ ...applicantFields, organizationType: organizationTypeField });
@@ -75,8 +79,6 @@ export const verifyCodePayload = z.object({
     { error: VERIFICATION_CODE_REQUIRED },
   ),
 });
-
-export const resendCodePayload = z.object({ mobileNumber: mobileNumberField });
 
 export const accessTokenPayload = z.object({
   accessToken: textField({ error: INVALID_ACCESS_TOKEN, trim: false })

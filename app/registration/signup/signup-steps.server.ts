@@ -6,9 +6,9 @@ import { deliverNow, queueMessage } from "~/messaging/delivery/outbox.server";
 import { lastUpdated as privacyPolicyVersion } from "~/public-pages/content/privacy-policy";
 import { lastUpdated as termsVersion } from "~/public-pages/content/terms-and-conditions";
 import type { AppServices } from "~/server/app-context";
+import type { OrganizationTypeCode } from "~/shared/roles";
 import type { Database } from "~db/database.server";
 import { registrationAccessTokens, registrationCodeSends, registrationRequests } from "~db/schema";
-import type { OrganizationTypeCode } from "../registration-texts";
 
 export const CODE_LIFETIME_MS = 10 * 60 * 1000;
 export const CODE_ATTEMPTS = 5;

@@ -9,12 +9,8 @@ import { SubmitButton } from "~/forms/submit-button";
 import { pageTitle } from "~/layout/page-title";
 import { readFormBody } from "~/platform/request-body.server";
 import { appServicesContext, clientAddressContext } from "~/server/app-context";
-import {
-  ORGANIZATION_TYPES,
-  type OrganizationTypeCode,
-  organizationTypeCodeOf,
-  SEND_CODE_FAILED,
-} from "../registration-texts";
+import { ORGANIZATION_TYPES, type OrganizationTypeCode } from "~/shared/roles";
+import { organizationTypeCodeOf, SEND_CODE_FAILED } from "../registration-texts";
 import type { Route } from "./+types/signup";
 import { signupFormSchema } from "./signup-schemas";
 import { requestAccessCode } from "./signup-steps.server";

@@ -21,7 +21,7 @@ const NOT_FOUND = { mobileNumber: undefined, resent: false } as const;
 export function loader({ request, params }: Route.LoaderArgs) {
   const mobileNumber = normalizeMobileNumber(params.mobileNumber);
   if (!mobileNumber) return data(NOT_FOUND, { status: 404 });
-  return { mobileNumber, resent: new URL(request.url).searchParams.get("resent") === "1" };
+  return { mobileNumber, resent: new URL(request.url).searchParams.get("done") === "resent" };
 }
 
 const NO_REQUEST = "No code is waiting for this number. Please request a new code.";
@@ -36,7 +36,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (formData.get("intent") === "resend") {
     const outcome = await resendAccessCode(services, mobileNumber, context.get(clientAddressContext));
     if (outcome.kind === "sent") {
-      return redirect(`/signup/verify-access-code/${encodeURIComponent(mobileNumber)}?resent=1`);
+      return redirect(`/signup/verify-access-code/${encodeURIComponent(mobileNumber)}?done=resent`);
     }
     const [status, message] =
       outcome.kind === "throttled"

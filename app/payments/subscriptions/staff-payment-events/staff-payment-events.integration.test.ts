@@ -142,9 +142,9 @@ describe.each(databaseKinds)("/staff/payment-events on %s", (kind) => {
     });
     expect(response.status).toBe(302);
     const location = response.headers.get("location") ?? "";
-    expect(location).toBe(`/staff/payment-events?state=failed&retried=${brokenId}`);
+    expect(location).toBe(`/staff/payment-events?state=failed&done=retried&event=${brokenId}`);
     expect(await eventRow(brokenId)).toMatchObject({ state: "processed", attempts: 11 });
-    const page = await (await staff.request(`/staff/payment-events?retried=${brokenId}`)).text();
+    const page = await (await staff.request(`/staff/payment-events?done=retried&event=${brokenId}`)).text();
     expect(page).toContain("Event tried again.");
     expect(page).toContain("applied after 11 tries");
     // Older than the invoice.paid applied meanwhile: recorded, and it changes nothing.

@@ -11,8 +11,8 @@ import { pageTitle } from "~/layout/page-title";
 import { pageOf } from "~/layout/pager";
 import { TableRegion } from "~/layout/table-region";
 import { readFormBody } from "~/platform/request-body.server";
-import { utcMinute } from "~/review/review-terms";
 import { appServicesContext } from "~/server/app-context";
+import { utcMinute } from "~/shared/dates";
 import type { Route } from "./+types/staff-payment-events";
 import { listProviderEvents, providerEventState, retryProviderEvent } from "./staff-payment-events.server";
 import { EVENT_STATES, type EventState, RETRY_REFUSED, retryEventForm } from "./staff-payment-events-schema";
@@ -44,7 +44,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const filter = readFilter(url);
   const { db } = context.get(appServicesContext);
   const { events, hasOlder } = await listProviderEvents(db, filter);
-  const retriedId = url.searchParams.get("retried");
+  const retriedId = url.searchParams.get("done") === "retried" ? url.searchParams.get("event") : null;
   const retriedState = retriedId && EVENT_ID.test(retriedId) ? await providerEventState(db, retriedId) : undefined;
   return {
     filter,
@@ -65,7 +65,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data({ result: submission.reply({ formErrors: [RETRY_REFUSED] }) }, { status: 400 });
   }
   // Back to the list the staff member was on (its filter and page), which says so.
-  return redirect(listLink(readFilter(new URL(request.url)), { retried: submission.value.eventId }));
+  return redirect(listLink(readFilter(new URL(request.url)), { done: "retried", event: submission.value.eventId }));
 }
 
 export function meta() {
