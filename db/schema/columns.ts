@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { customType } from "drizzle-orm/pg-core";
 
 // Pieces more than one schema file uses.
@@ -10,4 +10,4 @@ export const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array 
 });
 
 /** "(2, 3, 4)": a list of codes for a check constraint, written out as the migrations have it. */
-export const codeList = (codes: readonly number[]) => sql.raw(`(${codes.join(", ")})`);
+export const codeList = (codes: readonly number[]): SQL => sql.raw(`(${codes.join(", ")})`);
