@@ -8,8 +8,8 @@ import {
   ScrollRestoration,
   useRouteLoaderData,
 } from "react-router";
+import { currentUserMiddleware, getCurrentUser } from "~/sessions/auth.server";
 import type { Route } from "./+types/root";
-import { currentUserMiddleware, getCurrentUser } from "./accounts/sessions/auth.server";
 import { NotFoundContent } from "./errors/not-found-content";
 import { isRequestRefusal, REQUEST_REFUSED_TITLE, RequestRefusedContent } from "./errors/request-refused-content";
 import { usePageScripts } from "./layout/no-javascript";

@@ -1,5 +1,5 @@
-import { createHash, randomBytes } from "node:crypto";
 import { and, eq, gt, inArray, isNull } from "drizzle-orm";
+import { createRandomToken, hashToken } from "~/shared/secret-tokens.server";
 import type { Database, Transaction } from "~db/database.server";
 import { accountTokens, users } from "~db/schema";
 
@@ -22,16 +22,6 @@ const LINK_PAGES: Record<AccountTokenPurpose, string> = {
 /** The absolute link that goes into the e-mail, e.g. https://…/set-password/{token}. */
 export function accountLinkUrl(appUrl: string, purpose: AccountTokenPurpose, token: string): string {
   return `${appUrl.replace(/\/+$/, "")}${LINK_PAGES[purpose]}/${token}`;
-}
-
-/** SHA-256, hex: what we store for every token (the token itself exists only in the link). */
-export function hashToken(token: string): string {
-  return createHash("sha256").update(token).digest("hex");
-}
-
-/** 32 random bytes, base64url (43 characters): safe in a URL path. */
-export function createRandomToken(): string {
-  return randomBytes(32).toString("base64url");
 }
 
 type Executor = Pick<Database, "select">;

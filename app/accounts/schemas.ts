@@ -1,15 +1,10 @@
 import { z } from "zod";
-import { textField } from "~/forms/text-schema";
+import { emailField, textField } from "~/forms/text-schema";
 
 // One schema per form, used by useForm in the browser and by the action on the server.
 
 export const MIN_PASSWORD_LENGTH = 6;
 export const MAX_PASSWORD_LENGTH = 128;
-
-export const emailField = (message = "Please enter an email address") =>
-  textField({ error: message })
-    .max(254, message)
-    .pipe(z.email({ error: message }));
 
 export const signInSchema = z.object({
   email: emailField(),

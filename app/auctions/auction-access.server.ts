@@ -1,7 +1,7 @@
 import { data, type RouterContextProvider } from "react-router";
-import { requireUser } from "~/accounts/sessions/auth.server";
-import type { CurrentUser } from "~/accounts/sessions/current-user";
 import { appServicesContext } from "~/server/app-context";
+import { requireUser } from "~/sessions/auth.server";
+import type { CurrentUser } from "~/sessions/current-user";
 import { parseId } from "~/shared/ids";
 import { Role } from "~/shared/roles";
 import type { Actor } from "./auction-changes.server";

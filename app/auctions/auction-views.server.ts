@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, inArray, lte, ne, or, sql } from "drizzle-orm";
-import type { CurrentUser } from "~/accounts/sessions/current-user";
+import type { CurrentUser } from "~/sessions/current-user";
 import { Role } from "~/shared/roles";
 import type { Database } from "~db/database.server";
 import {

@@ -1,11 +1,9 @@
 import { randomBytes } from "node:crypto";
-import { and, desc, eq, gt, isNull, lt, or } from "drizzle-orm";
-import { hashToken } from "~/accounts/account-tokens.server";
-import { Role } from "~/shared/roles";
+import { and, desc, eq, isNull } from "drizzle-orm";
+import { API_TOKEN_PREFIX } from "~/sessions/api-token-user.server";
+import { hashToken } from "~/shared/secret-tokens.server";
 import type { Database } from "~db/database.server";
 import { apiTokens, users } from "~db/schema";
-
-const TOKEN_PREFIX = "umk_";
 
 export type ApiTokenView = {
   id: number;
@@ -22,7 +20,7 @@ export async function createApiToken(
   db: Database,
   input: { userId: number; name: string; lifetimeDays: number },
 ): Promise<string> {
-  const token = `${TOKEN_PREFIX}${randomBytes(32).toString("base64url")}`;
+  const token = `${API_TOKEN_PREFIX}${randomBytes(32).toString("base64url")}`;
   await db.insert(apiTokens).values({
     userId: input.userId,
     name: input.name,
@@ -63,30 +61,4 @@ export async function revokeApiToken(db: Database, id: number): Promise<boolean>
     .where(and(eq(apiTokens.id, id), isNull(apiTokens.revokedAt)))
     .returning({ id: apiTokens.id });
   return Boolean(row);
-}
-
-/** The staff user a bearer token belongs to, if it is live; notes when it was last used. */
-export async function userIdForApiToken(db: Database, token: string): Promise<number | undefined> {
-  if (!token.startsWith(TOKEN_PREFIX) || token.length > 200) return undefined;
-  const now = new Date();
-  const [row] = await db
-    .select({ id: apiTokens.id, userId: apiTokens.userId, lastUsedAt: apiTokens.lastUsedAt })
-    .from(apiTokens)
-    .innerJoin(users, eq(users.id, apiTokens.userId))
-    .where(
-      and(
-        eq(apiTokens.tokenHash, hashToken(token)),
-        isNull(apiTokens.revokedAt),
-        gt(apiTokens.expiresAt, now),
-        eq(users.role, Role.Staff),
-      ),
-    );
-  if (!row) return undefined;
-  // At most one write a minute per token, however busy the script.
-  const minuteAgo = new Date(now.getTime() - 60_000);
-  await db
-    .update(apiTokens)
-    .set({ lastUsedAt: now })
-    .where(and(eq(apiTokens.id, row.id), or(isNull(apiTokens.lastUsedAt), lt(apiTokens.lastUsedAt, minuteAgo))));
-  return row.userId;
 }

@@ -52,3 +52,9 @@ export function textField({ error, multiline = false, trim = true }: TextOptions
     abort: true,
   });
 }
+
+/** An e-mail address: what sign-in, registration and invitations all ask for. */
+export const emailField = (message = "Please enter an email address") =>
+  textField({ error: message })
+    .max(254, message)
+    .pipe(z.email({ error: message }));

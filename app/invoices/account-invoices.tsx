@@ -1,11 +1,11 @@
 import { data, Link } from "react-router";
-import { requireUser } from "~/accounts/sessions/auth.server";
 import { ColumnHeads } from "~/layout/column-heads";
 import { PageLinks } from "~/layout/page-links";
 import { pageTitle } from "~/layout/page-title";
 import { pageOf } from "~/layout/pager";
 import { TableRegion } from "~/layout/table-region";
 import { appServicesContext } from "~/server/app-context";
+import { requireUser } from "~/sessions/auth.server";
 import { utcDay } from "~/shared/dates";
 import { formatCents } from "~/shared/money";
 import { Role } from "~/shared/roles";

@@ -1,5 +1,5 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { organizationRegistrationId } from "~/accounts/organization/organization-profile.server";
+import { organizationRegistrationId } from "~/registration/organization-profile/organization-profile.server";
 import type { Database, Transaction } from "~db/database.server";
 import { type BillingPreference, FIRST_DELIVERY_STATE } from "~db/invoice-terms";
 import { countries, documentCounters, invoices, organizations, registrationContacts, registrations } from "~db/schema";

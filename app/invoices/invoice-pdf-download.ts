@@ -1,6 +1,6 @@
 import { data } from "react-router";
-import { requireUser } from "~/accounts/sessions/auth.server";
 import { appServicesContext } from "~/server/app-context";
+import { requireUser } from "~/sessions/auth.server";
 import { Role } from "~/shared/roles";
 import type { Route } from "./+types/invoice-pdf-download";
 import { parseDocumentNumber } from "./invoice-amounts";

@@ -1,6 +1,6 @@
 import { data } from "react-router";
-import { requireStaff } from "~/accounts/sessions/auth.server";
 import { appServicesContext } from "~/server/app-context";
+import { requireStaff } from "~/sessions/auth.server";
 import { csvResponse } from "~/shared/csv";
 import { parseId } from "~/shared/ids";
 import type { Route } from "./+types/staff-invoice-export";

@@ -1,5 +1,5 @@
-import { requireStaff } from "~/accounts/sessions/auth.server";
 import { appServicesContext } from "~/server/app-context";
+import { requireStaff } from "~/sessions/auth.server";
 import { csvResponse } from "~/shared/csv";
 import { utcDay } from "~/shared/dates";
 import type { Route } from "./+types/staff-invoices-csv";

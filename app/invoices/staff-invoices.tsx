@@ -1,6 +1,5 @@
 import { useForm } from "@conform-to/react";
 import { data, Form, Link, redirect, useLocation } from "react-router";
-import { requireStaff } from "~/accounts/sessions/auth.server";
 import { Alert } from "~/forms/alert";
 import { ErrorSummary } from "~/forms/error-summary";
 import { FilterForm, FilterSelect } from "~/forms/filter-select";
@@ -13,6 +12,7 @@ import { pageOf } from "~/layout/pager";
 import { TableRegion } from "~/layout/table-region";
 import { readFormBody } from "~/platform/request-body.server";
 import { appServicesContext } from "~/server/app-context";
+import { requireStaff } from "~/sessions/auth.server";
 import { utcDay, utcMinute } from "~/shared/dates";
 import { parseId } from "~/shared/ids";
 import { formatCents } from "~/shared/money";

@@ -1,8 +1,8 @@
 import { data, type RouterContextProvider } from "react-router";
-import { requireUser } from "~/accounts/sessions/auth.server";
-import type { CurrentUser } from "~/accounts/sessions/current-user";
 import { DEFAULT_TIMEZONE } from "~/platform/zoned-time";
 import { appServicesContext } from "~/server/app-context";
+import { requireUser } from "~/sessions/auth.server";
+import type { CurrentUser } from "~/sessions/current-user";
 import { Role } from "~/shared/roles";
 import { readReportFilter } from "./report-filter";
 import { awardedAuctions } from "./reports.server";

@@ -1,6 +1,6 @@
-import { requireStaff } from "~/accounts/sessions/auth.server";
 import { DEFAULT_TIMEZONE } from "~/platform/zoned-time";
 import { appServicesContext } from "~/server/app-context";
+import { requireStaff } from "~/sessions/auth.server";
 import type { Route } from "./+types/staff-reports-csv";
 import { marketplaceCsv, reportResponse } from "./report-csv.server";
 import { readReportFilter } from "./report-filter";

@@ -1,7 +1,7 @@
-import { requireStaff } from "~/accounts/sessions/auth.server";
 import { pageTitle } from "~/layout/page-title";
 import { DEFAULT_TIMEZONE } from "~/platform/zoned-time";
 import { appServicesContext } from "~/server/app-context";
+import { requireStaff } from "~/sessions/auth.server";
 import type { Route } from "./+types/staff-reports";
 import { groupings } from "./report-csv.server";
 import { filterSearch, readReportFilter } from "./report-filter";

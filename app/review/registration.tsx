@@ -1,6 +1,5 @@
 import { getFormProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { data, Form, Link, redirect, useLocation } from "react-router";
-import { requireStaff } from "~/accounts/sessions/auth.server";
 import { Alert } from "~/forms/alert";
 import { ErrorSummary } from "~/forms/error-summary";
 import { TextAreaField, TextField } from "~/forms/field";
@@ -21,17 +20,17 @@ import {
   testLifecycleSchema,
 } from "~/payments/subscriptions/test-lifecycle-form";
 import { readFormBody } from "~/platform/request-body.server";
+import { RegistrationDetails } from "~/registration/details/registration-details";
+import { loadRegistration, type RegistrationDetail } from "~/registration/details/registration-details.server";
 import { appServicesContext } from "~/server/app-context";
+import { requireStaff } from "~/sessions/auth.server";
 import { utcDay, utcMinute } from "~/shared/dates";
 import { parseId } from "~/shared/ids";
 import type { Route } from "./+types/registration";
 import { CHOOSE_A_DECISION, type Decision, decisionSchema } from "./decision-schema";
-import { RegistrationDetails } from "./registration-details";
 import {
   approveRegistration,
   type DecisionOutcome,
-  loadRegistration,
-  type RegistrationDetail,
   rejectRegistration,
   requestChanges,
   resendSetupLink,

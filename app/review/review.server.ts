@@ -1,32 +1,20 @@
 import { and, asc, count, desc, eq } from "drizzle-orm";
 import { accountLinkUrl, issueAccountToken } from "~/accounts/account-tokens.server";
-import { listOrganizationChanges } from "~/accounts/organization/organization-profile.server";
 import { queueMessage } from "~/messaging/delivery/outbox.server";
-import { toSubscriptionView } from "~/payments/subscription-summary";
-import { subscriptionHistoryOf } from "~/payments/subscriptions/subscription-history.server";
+import { startSellerSubscription } from "~/payments/subscriptions/seller-subscription.server";
 import { CHANGE_LINK_DAYS, changeLinkUrl, issueChangeToken } from "~/registration/changes/registration-changes.server";
-import { keyPersonItems } from "~/registration/changes/stored-registration.server";
 import type { AppServices } from "~/server/app-context";
 import { type OrganizationTypeCode, Role } from "~/shared/roles";
 import type { Database, Transaction } from "~db/database.server";
 import {
-  industries,
   organizations,
-  provinces,
   registrationContacts,
   registrationDecisions,
-  registrationServiceAreas,
-  registrationServices,
   registrations,
-  registrationWcbs,
-  sellerRegistrations,
   sellerSubscriptions,
-  serviceAreas,
-  services,
   users,
 } from "~db/schema";
 import type { RegistrationStatus } from "./review-terms";
-import { sellerSubscriptionOf, startSellerSubscription } from "./seller-subscription.server";
 
 // Staff review of submitted registrations (issue 8): the queue, one registration with everything the
 // applicant sent, and the decisions. A decision happens once: the status changes only from
@@ -74,83 +62,6 @@ export async function listRegistrations(db: Database, filter: QueueFilter, page 
   ]);
   return { rows, counts: Object.fromEntries(counts.map((row) => [row.status, row.total])) as Record<string, number> };
 }
-
-/** Everything the applicant sent, grouped as on the form, and the decision taken, if any. */
-export async function loadRegistration(db: Database, id: number) {
-  const [registration] = await db
-    .select({ registration: registrations, industry: industries.name })
-    .from(registrations)
-    .innerJoin(industries, eq(industries.id, registrations.primaryIndustryId))
-    .where(eq(registrations.id, id));
-  if (!registration) return undefined;
-  const [contacts, areas, decisions] = await Promise.all([
-    db
-      .select()
-      .from(registrationContacts)
-      .where(eq(registrationContacts.registrationId, id))
-      .orderBy(asc(registrationContacts.id)),
-    db
-      .select({ city: serviceAreas.city, province: provinces.name })
-      .from(registrationServiceAreas)
-      .innerJoin(serviceAreas, eq(serviceAreas.id, registrationServiceAreas.serviceAreaId))
-      .innerJoin(provinces, eq(provinces.id, serviceAreas.provinceId))
-      .where(eq(registrationServiceAreas.registrationId, id))
-      .orderBy(asc(provinces.name), asc(serviceAreas.city)),
-    db
-      .select({
-        id: registrationDecisions.id,
-        decision: registrationDecisions.decision,
-        reason: registrationDecisions.reason,
-        createdAt: registrationDecisions.createdAt,
-        staffEmail: users.email,
-      })
-      .from(registrationDecisions)
-      .leftJoin(users, eq(users.id, registrationDecisions.staffUserId))
-      .where(eq(registrationDecisions.registrationId, id))
-      .orderBy(asc(registrationDecisions.createdAt), asc(registrationDecisions.id)),
-  ]);
-  const isSeller = registration.registration.organizationType === Role.Seller;
-  const seller = isSeller ? await loadSellerDetails(db, id, contacts) : null;
-  const organizationId = registration.registration.organizationId;
-  const [subscription, organizationChanges, subscriptionHistory] = await Promise.all([
-    isSeller && organizationId ? sellerSubscriptionOf(db, organizationId) : undefined,
-    organizationId ? listOrganizationChanges(db, organizationId) : [],
-    isSeller && organizationId ? subscriptionHistoryOf(db, organizationId) : [],
-  ]);
-  return {
-    organizationChanges,
-    ...registration.registration,
-    industry: registration.industry,
-    contacts,
-    areas,
-    decisions,
-    seller,
-    subscription: subscription ? toSubscriptionView(subscription) : null,
-    subscriptionHistory,
-  };
-}
-
-async function loadSellerDetails(db: Database, id: number, contacts: { id: number }[]) {
-  const contactIds = contacts.map((contact) => contact.id);
-  const [[profile], wcbs, chosenServices, { work, certifications, education }] = await Promise.all([
-    db.select().from(sellerRegistrations).where(eq(sellerRegistrations.registrationId, id)),
-    db
-      .select()
-      .from(registrationWcbs)
-      .where(eq(registrationWcbs.registrationId, id))
-      .orderBy(asc(registrationWcbs.sortOrder)),
-    db
-      .select({ name: services.name })
-      .from(registrationServices)
-      .innerJoin(services, eq(services.id, registrationServices.serviceId))
-      .where(eq(registrationServices.registrationId, id))
-      .orderBy(asc(services.name)),
-    keyPersonItems(db, contactIds),
-  ]);
-  return { profile, wcbs, services: chosenServices.map((row) => row.name), work, certifications, education };
-}
-
-export type RegistrationDetail = NonNullable<Awaited<ReturnType<typeof loadRegistration>>>;
 
 export type DecisionOutcome =
   | { kind: "decided"; decision: "approved" | "rejected" | "changes_requested" }

@@ -3,12 +3,6 @@ import path from "node:path";
 import compression from "compression";
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
 import serveStatic from "serve-static";
-import { createSessionStore } from "~/accounts/sessions/session.server";
-import {
-  createSignedInUsers,
-  SESSION_CHANGES_CHANNEL,
-  sessionChangeOf,
-} from "~/accounts/sessions/signed-in-users.server";
 import { createThrottles } from "~/accounts/sign-in/throttle.server";
 import { ensureStaffUser } from "~/accounts/staff/staff.server";
 import { startBidEffectsSweep } from "~/auctions/bidding/bid-notices.server";
@@ -22,6 +16,8 @@ import { checkStripeFees } from "~/payments/stripe-fees.server";
 import { type EventRetrySettings, startProviderEventDrain } from "~/payments/subscriptions/provider-events.server";
 import { sendExpiryReminders } from "~/reminders/expiry-reminders.server";
 import { startRemindersWorker } from "~/reminders/reminders-worker.server";
+import { createSessionStore } from "~/sessions/session.server";
+import { createSignedInUsers, SESSION_CHANGES_CHANNEL, sessionChangeOf } from "~/sessions/signed-in-users.server";
 import { utcDay } from "~/shared/dates";
 import { type DatabaseHandle, openDatabase } from "~db/database.server";
 import { seedDemoCatalogue, seedReferenceData } from "~db/seed";

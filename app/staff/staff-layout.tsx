@@ -1,5 +1,5 @@
 import { NavLink, Outlet } from "react-router";
-import { requireStaff } from "~/accounts/sessions/auth.server";
+import { requireStaff } from "~/sessions/auth.server";
 import type { Route } from "./+types/staff-layout";
 
 // Runs before any staff loader or action: visitors go to sign in, other roles get 403.

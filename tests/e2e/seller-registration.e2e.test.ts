@@ -1,7 +1,7 @@
 import { desc, eq, sql } from "drizzle-orm";
 import type { Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
-import { hashToken } from "~/accounts/account-tokens.server";
+import { hashToken } from "~/shared/secret-tokens.server";
 import { outboxMessages, registrationAccessTokens, registrations, sellerRegistrations } from "~db/schema";
 import { startSellerFormApp } from "../support/seller-form-app";
 import { NEXT_YEAR } from "../support/seller-registration-body";

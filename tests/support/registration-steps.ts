@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { asc, eq } from "drizzle-orm";
 import { expect } from "vitest";
-import { hashToken } from "~/accounts/account-tokens.server";
+import { hashToken } from "~/shared/secret-tokens.server";
 import type { Database } from "~db/database.server";
 import { industries, outboxMessages, registrationAccessTokens, registrationRequests, registrations } from "~db/schema";
 import { BEHIND_ONE_PROXY, createClient, startTestApp, type TestApp } from "./test-app";

@@ -10,13 +10,13 @@ import { RECENT_NOTIFICATIONS } from "~/notifications/notification-pages";
 import { listNotifications, optOutsOf, saveNotificationChoices } from "~/notifications/notifications.server";
 import { CARD_PATH } from "~/payments/card-replacement/card-form";
 import { SubscriptionSummary, toSubscriptionView } from "~/payments/subscription-summary";
+import { sellerSubscriptionOf } from "~/payments/subscriptions/seller-subscription.server";
 import { readFormBody } from "~/platform/request-body.server";
-import { sellerSubscriptionOf } from "~/review/seller-subscription.server";
+import { organizationSummary } from "~/registration/organization-profile/organization-profile.server";
 import { appServicesContext } from "~/server/app-context";
+import { requireUser } from "~/sessions/auth.server";
 import { ROLE_NAMES, Role } from "~/shared/roles";
 import { NOTIFICATION_KINDS } from "~db/notification-kinds";
-import { organizationSummary } from "../organization/organization-profile.server";
-import { requireUser } from "../sessions/auth.server";
 import type { Route } from "./+types/account";
 import { CHOOSE_FROM_THE_LIST, notificationChoicesSchema } from "./notification-choices-schema";
 

@@ -1,7 +1,8 @@
 import { apiErrors, readApiBody, zodErrors } from "~/api/api-responses.server";
+import { startSession } from "~/sessions/auth.server";
 import { INVALID_SIGN_IN } from "../account-texts";
 import { signInSchema } from "../schemas";
-import { authenticate, SignInRefused, startSession } from "../sessions/auth.server";
+import { authenticate, SignInRefused } from "../sign-in/authenticate.server";
 import type { Route } from "./+types/login";
 
 /** POST /api/account/login {email, password} → 200 {"user": {id, email, role}} and a session cookie. */

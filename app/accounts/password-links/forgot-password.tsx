@@ -1,7 +1,7 @@
 import { getFormProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, redirect } from "react-router";
 import { Alert } from "~/forms/alert";
+import { validatedBy } from "~/forms/browser-validation";
 import { ErrorSummary } from "~/forms/error-summary";
 import { TextField } from "~/forms/field";
 import { summaryLinks } from "~/forms/form-errors";
@@ -50,16 +50,13 @@ export default function ForgotPassword({ loaderData, actionData }: Route.Compone
   const [form, fields] = useForm({
     id: "forgot-password",
     lastResult: actionData?.result,
-    constraint: getZodConstraint(forgotPasswordSchema),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => {
-      // The same answer as the server's, without a round trip.
-      const submission = parseWithZod(formData, { schema: forgotPasswordSchema });
-      const formErrors = malformedAddressErrors(formData);
-      if (submission.status === "error" && submission.error && formErrors.length) submission.error[""] = formErrors;
-      return submission;
-    },
+    // The same answer as the server's, without a round trip.
+    ...validatedBy(forgotPasswordSchema, {
+      adjustErrors: (error, formData) => {
+        const formErrors = malformedAddressErrors(formData);
+        if (formErrors.length) error[""] = formErrors;
+      },
+    }),
   });
 
   if (loaderData.sent && !actionData) {

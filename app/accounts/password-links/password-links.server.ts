@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
+import { endAllSessions } from "~/sessions/session.server";
 import type { Database } from "~db/database.server";
 import { organizationInvitations, timezones, users } from "~db/schema";
 import { type AccountTokenPurpose, consumeAccountToken, findUsableToken } from "../account-tokens.server";
 import { hashPassword } from "../password.server";
-import { endAllSessions } from "../sessions/session.server";
 
 export { LINK_PROBLEM, SET_PASSWORD_PROBLEM } from "../account-texts";
 

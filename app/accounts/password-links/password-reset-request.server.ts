@@ -1,11 +1,11 @@
 import { eq } from "drizzle-orm";
 import { deliverNow, queueMessage } from "~/messaging/delivery/outbox.server";
 import type { AppServices } from "~/server/app-context";
+import { describeWait } from "~/shared/wait-text";
 import { users } from "~db/schema";
 import { RESET_PROBLEM } from "../account-texts";
 import { accountLinkUrl, issueAccountToken } from "../account-tokens.server";
 import { normalizeEmail } from "../schemas";
-import { describeWait } from "../sign-in/throttle.server";
 
 export type ResetRequestOutcome = { kind: "sent" } | { kind: "failed"; message: string; status: number };
 

@@ -1,15 +1,15 @@
-import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect } from "react-router";
 import { parseSubmission } from "~/forms/parse-submission.server";
 import { pageTitle } from "~/layout/page-title";
 import { readFormBody } from "~/platform/request-body.server";
+import { getCurrentUser, startSession } from "~/sessions/auth.server";
+import { describeWait } from "~/shared/wait-text";
 import { INVALID_SIGN_IN } from "../account-texts";
 import { signInSchema } from "../schemas";
-import { authenticate, getCurrentUser, SignInRefused, startSession } from "../sessions/auth.server";
 import type { Route } from "./+types/login";
+import { authenticate, SignInRefused } from "./authenticate.server";
 import { safeRedirect } from "./safe-redirect";
 import { SignInForm } from "./sign-in-form";
-import { describeWait } from "./throttle.server";
 
 export function loader({ request, context }: Route.LoaderArgs) {
   const ref = new URL(request.url).searchParams.get("ref");
@@ -51,12 +51,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
   return (
     <div className="narrow">
       <h1>Sign in</h1>
-      <SignInForm
-        id="login"
-        lastResult={actionData?.result}
-        redirectTo={loaderData.redirectTo}
-        validate={({ formData }) => parseWithZod(formData, { schema: signInSchema })}
-      />
+      <SignInForm id="login" lastResult={actionData?.result} redirectTo={loaderData.redirectTo} />
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import { redirect } from "react-router";
 import { readFormBody } from "~/platform/request-body.server";
-import { endSession } from "../sessions/auth.server";
+import { endSession } from "~/sessions/auth.server";
 import type { Route } from "./+types/logout";
 
 export async function action({ request, context }: Route.ActionArgs) {

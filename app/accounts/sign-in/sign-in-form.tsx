@@ -1,12 +1,13 @@
 import { type FieldMetadata, getFormProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { useEffect } from "react";
 import { Form } from "react-router";
+import { validatedBy } from "~/forms/browser-validation";
 import { ErrorSummary } from "~/forms/error-summary";
 import { summaryLinks } from "~/forms/form-errors";
+import { signInSchema } from "../schemas";
 import { SignInFields } from "./sign-in-fields";
 
 type SignInValues = { email: string; password: string };
-type Validate = NonNullable<Parameters<typeof useForm<SignInValues>>[0]["onValidate"]>;
 
 const fieldState = (field: FieldMetadata<string>) => ({
   id: field.id,
@@ -18,25 +19,22 @@ const fieldState = (field: FieldMetadata<string>) => ({
 
 /**
  * The sign-in form of /login, with the error summary; it validates in the browser with the schema
- * the action uses (`validate`). Home has a plain form with the same fields (`HomeSignInForm`).
+ * the action uses. Home has a plain form with the same fields (`HomeSignInForm`).
  */
 export function SignInForm({
   id = "sign-in",
   lastResult,
   redirectTo,
-  validate,
 }: {
   id?: string;
   lastResult?: SubmissionResult<string[]>;
   redirectTo?: string;
-  validate?: Validate;
 }) {
   const [form, fields] = useForm<SignInValues>({
     id,
     lastResult,
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: validate,
+    // The fields set their own attributes (they are Home's too).
+    ...validatedBy(signInSchema, { constraint: false }),
   });
   // A refused sign-in empties the password (spec section 8). Without JavaScript the server leaves it
   // out of the page; with JavaScript the same input stays on screen, so it is emptied here.

@@ -2,9 +2,10 @@
 import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { z } from "zod";
+import { emailField } from "~/forms/text-schema";
 import { readEnvironment } from "~/platform/env.server";
 import { openDatabase } from "~db/database.server";
-import { emailField, MIN_PASSWORD_LENGTH } from "../schemas";
+import { MIN_PASSWORD_LENGTH } from "../schemas";
 import { ensureStaffUser } from "./staff.server";
 
 const { values } = parseArgs({ options: { email: { type: "string" }, password: { type: "string" } } });

@@ -1,11 +1,11 @@
 import { sql } from "drizzle-orm";
+import { announceSessionChange } from "~/sessions/signed-in-users.server";
 import { Role } from "~/shared/roles";
 import type { Database } from "~db/database.server";
 import { users } from "~db/schema";
 import { revokeUnusedAccountTokens } from "../account-tokens.server";
 import { hashPassword } from "../password.server";
 import { normalizeEmail } from "../schemas";
-import { announceSessionChange } from "../sessions/signed-in-users.server";
 
 /**
  * Makes sure a staff user with this e-mail exists and has this password. Idempotent:

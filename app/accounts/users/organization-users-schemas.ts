@@ -1,7 +1,6 @@
 import { z } from "zod";
-import { textField } from "~/forms/text-schema";
+import { emailField, textField } from "~/forms/text-schema";
 import { idField } from "~/shared/ids";
-import { emailField } from "../schemas";
 
 // The two forms of /account/users: the administrator's invitation, and the removal (a button per
 // user, then its confirmation). Used by the action and, for the invitation, by useForm.

@@ -1,11 +1,11 @@
 import { and, asc, eq, isNull, or, sql } from "drizzle-orm";
 import { queueMessage } from "~/messaging/delivery/outbox.server";
 import type { AppServices } from "~/server/app-context";
+import type { CurrentUser } from "~/sessions/current-user";
+import { announceSessionChange } from "~/sessions/signed-in-users.server";
 import type { Database, Transaction } from "~db/database.server";
 import { organizationInvitations, users } from "~db/schema";
 import { accountLinkUrl, issueAccountToken } from "../account-tokens.server";
-import type { CurrentUser } from "../sessions/current-user";
-import { announceSessionChange } from "../sessions/signed-in-users.server";
 
 // An organization's users (issue 8): its administrator invites people by e-mail (a 7-day
 // set-password link) and removes them. Invited users have the organization's role.

@@ -11,9 +11,9 @@ import { SubmitButton } from "~/forms/submit-button";
 import { pageTitle } from "~/layout/page-title";
 import { readFormBody } from "~/platform/request-body.server";
 import { appServicesContext } from "~/server/app-context";
+import { requireUser } from "~/sessions/auth.server";
+import type { CurrentUser } from "~/sessions/current-user";
 import { Role } from "~/shared/roles";
-import { requireUser } from "../sessions/auth.server";
-import type { CurrentUser } from "../sessions/current-user";
 import type { Route } from "./+types/organization-users";
 import {
   findRemovable,

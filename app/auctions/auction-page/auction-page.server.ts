@@ -1,6 +1,5 @@
 import type { Submission, SubmissionResult } from "@conform-to/react";
 import { data, type RouterContextProvider, redirect } from "react-router";
-import { requireUser } from "~/accounts/sessions/auth.server";
 import { parseSubmission } from "~/forms/parse-submission.server";
 import type { MessageServices } from "~/messaging/messaging.server";
 import { blockedMessage } from "~/payments/subscriptions/standing";
@@ -8,6 +7,7 @@ import { sellerMayBid } from "~/payments/subscriptions/standing.server";
 import { readFormBody } from "~/platform/request-body.server";
 import { zonedTexts } from "~/platform/zoned-time";
 import { appServicesContext } from "~/server/app-context";
+import { requireUser } from "~/sessions/auth.server";
 import { parseId } from "~/shared/ids";
 import { Role } from "~/shared/roles";
 import { readsOnly, requireAuction } from "../auction-access.server";

@@ -1,16 +1,14 @@
-import {
-  type FieldMetadata,
-  type FormMetadata,
-  getFormProps,
-  type Submission,
-  type SubmissionResult,
-  useForm,
-} from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { type FieldMetadata, type FormMetadata, getFormProps, type SubmissionResult, useForm } from "@conform-to/react";
 import type { FormEvent } from "react";
 import { useAnswerOnThisPage } from "~/forms/answer-on-this-page";
+import { validatedBy } from "~/forms/browser-validation";
 import type { AuctionActionData } from "./auction-page.server";
-import { type AuctionPageIntent, auctionPageSchema, oneAuctionPageError } from "./auction-page-form";
+import {
+  type AuctionPageForm,
+  type AuctionPageIntent,
+  auctionPageSchema,
+  oneAuctionPageError,
+} from "./auction-page-form";
 
 /** The fields of the page's forms as the browser sends them (each form sends its own). */
 type PageFields = { intent: string; amount: string; minimum: string; reason: string; confirm: string };
@@ -34,17 +32,11 @@ export function usePageForm(
   const lastResult = useAnswerOnThisPage(
     answer && "result" in answer && answer.intent === intent ? answer.result : undefined,
   );
-  const [form, fields] = useForm<PageFields>({
+  const [form, fields] = useForm<PageFields, AuctionPageForm>({
     id,
     lastResult,
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => {
-      // The server's answer to the same form, without a round trip.
-      const submission = parseWithZod(formData, { schema: auctionPageSchema });
-      if (submission.status === "error") oneAuctionPageError(submission.error);
-      return submission as unknown as Submission<PageFields, string[]>;
-    },
+    // The server's answer to the same form, without a round trip.
+    ...validatedBy(auctionPageSchema, { constraint: false, adjustErrors: oneAuctionPageError }),
   });
   const formProps = getFormProps(form);
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {

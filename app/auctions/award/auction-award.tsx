@@ -1,8 +1,9 @@
-import { type Submission, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { useForm } from "@conform-to/react";
 import { data, Form, Link, redirect } from "react-router";
-import { rankedCandidates } from "~/evaluation/evaluation.server";
-import { QUALIFICATION_TEXTS } from "~/evaluation/ranking";
+import type { z } from "zod";
+import { rankedCandidates } from "~/auctions/evaluation/evaluation.server";
+import { QUALIFICATION_TEXTS } from "~/auctions/evaluation/ranking";
+import { validatedBy } from "~/forms/browser-validation";
 import { ErrorSummary } from "~/forms/error-summary";
 import { TextAreaField } from "~/forms/field";
 import { parseSubmission } from "~/forms/parse-submission.server";
@@ -97,17 +98,11 @@ export default function AwardAuction({ loaderData, actionData }: Route.Component
   const { auctionId, title, status, bids, feeCents, hasCriteria, evaluationPending } = loaderData;
   const confirm = actionData && "confirm" in actionData ? actionData.confirm : undefined;
   const lastResult = actionData && "result" in actionData ? actionData.result : undefined;
-  const [form, fields] = useForm<AwardFormFields>({
+  const [form, fields] = useForm<AwardFormFields, z.output<typeof awardFormSchema>>({
     id: "award",
     lastResult,
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => {
-      // The server's answer to the same form, without a round trip.
-      const submission = parseWithZod(formData, { schema: awardFormSchema });
-      if (submission.status === "error") oneAwardError(submission.error);
-      return submission as unknown as Submission<AwardFormFields, string[]>;
-    },
+    // The server's answer to the same form, without a round trip.
+    ...validatedBy(awardFormSchema, { constraint: false, adjustErrors: oneAwardError }),
   });
   const { formProps, submissionKey } = useSubmitAttempts(form, actionData);
   const awardable = bids.filter((bid) => bid.qualified);

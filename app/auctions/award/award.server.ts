@@ -1,5 +1,5 @@
 import { and, eq, ne } from "drizzle-orm";
-import { rankedCandidates } from "~/evaluation/evaluation.server";
+import { rankedCandidates } from "~/auctions/evaluation/evaluation.server";
 import { markEmailed } from "~/invoices/invoice-delivery.server";
 import { invoiceEmail } from "~/invoices/invoice-email";
 import { invoiceIssuer } from "~/invoices/invoice-issuer";

@@ -1,8 +1,9 @@
-import { type Submission, type SubmissionResult, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { type SubmissionResult, useForm } from "@conform-to/react";
 import { data, Form, Link, redirect } from "react-router";
+import type { z } from "zod";
 import { Alert } from "~/forms/alert";
 import { useAnswerOnThisPage } from "~/forms/answer-on-this-page";
+import { validatedBy } from "~/forms/browser-validation";
 import { ErrorSummary } from "~/forms/error-summary";
 import { parseSubmission } from "~/forms/parse-submission.server";
 import { RowActionForm } from "~/forms/row-action-form";
@@ -136,17 +137,11 @@ export default function AuctionDocuments({ loaderData, actionData }: Route.Compo
   const answer: ActionData | undefined = actionData;
   // The last answer; a new page (the redirect after a success) clears what the browser said.
   const lastResult = useAnswerOnThisPage(answer?.result);
-  const [form, fields] = useForm<{ intent: string; file: File }>({
+  const [form, fields] = useForm<{ intent: string; file: File }, z.output<typeof uploadDocumentBrowserSchema>>({
     id: FORM_ID,
     lastResult,
-    shouldValidate: "onSubmit",
     // What the browser said holds until the server answers again.
-    shouldRevalidate: "onSubmit",
-    onValidate: ({ formData }) =>
-      parseWithZod(formData, { schema: uploadDocumentBrowserSchema }) as unknown as Submission<
-        { intent: string; file: File },
-        string[]
-      >,
+    ...validatedBy(uploadDocumentBrowserSchema, { constraint: false, shouldRevalidate: "onSubmit" }),
   });
   const { formProps, submissionKey } = useSubmitAttempts(form, answer);
   const fieldErrors = fields.file.errors;

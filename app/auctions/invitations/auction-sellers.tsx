@@ -1,11 +1,12 @@
-import { type Submission, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { useForm } from "@conform-to/react";
 import { asc, eq } from "drizzle-orm";
 import { data, Form, Link, redirect } from "react-router";
-import { prequalification } from "~/evaluation/assessments.server";
-import { QUALIFICATION_TEXTS } from "~/evaluation/ranking";
+import type { z } from "zod";
+import { prequalification } from "~/auctions/evaluation/assessments.server";
+import { QUALIFICATION_TEXTS } from "~/auctions/evaluation/ranking";
 import { Alert } from "~/forms/alert";
 import { useAnswerOnThisPage } from "~/forms/answer-on-this-page";
+import { validatedBy } from "~/forms/browser-validation";
 import { ErrorSummary } from "~/forms/error-summary";
 import { parseSubmission } from "~/forms/parse-submission.server";
 import { RowActionForm } from "~/forms/row-action-form";
@@ -99,13 +100,10 @@ export default function AuctionSellers({ loaderData, actionData }: Route.Compone
   const { auctionId, title, editable, candidates, invited, through, created, status } = loaderData;
   // The invitation form's answer; another answer or a new page (the redirect after a success) clears its errors.
   const lastResult = useAnswerOnThisPage(actionData && "result" in actionData ? actionData.result : undefined);
-  const [form, fields] = useForm<{ sellers: string[] }>({
+  const [form, fields] = useForm<{ sellers: string[] }, z.output<typeof inviteSellersSchema>>({
     id: "invite",
     lastResult,
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) =>
-      parseWithZod(formData, { schema: inviteSellersSchema }) as unknown as Submission<{ sellers: string[] }, string[]>,
+    ...validatedBy(inviteSellersSchema, { constraint: false }),
   });
   const { formProps, submissionKey } = useSubmitAttempts(form, actionData);
   const removalErrors = actionData && "removal" in actionData ? (actionData.removal.error?.[""] ?? []) : [];

@@ -1,5 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
-import { prequalification } from "~/evaluation/assessments.server";
+import { prequalification } from "~/auctions/evaluation/assessments.server";
 import type { MessageServices } from "~/messaging/messaging.server";
 import { blockedMessage } from "~/payments/subscriptions/standing";
 import { sellerMayBid } from "~/payments/subscriptions/standing.server";

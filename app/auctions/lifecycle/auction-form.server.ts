@@ -1,11 +1,11 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { asc, eq } from "drizzle-orm";
 import { data } from "react-router";
-import type { CurrentUser } from "~/accounts/sessions/current-user";
 import type { SelectOption } from "~/forms/field";
 import { parseSubmission } from "~/forms/parse-submission.server";
 import { readFormBody } from "~/platform/request-body.server";
 import { DEFAULT_TIMEZONE, isTimeZone, utcToZonedLocal, zonedLocalToUtc } from "~/platform/zoned-time";
+import type { CurrentUser } from "~/sessions/current-user";
 import { dollars } from "~/shared/money";
 import { Role } from "~/shared/roles";
 import type { Database } from "~db/database.server";

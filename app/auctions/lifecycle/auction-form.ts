@@ -132,3 +132,6 @@ export function decrementValueOf(value: {
   if (!/^\d{1,2}(\.\d{1,2})?$/.test(text) || percent < 0.01 || percent > 50) return null;
   return Math.round(percent * 100);
 }
+
+/** The form's values once the schema has read them. */
+export type AuctionFormValue = z.infer<typeof auctionFormSchema>;

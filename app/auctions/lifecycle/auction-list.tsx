@@ -1,10 +1,10 @@
 import { Link } from "react-router";
-import { requireUser } from "~/accounts/sessions/auth.server";
 import { pageTitle } from "~/layout/page-title";
 import { Pager, pageCountOf, pageOf } from "~/layout/pager";
 import { TableRegion } from "~/layout/table-region";
 import { timeText, zonedTexts } from "~/platform/zoned-time";
 import { appServicesContext } from "~/server/app-context";
+import { requireUser } from "~/sessions/auth.server";
 import { Role } from "~/shared/roles";
 import { STATUS_LABELS, statusAt } from "../auction-rules";
 import { AUCTIONS_PAGE_SIZE, listAuctionsFor } from "../auction-views.server";

@@ -1,13 +1,13 @@
-import { type Submission, type SubmissionResult, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { type SubmissionResult, useForm } from "@conform-to/react";
 import { Form } from "react-router";
+import { validatedBy } from "~/forms/browser-validation";
 import { ErrorSummary } from "~/forms/error-summary";
 import { RadioGroupField, radioId, SelectField, TextAreaField, TextField } from "~/forms/field";
 import { summaryLinks } from "~/forms/form-errors";
 import { useSubmitAttempts } from "~/forms/submit-attempts";
 import { SubmitButton } from "~/forms/submit-button";
 import { useHydrated } from "~/forms/use-hydrated";
-import { auctionFormSchema } from "./auction-form";
+import { type AuctionFormValue, auctionFormSchema } from "./auction-form";
 import type { AuctionFormOptions } from "./auction-form.server";
 
 /** The form's fields as the browser sends them. */
@@ -61,15 +61,11 @@ export function AuctionTermsForm({
   lastResult?: SubmissionResult<string[]>;
   submitLabel: string;
 }) {
-  const [form, fields] = useForm<AuctionFormFields>({
+  const [form, fields] = useForm<AuctionFormFields, AuctionFormValue>({
     id,
     lastResult,
     defaultValue,
-    constraint: getZodConstraint(auctionFormSchema),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) =>
-      parseWithZod(formData, { schema: auctionFormSchema }) as unknown as Submission<AuctionFormFields, string[]>,
+    ...validatedBy(auctionFormSchema),
   });
   const { formProps, submissionKey } = useSubmitAttempts(form, lastResult);
   // Without JavaScript both kinds' fields show (each says which kind it is for); with it, only the chosen kind's.

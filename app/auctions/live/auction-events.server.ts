@@ -1,4 +1,4 @@
-import type { CurrentUser } from "~/accounts/sessions/current-user";
+import type { CurrentUser } from "~/sessions/current-user";
 import { parseId } from "~/shared/ids";
 import type { Database } from "~db/database.server";
 import type { AuctionRow } from "../auction-rules";

@@ -1,5 +1,5 @@
-import { getCurrentUser } from "~/accounts/sessions/auth.server";
 import { appServicesContext } from "~/server/app-context";
+import { getCurrentUser } from "~/sessions/auth.server";
 import type { Route } from "./+types/auction-events";
 import { auctionEventStream, eventStreamAccess, eventStreamHeaders } from "./auction-events.server";
 

@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadUser } from "~/accounts/sessions/auth.server";
 import { ensureStaffUser } from "~/accounts/staff/staff.server";
+import { loadUser } from "~/sessions/auth.server";
 import type { Database } from "~db/database.server";
 import { auctionBids } from "~db/schema";
 import {

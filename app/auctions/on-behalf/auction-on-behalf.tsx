@@ -1,7 +1,7 @@
-import { type Submission, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { useForm } from "@conform-to/react";
 import { data, Form, Link, redirect } from "react-router";
 import { Alert } from "~/forms/alert";
+import { validatedBy } from "~/forms/browser-validation";
 import { ErrorSummary } from "~/forms/error-summary";
 import { CheckboxField, RadioGroupField, radioId, SelectField, TextAreaField, TextField } from "~/forms/field";
 import { parseSubmission } from "~/forms/parse-submission.server";
@@ -21,6 +21,7 @@ import {
   CALL_TIME_OUT_OF_WINDOW,
   callTimeAllowed,
   type OnBehalfFields,
+  type OnBehalfForm,
   onBehalfNote,
   onBehalfSchema,
 } from "./on-behalf-form";
@@ -110,13 +111,10 @@ const WHAT_OPTIONS = [
 export default function AuctionOnBehalf({ loaderData, actionData }: Route.ComponentProps) {
   const { auctionId, title, sealed, status, sellers, entered, timezone } = loaderData;
   const confirm = actionData && "confirm" in actionData ? actionData.confirm : undefined;
-  const [form, fields] = useForm<OnBehalfFields>({
+  const [form, fields] = useForm<OnBehalfFields, OnBehalfForm>({
     id: "on-behalf",
     lastResult: actionData?.result,
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) =>
-      parseWithZod(formData, { schema: onBehalfSchema }) as unknown as Submission<OnBehalfFields, string[]>,
+    ...validatedBy(onBehalfSchema, { constraint: false }),
   });
   const { formProps, submissionKey } = useSubmitAttempts(form, actionData);
   const fieldErrors = [

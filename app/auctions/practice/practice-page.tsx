@@ -1,10 +1,10 @@
 import { data, Form, Link, redirect } from "react-router";
-import { requireUser } from "~/accounts/sessions/auth.server";
 import { Alert } from "~/forms/alert";
 import { SubmitButton } from "~/forms/submit-button";
 import { pageTitle } from "~/layout/page-title";
 import { readFormBody } from "~/platform/request-body.server";
 import { appServicesContext } from "~/server/app-context";
+import { requireUser } from "~/sessions/auth.server";
 import { formatCents } from "~/shared/money";
 import { Role } from "~/shared/roles";
 import type { Route } from "./+types/practice-page";

@@ -1,7 +1,8 @@
-import { type Submission, type SubmissionResult, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { type SubmissionResult, useForm } from "@conform-to/react";
 import { Form } from "react-router";
+import type { z } from "zod";
 import { useAnswerOnThisPage } from "~/forms/answer-on-this-page";
+import { validatedBy } from "~/forms/browser-validation";
 import { ErrorSummary } from "~/forms/error-summary";
 import { CheckboxField, RadioGroupField, radioId, TextAreaField } from "~/forms/field";
 import { useSubmitAttempts } from "~/forms/submit-attempts";
@@ -167,13 +168,10 @@ type AskFields = { intent: string; question: string; attachment: File };
 
 function AskForm({ auctionId, answer }: { auctionId: number; answer?: QuestionsActionData }) {
   const lastResult = useAnswerOnThisPage(answer?.intent === "ask" ? answer.result : undefined);
-  const [form, fields] = useForm<AskFields>({
+  const [form, fields] = useForm<AskFields, z.output<typeof askBrowserSchema>>({
     id: "ask",
     lastResult,
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onSubmit",
-    onValidate: ({ formData }) =>
-      parseWithZod(formData, { schema: askBrowserSchema }) as unknown as Submission<AskFields, string[]>,
+    ...validatedBy(askBrowserSchema, { constraint: false, shouldRevalidate: "onSubmit" }),
   });
   const { formProps, submissionKey } = useSubmitAttempts(form, answer);
   const attachmentErrors = fields.attachment.errors;
@@ -245,13 +243,10 @@ function AnswerForm({
 }) {
   const mine = answer?.intent === "answer" && answer.questionId === String(item.id);
   const lastResult = useAnswerOnThisPage(mine ? answer.result : undefined);
-  const [form, fields] = useForm<AnswerFields>({
+  const [form, fields] = useForm<AnswerFields, z.output<typeof answerSchema>>({
     id: `answer-${item.id}`,
     lastResult,
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) =>
-      parseWithZod(formData, { schema: answerSchema }) as unknown as Submission<AnswerFields, string[]>,
+    ...validatedBy(answerSchema, { constraint: false }),
   });
   const { formProps, submissionKey } = useSubmitAttempts(form, mine ? answer : undefined);
   return (

@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
-import { prequalification } from "~/evaluation/assessments.server";
+import { prequalification } from "~/auctions/evaluation/assessments.server";
 import { utcToZonedLocal, zonedLocalToUtc } from "~/platform/zoned-time";
 import type { Database } from "~db/database.server";
 import {

@@ -1,13 +1,7 @@
-import {
-  type FieldMetadata,
-  type FormMetadata,
-  getFormProps,
-  type Submission,
-  type SubmissionResult,
-  useForm,
-} from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { type FieldMetadata, type FormMetadata, getFormProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { Form } from "react-router";
+import type { z } from "zod";
+import { validatedBy } from "~/forms/browser-validation";
 import { TextField } from "~/forms/field";
 import { SubmitButton } from "~/forms/submit-button";
 import { describedBy, FieldFrame } from "~/forms/text-input";
@@ -38,18 +32,10 @@ export function useSealedBidForm({
   lastResult?: SubmissionResult<string[]>;
   checkInBrowser: boolean;
 }) {
-  return useForm<SealedBidFields>({
+  return useForm<SealedBidFields, z.output<typeof sealedBidSchema>>({
     id: "sealed",
     lastResult,
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: checkInBrowser
-      ? ({ formData }) =>
-          parseWithZod(capTypedAmount(formData), { schema: sealedBidSchema }) as unknown as Submission<
-            SealedBidFields,
-            string[]
-          >
-      : undefined,
+    ...validatedBy(sealedBidSchema, { constraint: false, prepare: capTypedAmount, checkInBrowser }),
   });
 }
 

@@ -1,8 +1,8 @@
 import type { RouterContextProvider } from "react-router";
 import type { z } from "zod";
-import { requireStaffApi } from "~/accounts/sessions/auth.server";
 import { apiErrors, readApiBody, zodErrors } from "~/api/api-responses.server";
 import { appServicesContext } from "~/server/app-context";
+import { requireStaffApi } from "~/sessions/auth.server";
 import { parseId } from "~/shared/ids";
 import type { Database } from "~db/database.server";
 import { type CatalogueResult, NOT_FOUND } from "../catalogue-result";

@@ -1,6 +1,6 @@
-import { requireStaffApi } from "~/accounts/sessions/auth.server";
 import { apiErrors, readApiBody, zodErrors } from "~/api/api-responses.server";
 import { appServicesContext } from "~/server/app-context";
+import { requireStaffApi } from "~/sessions/auth.server";
 import { serviceAreaPayload } from "../catalogue-schemas";
 import { createServiceArea, listServiceAreas } from "../service-areas.server";
 import type { Route } from "./+types/service-areas";

@@ -1,6 +1,6 @@
-import { requireStaffApi } from "~/accounts/sessions/auth.server";
 import { apiErrors, readApiBody, zodErrors } from "~/api/api-responses.server";
 import { appServicesContext } from "~/server/app-context";
+import { requireStaffApi } from "~/sessions/auth.server";
 import { parseId } from "~/shared/ids";
 import { servicePayload } from "../catalogue-schemas";
 import { createService, listServices } from "../services.server";

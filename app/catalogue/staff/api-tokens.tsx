@@ -1,6 +1,5 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { data, Form, redirect } from "react-router";
-import { requireStaff } from "~/accounts/sessions/auth.server";
 import { Alert } from "~/forms/alert";
 import { validatedBy } from "~/forms/browser-validation";
 import { ErrorSummary } from "~/forms/error-summary";
@@ -12,6 +11,7 @@ import { pageTitle } from "~/layout/page-title";
 import { TableRegion } from "~/layout/table-region";
 import { readFormBody } from "~/platform/request-body.server";
 import { appServicesContext } from "~/server/app-context";
+import { requireStaff } from "~/sessions/auth.server";
 import { utcDay } from "~/shared/dates";
 import { createApiToken, listApiTokens, revokeApiToken } from "../api-tokens.server";
 import { API_TOKEN_LIFETIMES, apiTokenForm, apiTokenRevocation } from "../catalogue-schemas";

@@ -1,6 +1,6 @@
-import { getFormProps, type Submission, type SubmissionResult, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { Form, Link } from "react-router";
+import { validatedBy } from "~/forms/browser-validation";
 import { ErrorSummary } from "~/forms/error-summary";
 import { SelectField, type SelectOption, TextField } from "~/forms/field";
 import { summaryLinks } from "~/forms/form-errors";
@@ -29,15 +29,7 @@ export function ServiceAreaForm({
     id,
     lastResult,
     defaultValue,
-    constraint: getZodConstraint(serviceAreaPayload),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) =>
-      parseWithZod(formData, { schema: serviceAreaPayload }) as Submission<
-        ServiceAreaFields,
-        string[],
-        ServiceAreaPayload
-      >,
+    ...validatedBy(serviceAreaPayload),
   });
   return (
     <Form method="post" {...getFormProps(form)} className="stack">

@@ -1,6 +1,7 @@
-import { getFormProps, type Submission, type SubmissionResult, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps, type SubmissionResult, useForm } from "@conform-to/react";
+import { getZodConstraint } from "@conform-to/zod/v4";
 import { Form, Link } from "react-router";
+import { validatedBy } from "~/forms/browser-validation";
 import { ErrorSummary } from "~/forms/error-summary";
 import { SelectField, type SelectOption, TextField } from "~/forms/field";
 import { summaryLinks } from "~/forms/form-errors";
@@ -30,12 +31,10 @@ export function ServiceForm({
     id,
     lastResult,
     defaultValue,
-    // Both may be left empty (null); the preprocessing hides that from getZodConstraint.
-    constraint: { ...getZodConstraint(servicePayload), cost_account_code: {}, parent: {} },
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) =>
-      parseWithZod(formData, { schema: servicePayload }) as Submission<ServiceFields, string[], ServicePayload>,
+    ...validatedBy(servicePayload, {
+      // Both may be left empty (null); the preprocessing hides that from getZodConstraint.
+      constraint: { ...getZodConstraint(servicePayload), cost_account_code: {}, parent: {} },
+    }),
   });
   return (
     <Form method="post" {...getFormProps(form)} className="stack">

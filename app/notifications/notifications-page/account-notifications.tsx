@@ -1,9 +1,9 @@
 import { Link } from "react-router";
-import { requireUser } from "~/accounts/sessions/auth.server";
 import { PageLinks } from "~/layout/page-links";
 import { pageTitle } from "~/layout/page-title";
 import { pageOf } from "~/layout/pager";
 import { appServicesContext } from "~/server/app-context";
+import { requireUser } from "~/sessions/auth.server";
 import { NotificationItem, toNotificationViews } from "../notification-item";
 import { NOTIFICATIONS_PAGE_SIZE } from "../notification-pages";
 import { notificationsPage } from "../notifications.server";

@@ -1,6 +1,4 @@
 import { data, type RouterContextProvider, redirect } from "react-router";
-import { requireUser } from "~/accounts/sessions/auth.server";
-import type { CurrentUser } from "~/accounts/sessions/current-user";
 import { parseSubmission } from "~/forms/parse-submission.server";
 import {
   CARD_CAPTURE_FIELD_NAMES,
@@ -11,9 +9,11 @@ import {
 import { answerCheckoutReturn, answerRefusal, readPostedCard } from "~/payments/card-capture/card-capture.server";
 import { cardLabel } from "~/payments/card-label";
 import { CARD_NOT_SAVED } from "~/payments/payments";
+import { sellerSubscriptionOf } from "~/payments/subscriptions/seller-subscription.server";
 import { readFormBody } from "~/platform/request-body.server";
-import { sellerSubscriptionOf } from "~/review/seller-subscription.server";
 import type { AppServices } from "~/server/app-context";
+import { requireUser } from "~/sessions/auth.server";
+import type { CurrentUser } from "~/sessions/current-user";
 import { Role } from "~/shared/roles";
 import { CARD_CHECKOUT_RETURN_PATH, CARD_REPLACED_PATH, createCardReplacementSchema } from "./card-form";
 import {

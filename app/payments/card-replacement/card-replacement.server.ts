@@ -10,8 +10,8 @@ import {
 } from "~/payments/card-capture/card-capture.server";
 import { cardLabel } from "~/payments/card-label";
 import type { Payments, SavedCard } from "~/payments/payments";
+import { retrySellerSubscription, sellerSubscriptionOf } from "~/payments/subscriptions/seller-subscription.server";
 import { payOpenTestInvoice } from "~/payments/subscriptions/test-lifecycle.server";
-import { retrySellerSubscription, sellerSubscriptionOf } from "~/review/seller-subscription.server";
 import type { AppServices } from "~/server/app-context";
 import type { Database } from "~db/database.server";
 import {

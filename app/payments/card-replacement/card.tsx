@@ -1,7 +1,8 @@
-import { getFormProps, type Submission, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps, useForm } from "@conform-to/react";
 import { useMemo } from "react";
 import { Form, Link } from "react-router";
+import type { z } from "zod";
+import { validatedBy } from "~/forms/browser-validation";
 import { ErrorSummary } from "~/forms/error-summary";
 import { SubmitButton } from "~/forms/submit-button";
 import { pageTitle } from "~/layout/page-title";
@@ -37,13 +38,10 @@ const FORM_ID = "card-replacement";
 export default function CardReplacement({ loaderData, actionData }: Route.ComponentProps) {
   const { card, payment, subscriptionState } = loaderData;
   const schema = useMemo(() => createCardReplacementSchema({ cardFields: payment.provider === "test" }), [payment]);
-  const [form, fields] = useForm<CardCaptureValues>({
+  const [form, fields] = useForm<CardCaptureValues, z.output<typeof schema>>({
     id: FORM_ID,
     lastResult: actionData?.result,
-    constraint: getZodConstraint(schema),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }) as Submission<CardCaptureValues>,
+    ...validatedBy(schema),
   });
   const capture = useCardCapture(payment, { serverAnswer: actionData, serverCardError: actionData?.cardError });
   const formProps = getFormProps(form);

@@ -2,12 +2,12 @@ import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { MessageServices } from "~/messaging/messaging.server";
 import { SELLER_FEES_TOTAL } from "~/payments/fees";
-import { sellerSubscriptionOf } from "~/review/seller-subscription.server";
 import type { AppServices } from "~/server/app-context";
 import type { Database } from "~db/database.server";
 import { registrations, sellerRegistrations } from "~db/schema";
 import type { ProviderEvent } from "./provider-event";
 import { drainProviderEvents, storeProviderEvent } from "./provider-events.server";
+import { sellerSubscriptionOf } from "./seller-subscription.server";
 import type { TestLifecycleStep } from "./test-lifecycle-form";
 
 // The test card provider's side of the subscription lifecycle (issue 19): what Stripe would send when

@@ -1,8 +1,9 @@
-import { type FieldMetadata, type Submission, type SubmissionResult, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { type FieldMetadata, type SubmissionResult, useForm } from "@conform-to/react";
+import { getZodConstraint } from "@conform-to/zod/v4";
 import { Form } from "react-router";
 import { firstCheckboxId } from "~/catalogue/pickers/checkbox-tree";
 import { type ServiceAreaCheckboxData, serviceAreaTree } from "~/catalogue/pickers/picker-selection";
+import { validatedBy } from "~/forms/browser-validation";
 import { withOptionalFields } from "~/forms/constraints";
 import { ErrorSummary, type FieldErrorLink } from "~/forms/error-summary";
 import { RadioGroupField, radioId, TextField } from "~/forms/field";
@@ -60,23 +61,17 @@ export function BuyerRegistrationForm({
   defaultValue?: FormValues;
   submitLabel?: string;
 }) {
+  // The schema's input is unknown (a preprocess picks the state control); the fields are these.
   const [form, fields] = useForm<RegistrationFormValues, BuyerRegistrationData>({
     id,
     lastResult,
     defaultValue: defaultValue as Partial<RegistrationFormValues> | undefined,
-    // The alternate contact is optional as a whole (kept only when a first name is given).
-    constraint: withOptionalFields(getZodConstraint(buyerRegistrationFormSchema), (name) =>
-      name.startsWith("alternateContact."),
-    ),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    // The schema's input is unknown (a preprocess picks the state control); the fields are these.
-    onValidate: ({ formData }) =>
-      parseWithZod(formData, { schema: buyerRegistrationFormSchema }) as Submission<
-        RegistrationFormValues,
-        string[],
-        BuyerRegistrationData
-      >,
+    ...validatedBy(buyerRegistrationFormSchema, {
+      // The alternate contact is optional as a whole (kept only when a first name is given).
+      constraint: withOptionalFields(getZodConstraint(buyerRegistrationFormSchema), (name) =>
+        name.startsWith("alternateContact."),
+      ),
+    }),
   });
   const { formProps, submissionKey } = useSubmitAttempts(form, lastResult);
 

@@ -1,8 +1,8 @@
 import { and, desc, eq, gt, isNull } from "drizzle-orm";
 import { data, redirect } from "react-router";
-import { createRandomToken, hashToken } from "~/accounts/account-tokens.server";
 import type { AppServices } from "~/server/app-context";
 import { Role } from "~/shared/roles";
+import { createRandomToken, hashToken } from "~/shared/secret-tokens.server";
 import type { Database, Transaction } from "~db/database.server";
 import { registrationChangeTokens, registrationDecisions, registrations } from "~db/schema";
 import { notifyStaff } from "../form/registration-store.server";

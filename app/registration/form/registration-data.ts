@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { emailField } from "~/accounts/schemas";
-import { textField } from "~/forms/text-schema";
+import { emailField, textField } from "~/forms/text-schema";
 import { idField } from "~/shared/ids";
 
 // The registration data object of spec section 3 (snake_case as the API takes it), shared by the

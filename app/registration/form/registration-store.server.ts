@@ -1,9 +1,9 @@
 import { and, eq, gt, inArray, isNotNull, isNull } from "drizzle-orm";
-import { hashToken } from "~/accounts/account-tokens.server";
 import { queueMessage } from "~/messaging/delivery/outbox.server";
 import type { Executor } from "~/messaging/messaging.server";
 import type { AppServices } from "~/server/app-context";
 import { type BuyerSideCode, ORGANIZATION_TYPES, type OrganizationTypeCode, Role } from "~/shared/roles";
+import { hashToken } from "~/shared/secret-tokens.server";
 import type { Database, Transaction } from "~db/database.server";
 import {
   countries,

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { hashToken } from "~/accounts/account-tokens.server";
+import { hashToken } from "~/shared/secret-tokens.server";
 
 // What makes two registration requests "the same": the access token decides which registration, the
 // normalized data (the rows it is written as) decides whether a replay sends what was registered.

@@ -1,6 +1,6 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hashToken } from "~/accounts/account-tokens.server";
+import { hashToken } from "~/shared/secret-tokens.server";
 import { outboxMessages, registrationAccessTokens, registrationCodeSends, registrationRequests } from "~db/schema";
 import { BEHIND_ONE_PROXY, createClient, startTestApp, type TestApp } from "../../../tests/support/test-app";
 import { databaseKinds } from "../../../tests/support/test-database";

@@ -1,5 +1,5 @@
-import { type FieldMetadata, getFormProps, type Submission, type SubmissionResult, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { type FieldMetadata, getFormProps, type SubmissionResult, useForm } from "@conform-to/react";
+import { getZodConstraint } from "@conform-to/zod/v4";
 import { type FormEvent, useMemo } from "react";
 import { Form } from "react-router";
 import { firstCheckboxId } from "~/catalogue/pickers/checkbox-tree";
@@ -10,6 +10,7 @@ import {
   serviceTreeNodes,
 } from "~/catalogue/pickers/picker-selection";
 import { ServicePicker } from "~/catalogue/pickers/service-picker";
+import { validatedBy } from "~/forms/browser-validation";
 import { withOptionalFields } from "~/forms/constraints";
 import { ErrorSummary, type FieldErrorLink } from "~/forms/error-summary";
 import {
@@ -201,11 +202,7 @@ export function SellerRegistrationForm({
       operationsContact: NEW_KEY_PERSON,
       ...defaultValue,
     } as unknown as Partial<SellerFormValues>,
-    constraint,
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) =>
-      parseWithZod(formData, { schema }) as Submission<SellerFormValues, string[], SellerRegistrationData>,
+    ...validatedBy(schema, { constraint }),
   });
   const capture = useCardCapture(payment, { serverAnswer: lastResult, serverCardError });
 

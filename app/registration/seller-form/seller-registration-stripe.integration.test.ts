@@ -2,8 +2,8 @@ import { randomBytes } from "node:crypto";
 import { asc, eq } from "drizzle-orm";
 import { HttpResponse, http } from "msw";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hashToken } from "~/accounts/account-tokens.server";
 import type { AppServices } from "~/server/app-context";
+import { hashToken } from "~/shared/secret-tokens.server";
 import type { Database } from "~db/database.server";
 import {
   industries,

@@ -1,12 +1,12 @@
 import { createHash, randomBytes, randomInt, timingSafeEqual } from "node:crypto";
 import { and, count, desc, eq, gt, isNotNull, isNull, min, sql } from "drizzle-orm";
-import { createRandomToken, hashToken } from "~/accounts/account-tokens.server";
-import { describeWait } from "~/accounts/sign-in/throttle.server";
 import { deliverNow, queueMessage } from "~/messaging/delivery/outbox.server";
 import { lastUpdated as privacyPolicyVersion } from "~/public-pages/content/privacy-policy";
 import { lastUpdated as termsVersion } from "~/public-pages/content/terms-and-conditions";
 import type { AppServices } from "~/server/app-context";
 import type { OrganizationTypeCode } from "~/shared/roles";
+import { createRandomToken, hashToken } from "~/shared/secret-tokens.server";
+import { describeWait } from "~/shared/wait-text";
 import type { Database } from "~db/database.server";
 import { registrationAccessTokens, registrationCodeSends, registrationRequests } from "~db/schema";
 

@@ -1,16 +1,12 @@
 import { and, eq, gt, sql } from "drizzle-orm";
 import { data, type MiddlewareFunction, type RouterContextProvider, redirect } from "react-router";
-import { Authenticator } from "remix-auth";
-import { FormStrategy } from "remix-auth-form";
 import { apiErrors } from "~/api/api-responses.server";
-import { userIdForApiToken } from "~/catalogue/api-tokens.server";
 import { SESSION_COOKIE_NAME } from "~/platform/session-cookie";
-import { type AppServices, appServicesContext, clientAddressContext } from "~/server/app-context";
+import { appServicesContext } from "~/server/app-context";
 import { Role, type RoleCode } from "~/shared/roles";
 import type { Database } from "~db/database.server";
 import { organizations, sessions, users } from "~db/schema";
-import { verifyPassword } from "../password.server";
-import { normalizeEmail, signInSchema } from "../schemas";
+import { userIdForApiToken } from "./api-token-user.server";
 import { type CurrentUser, currentUserContext } from "./current-user";
 import type { SignedIn, SignedInUsers } from "./signed-in-users.server";
 
@@ -128,55 +124,6 @@ export function requireStaffApi(context: Readonly<RouterContextProvider>): Curre
   }
   if (user.role !== Role.Staff) throw apiErrors(403, { form: "Only staff can change the catalogue." });
   return user;
-}
-
-export class SignInRefused extends Error {
-  constructor(
-    readonly reason: "invalid" | "throttled",
-    readonly retryAfterSeconds = 0,
-  ) {
-    super(reason);
-  }
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/**
- * remix-auth's form strategy over our users table, with throttling per account and address, per
- * account and per address (SIGN_IN_POLICY).
- * Throws SignInRefused; never says whether the address has an account.
- */
-export function createAuthenticator(services: AppServices, clientAddress: string) {
-  const authenticator = new Authenticator<CurrentUser>();
-  authenticator.use(
-    new FormStrategy(async ({ form }) => {
-      const parsed = signInSchema.safeParse(Object.fromEntries(form));
-      if (!parsed.success) throw new SignInRefused("invalid");
-      const email = normalizeEmail(parsed.data.email);
-      // Counted before the password is checked, so simultaneous guesses cannot outrun the limits.
-      const decision = await services.throttles.takeSignInAttempt(email, clientAddress);
-      if (!decision.allowed) throw new SignInRefused("throttled", decision.retryAfterSeconds);
-      if (decision.delayMs > 0) await sleep(decision.delayMs);
-
-      const [account] = await services.db
-        .select({ id: users.id, passwordHash: users.passwordHash })
-        .from(users)
-        .where(eq(users.email, email));
-      const valid = await verifyPassword(account?.passwordHash ?? null, parsed.data.password);
-      const user = valid && account ? await loadUser(services.db, account.id) : null;
-      if (!user) throw new SignInRefused("invalid");
-      await services.throttles.signInSucceeded(email, clientAddress);
-      return user;
-    }),
-    "form",
-  );
-  return authenticator;
-}
-
-/** Authenticates the request's form body (email, password). */
-export function authenticate(request: Request, context: Readonly<RouterContextProvider>): Promise<CurrentUser> {
-  const services = context.get(appServicesContext);
-  return createAuthenticator(services, context.get(clientAddressContext)).authenticate("form", request);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hashPassword } from "~/accounts/password.server";
 import { readStoredRegistration } from "~/registration/changes/stored-registration.server";
 import {
   organizationChanges,
@@ -15,7 +16,6 @@ import { expectIn, expectNotIn } from "../../../tests/support/html";
 import { startSellerFormApp } from "../../../tests/support/seller-form-app";
 import { createClient } from "../../../tests/support/test-app";
 import { databaseKinds } from "../../../tests/support/test-database";
-import { hashPassword } from "../password.server";
 
 // /account/organization (issue 8): an approved organization's administrator edits its profile with
 // the registration form's sections; every save that changes something is recorded, field by field,

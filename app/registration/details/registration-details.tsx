@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
-import type { RegistrationDetail } from "./review.server";
-import { expiryState } from "./review-terms";
+import { expiryState } from "./document-expiry";
+import type { RegistrationDetail } from "./registration-details.server";
 
 // Everything an applicant sent, grouped as on the form, with expired or soon-to-expire documents
 // flagged in words: for staff reviewing it, and for an organization's members reading its profile.

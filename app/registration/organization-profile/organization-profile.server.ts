@@ -3,6 +3,7 @@ import type { EditSubmission } from "~/registration/changes/registration-edit.se
 import { replaceRegistrationData } from "~/registration/changes/registration-update.server";
 import { readStoredRegistration } from "~/registration/changes/stored-registration.server";
 import type { AppServices } from "~/server/app-context";
+import { announceSessionChange } from "~/sessions/signed-in-users.server";
 import type { Database, Transaction } from "~db/database.server";
 import {
   countries,
@@ -16,7 +17,6 @@ import {
   services,
   users,
 } from "~db/schema";
-import { announceSessionChange } from "../sessions/signed-in-users.server";
 import { describeProfile, diffProfiles, type FieldChange } from "./profile-changes";
 
 // An approved organization's profile (issue 8) is its approved registration: the organization edits

@@ -18,10 +18,10 @@ import {
   type Party,
   signedInClients,
   TEST_STAFF_ENV,
-} from "../../tests/support/auction-fixtures";
-import { expectIn, expectNotIn } from "../../tests/support/html";
-import { createClient, startTestApp, type TestApp } from "../../tests/support/test-app";
-import { databaseKinds } from "../../tests/support/test-database";
+} from "../../../tests/support/auction-fixtures";
+import { expectIn, expectNotIn } from "../../../tests/support/html";
+import { createClient, startTestApp, type TestApp } from "../../../tests/support/test-app";
+import { databaseKinds } from "../../../tests/support/test-database";
 
 // The technical evaluation (issue 10) as browsers without JavaScript use it: the named consultant
 // sets criteria before bidding opens and scores the sealed bids after the deadline; the buyer reads

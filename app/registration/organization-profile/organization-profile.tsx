@@ -4,12 +4,12 @@ import { loadEditForm, parseEditSubmission } from "~/registration/changes/regist
 import { readStoredRegistration } from "~/registration/changes/stored-registration.server";
 import { StoredRegistrationForm } from "~/registration/changes/stored-registration-form";
 import { keepPageAfterRefusal } from "~/registration/form/registration-form-page";
-import { RegistrationDetails } from "~/review/registration-details";
-import { loadRegistration } from "~/review/review.server";
 import { appServicesContext } from "~/server/app-context";
+import { requireUser } from "~/sessions/auth.server";
 import { utcDay } from "~/shared/dates";
 import { Role } from "~/shared/roles";
-import { requireUser } from "../sessions/auth.server";
+import { RegistrationDetails } from "../details/registration-details";
+import { loadRegistration } from "../details/registration-details.server";
 import type { Route } from "./+types/organization-profile";
 import { organizationRegistrationId, saveOrganizationProfile } from "./organization-profile.server";
 
