@@ -1,6 +1,8 @@
 import { type SQL, sql } from "drizzle-orm";
 import { customType } from "drizzle-orm/pg-core";
 
+// Pieces more than one schema file uses.
+
 /** File contents kept in the database, so every app machine serves the same documents. */
 export const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
   dataType: () => "bytea",
