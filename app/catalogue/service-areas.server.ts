@@ -3,7 +3,7 @@ import type { Database, Transaction } from "~db/database.server";
 import { provinces, serviceAreas } from "~db/schema";
 import { type CatalogueResult, fail, NOT_FOUND, ok } from "./catalogue-result";
 import { catalogueWrite, isStillReferenced, postgresErrorCode, UNIQUE_VIOLATION } from "./catalogue-revision.server";
-import type { ServiceAreaPayload } from "./catalogue-schemas";
+import type { ServiceAreaPayload } from "./catalogue-schema";
 
 /** A service area as the API shows it: province is the province's id, country its ISO code. */
 export type ServiceAreaView = { id: number; city: string; province: number; country: string };

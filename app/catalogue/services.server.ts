@@ -3,7 +3,7 @@ import type { Database, Transaction } from "~db/database.server";
 import { services } from "~db/schema";
 import { type CatalogueResult, fail, NOT_FOUND, ok } from "./catalogue-result";
 import { catalogueWrite, isStillReferenced, postgresErrorCode, UNIQUE_VIOLATION } from "./catalogue-revision.server";
-import type { ServicePayload } from "./catalogue-schemas";
+import type { ServicePayload } from "./catalogue-schema";
 
 export const MAX_SERVICE_DEPTH = 3;
 

@@ -19,14 +19,14 @@ import type { Route } from "./+types/staff-invoice";
 import { issueCreditNote } from "./credit-notes.server";
 import { parseDocumentNumber } from "./invoice-amounts";
 import { markMailed } from "./invoice-delivery.server";
+import { staffInvoice } from "./invoice-lists.server";
 import {
   creditNoteSchema,
   invoicePageSchema,
   markMailedSchema,
   NOTHING_TO_CREDIT,
   overRemaining,
-} from "./invoice-forms";
-import { staffInvoice } from "./invoice-lists.server";
+} from "./invoice-schema";
 import { DELIVERY_STATE_LABELS } from "./invoice-terms";
 
 // /staff/invoices/<number>: one invoice as issued, its delivery, its credit notes; "Mark as mailed"

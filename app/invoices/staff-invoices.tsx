@@ -19,8 +19,8 @@ import { formatCents } from "~/shared/money";
 import { BILLING_PREFERENCES, DELIVERY_STATES, EXPORT_NETWORKS } from "~db/invoice-terms";
 import type { Route } from "./+types/staff-invoices";
 import { exportNetwork, recentExports } from "./invoice-exports.server";
-import { exportSchema } from "./invoice-forms";
 import { staffInvoices, waitingCounts } from "./invoice-lists.server";
+import { exportSchema } from "./invoice-schema";
 import { DELIVERY_STATE_LABELS, filterQuery, readFilter } from "./invoice-terms";
 
 // /staff/invoices: every invoice, newest first, filtered by state and billing preference (a GET form:

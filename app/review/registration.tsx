@@ -18,7 +18,7 @@ import {
   TEST_STEP_DONE,
   TEST_STEP_LABELS,
   testLifecycleSchema,
-} from "~/payments/subscriptions/test-lifecycle-form";
+} from "~/payments/subscriptions/test-lifecycle-schema";
 import { readFormBody } from "~/platform/request-body.server";
 import { RegistrationDetails } from "~/registration/details/registration-details";
 import { loadRegistration, type RegistrationDetail } from "~/registration/details/registration-details.server";

@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { QUESTION_MESSAGES } from "~/auctions/questions/question-forms";
+import { QUESTION_MESSAGES } from "~/auctions/questions/question-schema";
 import { createAuctionRow, createBuyer } from "../support/auction-fixtures";
 import { PDF } from "../support/document-samples";
 import { errorAlert, expectAlertFocused, expectFieldMessage, submit } from "./account-helpers";

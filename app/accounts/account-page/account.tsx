@@ -8,7 +8,7 @@ import { NotificationItem, toNotificationViews } from "~/notifications/notificat
 import { NOTIFICATION_LABELS, OPTIONAL_NOTIFICATION_KINDS } from "~/notifications/notification-kinds";
 import { RECENT_NOTIFICATIONS } from "~/notifications/notification-pages";
 import { listNotifications, optOutsOf, saveNotificationChoices } from "~/notifications/notifications.server";
-import { CARD_PATH } from "~/payments/card-replacement/card-form";
+import { CARD_PATH } from "~/payments/card-replacement/card-schema";
 import { SubscriptionSummary, toSubscriptionView } from "~/payments/subscription-summary";
 import { sellerSubscriptionOf } from "~/payments/subscriptions/seller-subscription.server";
 import { readFormBody } from "~/platform/request-body.server";

@@ -2,7 +2,7 @@ import { apiErrors, readApiBody, zodErrors } from "~/api/api-responses.server";
 import { appServicesContext } from "~/server/app-context";
 import { isKnownTimezone, LINK_PROBLEM, setPasswordWithLink } from "../password-links/password-links.server";
 import type { Route } from "./+types/setup-account";
-import { setupAccountPayload } from "./api-schemas";
+import { setupAccountPayload } from "./api-schema";
 
 /** POST /api/account/setup_account {passwordResetToken, newPassword, timezone}. */
 export async function action({ request, context }: Route.ActionArgs) {

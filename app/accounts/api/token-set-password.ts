@@ -2,7 +2,7 @@ import { apiErrors, readApiBody, zodErrors } from "~/api/api-responses.server";
 import { appServicesContext } from "~/server/app-context";
 import { LINK_PROBLEM, setPasswordWithLink } from "../password-links/password-links.server";
 import type { Route } from "./+types/token-set-password";
-import { tokenSetPasswordPayload } from "./api-schemas";
+import { tokenSetPasswordPayload } from "./api-schema";
 
 /** POST /api/account/token_set_password {passwordResetToken, newPassword}: reset or set-password links. */
 export async function action({ request, context }: Route.ActionArgs) {

@@ -3,7 +3,7 @@ import { appServicesContext } from "~/server/app-context";
 import { findUsableToken } from "../account-tokens.server";
 import { LINK_PROBLEM } from "../password-links/password-links.server";
 import type { Route } from "./+types/verify-password-reset-token";
-import { verifyTokenPayload } from "./api-schemas";
+import { verifyTokenPayload } from "./api-schema";
 
 /** POST /api/account/verify_password_reset_token {passwordResetToken}: any usable link token. */
 export async function action({ request, context }: Route.ActionArgs) {

@@ -28,7 +28,7 @@ import {
   NOT_IN_ORGANIZATION,
   REMOVAL_REFUSED,
   removalSchema,
-} from "./organization-users-schemas";
+} from "./organization-users-schema";
 
 // /account/users: the organization's users. Its administrator invites people by e-mail and removes
 // them (after a confirmation); everyone else sees the list.

@@ -28,7 +28,7 @@ import {
   intentOf,
   oneAuctionPageError,
   TYPED_FIELDS,
-} from "./auction-page-form";
+} from "./auction-page-schema";
 
 // Loader and action of /auctions/{id}: the buyer's console, a seller's bidding page, or staff's
 // read-only console, all built from the party's view. Every change is a plain form post answered

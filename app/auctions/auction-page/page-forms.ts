@@ -8,7 +8,7 @@ import {
   type AuctionPageIntent,
   auctionPageSchema,
   oneAuctionPageError,
-} from "./auction-page-form";
+} from "./auction-page-schema";
 
 /** The fields of the page's forms as the browser sends them (each form sends its own). */
 type PageFields = { intent: string; amount: string; minimum: string; reason: string; confirm: string };

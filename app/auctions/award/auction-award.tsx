@@ -19,7 +19,7 @@ import { requireAuctionOwner } from "../auction-access.server";
 import { statusAt } from "../auction-rules";
 import type { Route } from "./+types/auction-award";
 import { awardAuction, NOT_QUALIFIED, passOverMessage } from "./award.server";
-import { type AwardFormFields, awardFormSchema, CHOOSE_A_BID, oneAwardError } from "./award-form";
+import { type AwardFormFields, awardFormSchema, CHOOSE_A_BID, oneAwardError } from "./award-schema";
 
 // /auctions/{id}/award: after bidding closes the buyer awards the auction: the lowest bid, or another
 // bidder's best bid with the reason recorded. A confirmation comes first; it happens once.

@@ -22,7 +22,7 @@ import {
   removeDocument,
   requireAuctionViewer,
 } from "./auction-documents.server";
-import { deleteDocumentSchema, uploadDocumentBrowserSchema, uploadDocumentSchema } from "./document-forms";
+import { deleteDocumentSchema, uploadDocumentBrowserSchema, uploadDocumentSchema } from "./document-schema";
 import {
   ACCEPT_ATTRIBUTE,
   DOCUMENT_HINT,

@@ -18,7 +18,7 @@ import {
   scoringOpen,
   subjectsOf,
 } from "./evaluation.server";
-import { evaluationFormSchema, oneEvaluationError, typedValuesShownBack } from "./evaluation-form";
+import { evaluationFormSchema, oneEvaluationError, typedValuesShownBack } from "./evaluation-schema";
 import { QUALIFICATION_TEXTS, qualification } from "./ranking";
 
 // Loader and action of /auctions/{id}/evaluation. The evaluator changes criteria and scores with

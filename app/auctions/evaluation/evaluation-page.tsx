@@ -10,8 +10,8 @@ import { TableRegion } from "~/layout/table-region";
 import { formatCents } from "~/shared/money";
 import type { Route } from "./+types/evaluation-page";
 import { commentFieldId, reasonFieldId, scoreFieldId } from "./evaluation-fields";
-import { commentField, scoreField } from "./evaluation-form";
 import { type EvaluationNotice, loadEvaluationPage, submitEvaluationPage } from "./evaluation-page.server";
+import { commentField, scoreField } from "./evaluation-schema";
 
 // /auctions/{id}/evaluation: the technical evaluation of an auction's bids (issue 10). The evaluator
 // sets weighted criteria before bidding opens, scores each seller 0 to 10 with comments, may judge a

@@ -20,7 +20,7 @@ import { requireAuctionOwner } from "../auction-access.server";
 import { statusAt, termsEditable } from "../auction-rules";
 import type { Route } from "./+types/auction-sellers";
 import { eligibleSellers, latestEndDate } from "./eligibility.server";
-import { inviteSellersSchema, removeInvitationSchema } from "./invitation-forms";
+import { inviteSellersSchema, removeInvitationSchema } from "./invitation-schema";
 import { inviteSellers, removeInvitation } from "./invitations.server";
 
 // /auctions/{id}/sellers: the buyer chooses which pre-qualified sellers are invited: approved

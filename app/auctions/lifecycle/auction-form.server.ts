@@ -10,7 +10,7 @@ import { dollars } from "~/shared/money";
 import { Role } from "~/shared/roles";
 import type { Database } from "~db/database.server";
 import { type auctions, organizations, provinces, serviceAreas, services } from "~db/schema";
-import { auctionFormSchema, decrementValueOf, requirementLines } from "./auction-form";
+import { auctionFormSchema, decrementValueOf, requirementLines } from "./auction-schema";
 import type { AuctionTerms } from "./auction-terms";
 import { checkTermsReferences } from "./auction-terms.server";
 

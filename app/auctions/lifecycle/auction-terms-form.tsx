@@ -7,8 +7,8 @@ import { summaryLinks } from "~/forms/form-errors";
 import { useSubmitAttempts } from "~/forms/submit-attempts";
 import { SubmitButton } from "~/forms/submit-button";
 import { useHydrated } from "~/forms/use-hydrated";
-import { type AuctionFormValue, auctionFormSchema } from "./auction-form";
 import type { AuctionFormOptions } from "./auction-form.server";
+import { type AuctionFormValue, auctionFormSchema } from "./auction-schema";
 
 /** The form's fields as the browser sends them. */
 type AuctionFormFields = Record<

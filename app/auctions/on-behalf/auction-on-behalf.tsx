@@ -17,6 +17,7 @@ import { highestAllowedBid } from "../bidding/bidding";
 import { timezoneOf } from "../lifecycle/auction-form.server";
 import type { Route } from "./+types/auction-on-behalf";
 import { enterOnBehalf, sellersWhoMayBid } from "./on-behalf.server";
+import { mayEnterOnBehalf } from "./on-behalf-rules";
 import {
   CALL_TIME_OUT_OF_WINDOW,
   callTimeAllowed,
@@ -24,8 +25,7 @@ import {
   type OnBehalfForm,
   onBehalfNote,
   onBehalfSchema,
-} from "./on-behalf-form";
-import { mayEnterOnBehalf } from "./on-behalf-rules";
+} from "./on-behalf-schema";
 
 // /auctions/{id}/on-behalf (issue 21): a seller whose connection failed phones the auctioneer, who
 // places the bid or sets the minimum for them with a note of who phoned and when. For the consultant

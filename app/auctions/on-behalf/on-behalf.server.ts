@@ -5,7 +5,7 @@ import { auctionInvitations, organizations } from "~db/schema";
 import type { AuctionRow } from "../auction-rules";
 import { tellBidEffectsSoon } from "../bidding/bid-notices.server";
 import { placeManualBid, setAutoBidMinimum } from "../bidding/bid-queue.server";
-import { CHOOSE_A_SELLER } from "./on-behalf-form";
+import { CHOOSE_A_SELLER } from "./on-behalf-schema";
 
 // Bids and minimums entered on an invited seller's behalf (issue 21, decision 020). Nothing here
 // decides a bid: the request goes to the auction's queue like the seller's own (bid-queue.server.ts),

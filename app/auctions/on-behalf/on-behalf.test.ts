@@ -2,8 +2,8 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { describe, expect, it } from "vitest";
 import { bidHistoryCsv } from "../bidding/bid-history-csv.server";
 import { ownBidHow } from "../bidding/own-bids-table";
-import { CALL_TIME_FORMAT, CALLER_MISSING, callTimeAllowed, onBehalfNote, onBehalfSchema } from "./on-behalf-form";
 import { mayEnterOnBehalf } from "./on-behalf-rules";
+import { CALL_TIME_FORMAT, CALLER_MISSING, callTimeAllowed, onBehalfNote, onBehalfSchema } from "./on-behalf-schema";
 
 // Who may bid on a seller's behalf, the form's checks, the note and how the bid reads (issue 21).
 

@@ -16,7 +16,7 @@ import { createClient, startTestApp, type TestApp } from "../../../tests/support
 import { databaseKinds } from "../../../tests/support/test-database";
 import { DOCUMENT_MESSAGES, MAX_DOCUMENT_BYTES } from "../documents/document-types";
 import { updateAuctionTerms } from "../lifecycle/auction-terms.server";
-import { QUESTION_MAX, QUESTION_MESSAGES } from "./question-forms";
+import { QUESTION_MAX, QUESTION_MESSAGES } from "./question-schema";
 
 // Questions and answers over HTTP (issue 21): only an invited seller asks, from publication until
 // bidding closes; only the auction's side (and its evaluating consultant) answers; a seller reads its

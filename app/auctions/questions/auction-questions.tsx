@@ -10,7 +10,7 @@ import { DOCUMENT_MESSAGES, MAX_DOCUMENT_BYTES } from "../documents/document-typ
 import { discardBody, readLimitedForm } from "../documents/upload-body.server";
 import { timezoneOf } from "../lifecycle/auction-form.server";
 import type { Route } from "./+types/auction-questions";
-import { QUESTION_MESSAGES, questionFormSchema } from "./question-forms";
+import { QUESTION_MESSAGES, questionFormSchema } from "./question-schema";
 import { answerQuestion, askQuestion, hasQuestions, mayAnswer, publishAnswer, questionsFor } from "./questions.server";
 import { type QuestionsActionData, QuestionsPanel, questionsPath } from "./questions-panel";
 

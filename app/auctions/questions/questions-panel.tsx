@@ -9,7 +9,7 @@ import { useSubmitAttempts } from "~/forms/submit-attempts";
 import { SubmitButton } from "~/forms/submit-button";
 import { describedBy, FieldFrame } from "~/forms/text-input";
 import { ACCEPT_ATTRIBUTE, DOCUMENT_HINT, formatBytes } from "../documents/document-types";
-import { ANSWER_MAX, answerSchema, askBrowserSchema, QUESTION_MAX } from "./question-forms";
+import { ANSWER_MAX, answerSchema, askBrowserSchema, QUESTION_MAX } from "./question-schema";
 import type { QuestionItem, QuestionsView } from "./questions.server";
 
 // The questions and answers of an auction (issue 21), as the auction page and the questions page show

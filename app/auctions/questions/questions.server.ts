@@ -11,7 +11,7 @@ import { auctionLink, kindName } from "../auction-notices.server";
 import { type AuctionRow, statusAt } from "../auction-rules";
 import type { Viewer } from "../auction-views.server";
 import { inspectDocument } from "../documents/document-content.server";
-import { MAX_QUESTIONS_PER_SELLER, QUESTION_MESSAGES } from "./question-forms";
+import { MAX_QUESTIONS_PER_SELLER, QUESTION_MESSAGES } from "./question-schema";
 
 // Questions and answers about an auction (issue 21). An invited seller asks from publication until
 // bidding closes; the auction's side (its buyer or consultant organization, and the consultant named

@@ -13,9 +13,9 @@ import { discardBody, readLimitedForm } from "../documents/upload-body.server";
 import { timezoneOf } from "../lifecycle/auction-form.server";
 import { bidRequirements } from "../lifecycle/auction-terms.server";
 import type { Route } from "./+types/auction-sealed-bid";
-import { capTypedAmount, sealedBidSchema } from "./sealed-bid-form";
 import { requirementField, SEALED_MESSAGES } from "./sealed-bid-messages";
 import { OwnSealedBid, requirementFieldId, SealedBidForm, sealedFieldId, useSealedBidForm } from "./sealed-bid-panels";
+import { capTypedAmount, sealedBidSchema } from "./sealed-bid-schema";
 import { ownSealedBids, type SealedBidFile, submitSealedBid } from "./sealed-bids.server";
 
 // /auctions/{id}/sealed-bid: an invited seller sends or replaces their sealed bid (a multipart form:

@@ -10,8 +10,8 @@ import { type TimeTexts, timeText } from "~/platform/zoned-time";
 import { formatCents } from "~/shared/money";
 import type { OwnerView, SellerView } from "../auction-views.server";
 import { ACCEPT_ATTRIBUTE, DOCUMENT_HINT, formatBytes } from "../documents/document-types";
-import { capTypedAmount, sealedBidSchema } from "./sealed-bid-form";
 import { requirementField } from "./sealed-bid-messages";
+import { capTypedAmount, sealedBidSchema } from "./sealed-bid-schema";
 
 // The sealed-bid parts of the auction pages (issue 10): a seller's own bid and the form that sends or
 // replaces it; the auction side's list of bids, which before the deadline is only a count.

@@ -1,4 +1,4 @@
-import { serviceAreaPayload } from "../catalogue-schemas";
+import { serviceAreaPayload } from "../catalogue-schema";
 import { deleteServiceArea, getServiceArea, updateServiceArea } from "../service-areas.server";
 import type { Route } from "./+types/service-area";
 import { catalogueItemRoute } from "./catalogue-item-route.server";

@@ -1,7 +1,7 @@
 import { apiErrors, readApiBody, zodErrors } from "~/api/api-responses.server";
 import { appServicesContext } from "~/server/app-context";
 import { requireStaffApi } from "~/sessions/auth.server";
-import { serviceAreaPayload } from "../catalogue-schemas";
+import { serviceAreaPayload } from "../catalogue-schema";
 import { createServiceArea, listServiceAreas } from "../service-areas.server";
 import type { Route } from "./+types/service-areas";
 

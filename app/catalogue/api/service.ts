@@ -1,4 +1,4 @@
-import { servicePayload } from "../catalogue-schemas";
+import { servicePayload } from "../catalogue-schema";
 import { deleteService, getService, updateService } from "../services.server";
 import type { Route } from "./+types/service";
 import { catalogueItemRoute } from "./catalogue-item-route.server";

@@ -2,7 +2,7 @@ import { apiErrors, readApiBody, zodErrors } from "~/api/api-responses.server";
 import { appServicesContext } from "~/server/app-context";
 import { requireStaffApi } from "~/sessions/auth.server";
 import { parseId } from "~/shared/ids";
-import { servicePayload } from "../catalogue-schemas";
+import { servicePayload } from "../catalogue-schema";
 import { createService, listServices } from "../services.server";
 import type { Route } from "./+types/services";
 

@@ -14,7 +14,7 @@ import { appServicesContext } from "~/server/app-context";
 import { requireStaff } from "~/sessions/auth.server";
 import { utcDay } from "~/shared/dates";
 import { createApiToken, listApiTokens, revokeApiToken } from "../api-tokens.server";
-import { API_TOKEN_LIFETIMES, apiTokenForm, apiTokenRevocation } from "../catalogue-schemas";
+import { API_TOKEN_LIFETIMES, apiTokenForm, apiTokenRevocation } from "../catalogue-schema";
 import type { Route } from "./+types/api-tokens";
 
 const day = (iso: string | null) => (iso ? utcDay(iso) : "Never");

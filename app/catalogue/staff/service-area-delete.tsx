@@ -4,7 +4,7 @@ import { pageTitle } from "~/layout/page-title";
 import { readFormBody } from "~/platform/request-body.server";
 import { appServicesContext } from "~/server/app-context";
 import { parseId } from "~/shared/ids";
-import { deletionForm } from "../catalogue-schemas";
+import { deletionForm } from "../catalogue-schema";
 import { deleteServiceArea, getServiceArea, listProvinces } from "../service-areas.server";
 import type { Route } from "./+types/service-area-delete";
 import { DeleteConfirmation } from "./delete-confirmation";

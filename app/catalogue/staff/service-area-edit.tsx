@@ -4,7 +4,7 @@ import { pageTitle } from "~/layout/page-title";
 import { readFormBody } from "~/platform/request-body.server";
 import { appServicesContext } from "~/server/app-context";
 import { parseId } from "~/shared/ids";
-import { serviceAreaPayload } from "../catalogue-schemas";
+import { serviceAreaPayload } from "../catalogue-schema";
 import { getServiceArea, listProvinces, updateServiceArea } from "../service-areas.server";
 import type { Route } from "./+types/service-area-edit";
 import { catalogueReply } from "./catalogue-form";

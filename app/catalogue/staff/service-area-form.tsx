@@ -5,7 +5,7 @@ import { ErrorSummary } from "~/forms/error-summary";
 import { SelectField, type SelectOption, TextField } from "~/forms/field";
 import { summaryLinks } from "~/forms/form-errors";
 import { SubmitButton } from "~/forms/submit-button";
-import { type ServiceAreaPayload, serviceAreaPayload } from "../catalogue-schemas";
+import { type ServiceAreaPayload, serviceAreaPayload } from "../catalogue-schema";
 
 type ServiceAreaFields = { city: string; province: string };
 

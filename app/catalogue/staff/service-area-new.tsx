@@ -3,7 +3,7 @@ import { parseSubmission } from "~/forms/parse-submission.server";
 import { pageTitle } from "~/layout/page-title";
 import { readFormBody } from "~/platform/request-body.server";
 import { appServicesContext } from "~/server/app-context";
-import { serviceAreaPayload } from "../catalogue-schemas";
+import { serviceAreaPayload } from "../catalogue-schema";
 import { createServiceArea, listProvinces } from "../service-areas.server";
 import type { Route } from "./+types/service-area-new";
 import { catalogueReply } from "./catalogue-form";

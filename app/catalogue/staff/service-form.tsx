@@ -6,7 +6,7 @@ import { ErrorSummary } from "~/forms/error-summary";
 import { SelectField, type SelectOption, TextField } from "~/forms/field";
 import { summaryLinks } from "~/forms/form-errors";
 import { SubmitButton } from "~/forms/submit-button";
-import { type ServicePayload, servicePayload } from "../catalogue-schemas";
+import { type ServicePayload, servicePayload } from "../catalogue-schema";
 
 /** What the inputs hold: text, the select included. */
 type ServiceFields = { name: string; cost_account_code: string; parent: string };

@@ -4,7 +4,7 @@ import { pageTitle } from "~/layout/page-title";
 import { readFormBody } from "~/platform/request-body.server";
 import { appServicesContext } from "~/server/app-context";
 import { parseId } from "~/shared/ids";
-import { servicePayload } from "../catalogue-schemas";
+import { servicePayload } from "../catalogue-schema";
 import { createService, serviceTree } from "../services.server";
 import type { Route } from "./+types/service-new";
 import { catalogueReply, parentOptions } from "./catalogue-form";

@@ -3,8 +3,8 @@ import { pageTitle } from "~/layout/page-title";
 import { type CheckoutReturnMessages, CheckoutReturnPage } from "~/payments/card-capture/checkout-return-page";
 import { appServicesContext } from "~/server/app-context";
 import type { Route } from "./+types/card-checkout-return";
-import { CARD_PATH } from "./card-form";
 import { loadCardCheckoutReturn, requireSellerAdmin } from "./card-page.server";
+import { CARD_PATH } from "./card-schema";
 
 // Where Stripe Checkout (setup mode) sends a seller's administrator back after typing a new card:
 // once the session is complete the card is replaced and they go on to /account. Reached only with

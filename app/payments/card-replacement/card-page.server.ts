@@ -15,7 +15,6 @@ import type { AppServices } from "~/server/app-context";
 import { requireUser } from "~/sessions/auth.server";
 import type { CurrentUser } from "~/sessions/current-user";
 import { Role } from "~/shared/roles";
-import { CARD_CHECKOUT_RETURN_PATH, CARD_REPLACED_PATH, createCardReplacementSchema } from "./card-form";
 import {
   type CardReplacementOutcome,
   completeCardCheckout,
@@ -23,6 +22,7 @@ import {
   replaceOrganizationCard,
   startCardCheckout,
 } from "./card-replacement.server";
+import { CARD_CHECKOUT_RETURN_PATH, CARD_REPLACED_PATH, createCardReplacementSchema } from "./card-schema";
 
 // Loader and action of /account/card and the loader of its Stripe Checkout return page.
 

@@ -13,8 +13,8 @@ import { SELLER_RENEWAL_CENTS } from "~/payments/fees";
 import { appServicesContext } from "~/server/app-context";
 import { formatCents } from "~/shared/money";
 import type { Route } from "./+types/card";
-import { createCardReplacementSchema } from "./card-form";
 import { loadCardPage, requireSellerAdmin, submitCardPage } from "./card-page.server";
+import { createCardReplacementSchema } from "./card-schema";
 
 // /account/card: a seller's administrator replaces the card the yearly subscription is charged to.
 // The test provider's fields, Stripe.js's with JavaScript, or Stripe Checkout without it.

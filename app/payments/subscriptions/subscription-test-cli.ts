@@ -11,7 +11,7 @@ import { createPayments } from "~/payments/payments.server";
 import { readEnvironment } from "~/platform/env.server";
 import { openDatabase } from "~db/database.server";
 import { moveTestSubscription } from "./test-lifecycle.server";
-import { TEST_LIFECYCLE_STEPS } from "./test-lifecycle-form";
+import { TEST_LIFECYCLE_STEPS } from "./test-lifecycle-schema";
 
 const { values } = parseArgs({ options: { organization: { type: "string" }, step: { type: "string" } } });
 const input = z

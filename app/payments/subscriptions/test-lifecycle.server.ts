@@ -8,7 +8,7 @@ import { registrations, sellerRegistrations } from "~db/schema";
 import type { ProviderEvent } from "./provider-event";
 import { drainProviderEvents, storeProviderEvent } from "./provider-events.server";
 import { sellerSubscriptionOf } from "./seller-subscription.server";
-import type { TestLifecycleStep } from "./test-lifecycle-form";
+import type { TestLifecycleStep } from "./test-lifecycle-schema";
 
 // The test card provider's side of the subscription lifecycle (issue 19): what Stripe would send when
 // a trial ends, a renewal fails, Stripe gives up retrying, or the renewal is paid after all, made as

@@ -1,7 +1,7 @@
 import { apiErrors, readApiBody, zodErrors } from "~/api/api-responses.server";
 import { appServicesContext } from "~/server/app-context";
 import { INVALID_ACCESS_TOKEN } from "../registration-texts";
-import { accessTokenPayload } from "../signup/signup-schemas";
+import { accessTokenPayload } from "../signup/signup-schema";
 import { acceptTerms, LEGAL_VERSIONS } from "../signup/signup-steps.server";
 import type { Route } from "./+types/accept-terms-and-conditions";
 

@@ -1,7 +1,7 @@
 import { apiErrors, readApiBody, zodErrors } from "~/api/api-responses.server";
 import { appServicesContext, clientAddressContext } from "~/server/app-context";
 import { SEND_CODE_FAILED } from "../registration-texts";
-import { requestCodePayload } from "../signup/signup-schemas";
+import { requestCodePayload } from "../signup/signup-schema";
 import { requestAccessCode } from "../signup/signup-steps.server";
 import type { Route } from "./+types/request-code";
 

@@ -1,7 +1,7 @@
 import { apiErrors, readApiBody, zodErrors } from "~/api/api-responses.server";
 import { appServicesContext } from "~/server/app-context";
 import { INVALID_ACCESS_CODE } from "../registration-texts";
-import { verifyCodePayload } from "../signup/signup-schemas";
+import { verifyCodePayload } from "../signup/signup-schema";
 import { verifyAccessCode } from "../signup/signup-steps.server";
 import type { Route } from "./+types/verify-code";
 

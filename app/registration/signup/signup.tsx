@@ -12,7 +12,7 @@ import { appServicesContext, clientAddressContext } from "~/server/app-context";
 import { ORGANIZATION_TYPES, type OrganizationTypeCode } from "~/shared/roles";
 import { organizationTypeCodeOf, SEND_CODE_FAILED } from "../registration-texts";
 import type { Route } from "./+types/signup";
-import { signupFormSchema } from "./signup-schemas";
+import { signupFormSchema } from "./signup-schema";
 import { requestAccessCode } from "./signup-steps.server";
 
 export function loader({ request }: Route.LoaderArgs) {

@@ -13,7 +13,7 @@ import { appServicesContext, clientAddressContext } from "~/server/app-context";
 import { INVALID_ACCESS_CODE, SEND_CODE_FAILED } from "../registration-texts";
 import type { Route } from "./+types/verify-access-code";
 import { formatMobileNumber, normalizeMobileNumber } from "./mobile-number";
-import { verifyCodeFormSchema } from "./signup-schemas";
+import { verifyCodeFormSchema } from "./signup-schema";
 import { resendAccessCode, verifyAccessCode } from "./signup-steps.server";
 
 const NOT_FOUND = { mobileNumber: undefined, resent: false } as const;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DISALLOWED_CHARACTERS } from "~/forms/text-schema";
-import { organizationTypeField, requestCodePayload } from "./signup-schemas";
+import { organizationTypeField, requestCodePayload } from "./signup-schema";
 
 describe("the registration request's payload", () => {
   it.each([[2], ["3"], [" 4 "]])("takes the organization type %j", (value) => {
