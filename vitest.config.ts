@@ -7,6 +7,10 @@ export default defineConfig({
   resolve: { tsconfigPaths: true },
   test: {
     reporters: ["default", "./tests/support/summary-reporter.ts"],
+    // Vitest's default is one worker per CPU but one (on 2 CPUs: one worker), while the integration
+    // files wait on PostgreSQL, HTTP and timers much of their time: two keep both CPUs busy (the unit
+    // and integration projects share one group, so they share this number).
+    maxWorkers: 2,
     exclude: ["**/node_modules/**", "build/**", ".react-router/**"],
     // The production build is loaded by Node itself, as `node server.js` loads it (it bundles its own
     // react-router, decision 023).
