@@ -1,12 +1,12 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { type BrowserServer, chromium } from "playwright-core";
 import type { TestProject } from "vitest/node";
 import { openDatabase } from "~db/database.server";
+import { freePort } from "../support/free-port";
 import { createPostgresDatabase } from "../support/test-database";
 import { type AccountFixtures, prepareAccountFixtures, STAFF } from "./account-fixtures";
 import { type HtmlValidator, startHtmlValidator } from "./html-validator";
@@ -19,19 +19,6 @@ declare module "vitest" {
     /** The run's Chromium, for `chromium.connect` (browser.ts). */
     browserEndpoint: string;
   }
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      probe.close(() =>
-        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
-      );
-    });
-  });
 }
 
 async function waitForHealth(url: string, server: ChildProcess, output: () => string): Promise<void> {

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { createServer } from "node:net";
 import path from "node:path";
+import { freePort } from "../support/free-port";
 
 // The W3C Nu validator as a local web service, started once per run: a Java start per check cost
 // more than the checks themselves (each of some 16 files started its own JVM).
@@ -9,19 +9,6 @@ const vnuJar = path.resolve("node_modules/vnu-jar/build/dist/vnu.jar");
 
 /** Where the validator answers, or why it could not start (said by every check that needs it). */
 export type HtmlValidator = { url: string } | { error: string };
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      probe.close(() =>
-        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
-      );
-    });
-  });
-}
 
 /** Starts the validator's servlet on a free local port; `stop` ends it. */
 export async function startHtmlValidator(): Promise<{ validator: HtmlValidator; stop(): Promise<void> }> {
