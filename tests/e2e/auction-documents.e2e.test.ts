@@ -47,15 +47,7 @@ async function newDraftAuction() {
 
 /** A page in its own context on the in-process app; "no-app-scripts" is JavaScript on with our scripts blocked (for axe). */
 async function open(state: JavaScriptMode | "no-app-scripts"): Promise<{ context: BrowserContext; page: Page }> {
-  const opened =
-    state === "no-app-scripts"
-      ? await (async () => {
-          const context = await browser().newContext({ baseURL: app.baseURL, viewport: { width: 1200, height: 900 } });
-          await context.route("**/assets/*.js", (route) => route.abort());
-          return { context, page: await context.newPage() };
-        })()
-      : await openPage(browser(), state, { baseURL: app.baseURL });
-  opened.context.setDefaultTimeout(15_000);
+  const opened = await openPage(browser(), state, { baseURL: app.baseURL, timeout: 15_000 });
   onTestFinished(() => opened.context.close());
   return opened;
 }

@@ -19,11 +19,16 @@ export function takePageErrors(): string[] {
   return pageErrors.splice(0);
 }
 
+/** Pages being put back in their pool: what they raise while leaving their last page is nobody's. */
+const pagesBeingReleased = new WeakSet<Page>();
+
 function watchPage(page: Page): void {
   page.on("pageerror", (error) => {
+    if (pagesBeingReleased.has(page)) return;
     pageErrors.push(`${page.url()}: uncaught ${error.name}: ${error.message}`);
   });
   page.on("console", (message) => {
+    if (pagesBeingReleased.has(page)) return;
     if (message.type() !== "error" || message.text().startsWith("Failed to load resource")) return;
     pageErrors.push(`${page.url()}: console.error: ${message.text()}`);
   });
@@ -60,18 +65,120 @@ export async function downloadedBytes(download: Download): Promise<Buffer> {
 export type JavaScriptMode = "js" | "no-js";
 export const javaScriptModes: JavaScriptMode[] = ["js", "no-js"];
 
-/** A fresh context (own cookies) and page; with "no-js" JavaScript is switched off entirely. */
+/**
+ * How a page runs: with JavaScript, without it, or with JavaScript on but none of the app's scripts
+ * loaded ("no-app-scripts": the no-JavaScript state as axe can check it, since axe needs JavaScript).
+ */
+export type PageKind = JavaScriptMode | "no-app-scripts";
+
+export type PageOptions = {
+  width?: number;
+  baseURL?: string;
+  /** Sent with every request of the page (e.g. x-forwarded-for, to be another client address). */
+  extraHTTPHeaders?: Record<string, string>;
+  /** Playwright's default timeout for the page's actions and waits (its own default otherwise). */
+  timeout?: number;
+};
+
+const PLAYWRIGHT_DEFAULT_TIMEOUT = 30_000;
+
+/**
+ * Contexts kept for reuse, per browser connection (one per test file) and per kind and address.
+ * Making a context and its page starts renderer processes: about 1.4 s a page on a slow machine,
+ * against 0.15 s for a fresh start in a kept one (decision 026). A kept context is handed out only
+ * after everything a test could have left in it is cleared: cookies, storage, permissions, routes,
+ * listeners, headers, extra pages, viewport and timeouts. Its HTTP cache stays, as a returning
+ * visitor's would.
+ */
+type KeptContext = { context: BrowserContext; page: Page; inUse: boolean; kind: PageKind; baseURL: string };
+const keptContexts = new WeakMap<Browser, KeptContext[]>();
+
+async function blockAppScripts(context: BrowserContext): Promise<void> {
+  await context.route("**/assets/*.js", (route) => route.abort());
+}
+
+async function newKeptContext(browser: Browser, kind: PageKind, address: string): Promise<KeptContext> {
+  const context = await browser.newContext({
+    baseURL: address,
+    javaScriptEnabled: kind !== "no-js",
+    viewport: { width: 1200, height: 900 },
+  });
+  if (kind === "no-app-scripts") await blockAppScripts(context);
+  const kept: KeptContext = { context, page: await context.newPage(), inUse: true, kind, baseURL: address };
+  const closeForGood = context.close.bind(context);
+  // Closing hands it back: the page leaves for the app's health check (same site, so the renderer
+  // stays), which ends its event streams and timers before the next test or the app's stop.
+  context.close = async () => {
+    if (!kept.inUse) return;
+    pagesBeingReleased.add(kept.page);
+    try {
+      if (kept.page.isClosed()) kept.page = await context.newPage();
+      await kept.page.goto(new URL("/healthz", address).href, { timeout: 10_000 });
+      kept.inUse = false;
+    } catch {
+      // A page that cannot leave is not reused.
+      const all = keptContexts.get(browser) ?? [];
+      all.splice(all.indexOf(kept), 1);
+      await closeForGood().catch(() => {});
+    } finally {
+      pagesBeingReleased.delete(kept.page);
+    }
+  };
+  const all = keptContexts.get(browser) ?? [];
+  keptContexts.set(browser, all);
+  all.push(kept);
+  return kept;
+}
+
+/** Clears what the last test left in a kept context. */
+async function clearKeptContext(kept: KeptContext): Promise<void> {
+  const { context, page } = kept;
+  for (const other of context.pages()) if (other !== page) await other.close();
+  await Promise.all([
+    context.clearCookies(),
+    context.clearPermissions(),
+    context.unrouteAll({ behavior: "ignoreErrors" }),
+    page.unrouteAll({ behavior: "ignoreErrors" }),
+  ]);
+  if (kept.kind === "no-app-scripts") await blockAppScripts(context);
+  context.removeAllListeners();
+  context.on("page", watchPage);
+  page.removeAllListeners();
+  watchPage(page);
+  // localStorage and sessionStorage of the app's origin (the page is on its health check); a page
+  // without JavaScript can have written neither.
+  if (kept.kind !== "no-js")
+    await page.evaluate(() => {
+      localStorage.clear();
+      sessionStorage.clear();
+    });
+}
+
+/**
+ * A context with its own cookies and storage, and its page; with "no-js" JavaScript is switched off
+ * entirely. Closing the context hands it back for a later test of the same file (see keptContexts).
+ */
 export async function openPage(
   browser: Browser,
-  mode: JavaScriptMode,
-  options: { width?: number; baseURL?: string } = {},
+  kind: PageKind,
+  options: PageOptions = {},
 ): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({
-    baseURL: options.baseURL ?? baseURL(),
-    javaScriptEnabled: mode === "js",
-    viewport: { width: options.width ?? 1200, height: 900 },
-  });
-  const page = await context.newPage();
+  const address = options.baseURL ?? baseURL();
+  const all = keptContexts.get(browser) ?? [];
+  let kept = all.find((each) => !each.inUse && each.kind === kind && each.baseURL === address);
+  if (kept) {
+    kept.inUse = true;
+    await clearKeptContext(kept);
+  } else {
+    kept = await newKeptContext(browser, kind, address);
+  }
+  const { context, page } = kept;
+  await Promise.all([
+    page.setViewportSize({ width: options.width ?? 1200, height: 900 }),
+    context.setExtraHTTPHeaders(options.extraHTTPHeaders ?? {}),
+  ]);
+  context.setDefaultTimeout(options.timeout ?? PLAYWRIGHT_DEFAULT_TIMEOUT);
+  context.setDefaultNavigationTimeout(options.timeout ?? PLAYWRIGHT_DEFAULT_TIMEOUT);
   return { context, page };
 }
 
@@ -94,9 +201,8 @@ export function browserForFile(
     return browser;
   };
   async function open(mode: JavaScriptMode): Promise<Page> {
-    const { context, page } = await openPage(current(), mode);
+    const { context, page } = await openPage(current(), mode, { timeout: options.timeout });
     onTestFinished(() => context.close());
-    if (options.timeout) context.setDefaultTimeout(options.timeout);
     await options.setUp?.(context);
     return page;
   }
@@ -148,18 +254,12 @@ export async function expectNoAxeViolations(page: Page): Promise<void> {
   expect(summary).toEqual([]);
 }
 
-/** A page in "no-js" state for axe: JavaScript on, but none of the app's scripts may load. */
-export async function openPageWithoutAppScripts(
+/** A page in the no-JavaScript state for axe: JavaScript on, but none of the app's scripts may load. */
+export function openPageWithoutAppScripts(
   browser: Browser,
-  options: { baseURL?: string } = {},
+  options: PageOptions = {},
 ): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({
-    baseURL: options.baseURL ?? baseURL(),
-    viewport: { width: 1200, height: 900 },
-  });
-  await context.route("**/assets/*.js", (route) => route.abort());
-  const page = await context.newPage();
-  return { context, page };
+  return openPage(browser, "no-app-scripts", options);
 }
 
 type VnuMessage = { type: string; lastLine?: number; message: string; extract?: string };

@@ -11,6 +11,8 @@ import {
   expectNoAxeViolations,
   type JavaScriptMode,
   javaScriptModes,
+  openPage,
+  type PageKind,
   validateHtml,
   waitForHydration,
 } from "./browser";
@@ -70,21 +72,17 @@ const { browser } = browserForFile();
 
 // ---- Pages and waits ----
 
-/** "no-app-scripts": JavaScript on (axe needs it) but the app's scripts blocked, so the page is as without JavaScript. */
-type PageMode = JavaScriptMode | "no-app-scripts";
+type PageMode = PageKind;
 
 /** A fresh context (own cookies and client address) and page on the app, closed when the test ends. */
 async function open(mode: PageMode, clientAddress = "10.5.0.1"): Promise<Page> {
-  const context = await browser().newContext({
+  const { context, page } = await openPage(browser(), mode, {
     baseURL: seller.app.baseURL,
-    javaScriptEnabled: mode !== "no-js",
-    viewport: { width: 1200, height: 900 },
     extraHTTPHeaders: { "x-forwarded-for": clientAddress },
+    timeout: 15_000,
   });
   onTestFinished(() => context.close());
-  context.setDefaultTimeout(15_000);
-  if (mode === "no-app-scripts") await context.route("**/assets/*.js", (route) => route.abort());
-  return context.newPage();
+  return page;
 }
 
 async function goto(page: Page, mode: PageMode, path: string): Promise<void> {

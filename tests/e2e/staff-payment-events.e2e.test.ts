@@ -9,7 +9,7 @@ import { catalogueForAuctions, createSeller } from "../support/auction-fixtures"
 import { startTestApp, type TestApp } from "../support/test-app";
 import { submit } from "./account-helpers";
 import { pagesOn, signInThroughForm } from "./app-pages";
-import { browserForFile, expectNoAxeViolations, javaScriptModes } from "./browser";
+import { browserForFile, expectNoAxeViolations, javaScriptModes, openPageWithoutAppScripts } from "./browser";
 
 // /staff/payment-events in Chromium, JavaScript on and off (issue 19): staff filter the events, read
 // a failed one's tries and error, and retry it now; it is applied and the page says so.
@@ -64,11 +64,9 @@ async function failedEvent(mode: string) {
  * a context where the app's scripts cannot load (axe itself needs JavaScript).
  */
 async function axeWithoutAppScripts(page: Page) {
-  const context = await browser().newContext({ baseURL: app.baseURL, viewport: { width: 1200, height: 900 } });
+  const { context, page: copy } = await openPageWithoutAppScripts(browser(), { baseURL: app.baseURL });
   try {
     await context.addCookies(await page.context().cookies());
-    await context.route("**/assets/*.js", (route) => route.abort());
-    const copy = await context.newPage();
     await copy.goto(page.url());
     await expectNoAxeViolations(copy);
   } finally {
