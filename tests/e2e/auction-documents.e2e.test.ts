@@ -4,7 +4,8 @@ import { DOCUMENT_MESSAGES, MAX_DOCUMENT_BYTES, mismatchMessage } from "~/auctio
 import { catalogueForAuctions, createAuctionRow, createBuyer, type Party } from "../support/auction-fixtures";
 import { PDF } from "../support/document-samples";
 import { startTestApp, type TestApp } from "../support/test-app";
-import { errorAlert, expectAlertFocused, expectFieldMessage, signIn, submit, visit } from "./account-helpers";
+import { errorAlert, expectAlertFocused, expectFieldMessage, submit, visit } from "./account-helpers";
+import { signInAs } from "./app-pages";
 import {
   browserForFile,
   downloadedBytes,
@@ -53,9 +54,7 @@ async function open(state: JavaScriptMode | "no-app-scripts"): Promise<{ context
 }
 
 async function signedIn(page: Page, mode: JavaScriptMode) {
-  await visit(page, mode, "/login");
-  await signIn(page, mode, buyer);
-  await expect.poll(() => new URL(page.url()).pathname).toBe("/account");
+  await signInAs(page, mode, buyer);
 }
 
 const fileInput = (page: Page) => page.getByLabel("Document", { exact: true });
@@ -137,8 +136,7 @@ describe("auction documents without the app's scripts", () => {
     const auctionId = await newDraftAuction();
     const path = `/auctions/${auctionId}/documents`;
     const { page } = await open("no-app-scripts");
-    await page.goto("/login");
-    await signIn(page, "no-js", buyer);
+    await signInAs(page, "no-js", buyer);
     const pages: Record<string, string> = {};
     const check = async (name: string) => {
       await expectNoAxeViolations(page);

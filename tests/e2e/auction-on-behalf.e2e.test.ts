@@ -2,7 +2,7 @@ import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { createAuctionRow, createBuyer } from "../support/auction-fixtures";
 import { errorAlertText, submit } from "./account-helpers";
-import { signInThroughForm } from "./app-pages";
+import { signInAs } from "./app-pages";
 import { auctionAppForFile, mainText, twoSellers } from "./auction-steps";
 import { expectNoAxeViolations, javaScriptModes, waitForAppIfShipped } from "./browser";
 
@@ -40,7 +40,7 @@ describe.each(javaScriptModes)("a bid on a seller's behalf with %s", (mode) => {
     });
 
     const page = await open(mode);
-    await signInThroughForm(page, mode, consultant);
+    await signInAs(page, mode, consultant);
     await page.goto(`/auctions/${auction.id}`);
     await waitForAppIfShipped(page);
     await submit(page, mode, page.getByRole("link", { name: "Bid on a seller's behalf" }), { clientSide: true });
@@ -73,13 +73,13 @@ describe.each(javaScriptModes)("a bid on a seller's behalf with %s", (mode) => {
 
     // The seller sees it in their own bids; the other seller sees nothing of it but the price.
     const sellerPage = await open(mode);
-    await signInThroughForm(sellerPage, mode, offline);
+    await signInAs(sellerPage, mode, offline);
     await sellerPage.goto(`/auctions/${auction.id}/own-bids`);
     await expect.poll(() => mainText(sellerPage)).toContain(`Entered on your behalf by`);
     expect(await mainText(sellerPage)).toContain(consultantName);
     await axe(sellerPage);
     const otherPage = await open(mode);
-    await signInThroughForm(otherPage, mode, online);
+    await signInAs(otherPage, mode, online);
     await otherPage.goto(`/auctions/${auction.id}`);
     await expect.poll(() => mainText(otherPage)).toContain("$45,000.00");
     expect(await mainText(otherPage)).not.toContain("Pat Dispatcher");

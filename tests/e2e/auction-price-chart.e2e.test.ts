@@ -2,7 +2,7 @@ import type { Locator, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { placeManualBid } from "~/auctions/bidding/bid-queue.server";
 import { createAuctionRow, createBuyer, type Party } from "../support/auction-fixtures";
-import { signInThroughForm } from "./app-pages";
+import { signInAs } from "./app-pages";
 import { auctionAppForFile, mainText, twoSellers } from "./auction-steps";
 import { expectNoAxeViolations, javaScriptModes, validateHtml } from "./browser";
 
@@ -50,7 +50,7 @@ describe.each(javaScriptModes)("the price chart with %s", (mode) => {
 
     // The buyer's console.
     const buyerPage = await open(mode);
-    await signInThroughForm(buyerPage, mode, buyer);
+    await signInAs(buyerPage, mode, buyer);
     await buyerPage.goto(`/auctions/${auction.id}`);
     const chart = buyerPage.locator("svg[role=img]");
     await chart.waitFor();
@@ -86,7 +86,7 @@ describe.each(javaScriptModes)("the price chart with %s", (mode) => {
 
     // A seller: the lowest price and their own bids only.
     const bravoPage = await open(mode);
-    await signInThroughForm(bravoPage, mode, bravo);
+    await signInAs(bravoPage, mode, bravo);
     await bravoPage.goto(`/auctions/${auction.id}`);
     const sellerChart = bravoPage.locator("svg[role=img]");
     await sellerChart.waitFor();

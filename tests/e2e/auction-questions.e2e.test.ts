@@ -4,7 +4,7 @@ import { QUESTION_MESSAGES } from "~/auctions/questions/question-schema";
 import { createAuctionRow, createBuyer } from "../support/auction-fixtures";
 import { PDF } from "../support/document-samples";
 import { errorAlert, expectAlertFocused, expectFieldMessage, submit } from "./account-helpers";
-import { signInThroughForm } from "./app-pages";
+import { signInAs } from "./app-pages";
 import { auctionAppForFile, mainText, twoSellers } from "./auction-steps";
 import { expectNoAxeViolations, javaScriptModes, validateHtml } from "./browser";
 
@@ -43,7 +43,7 @@ describe.each(javaScriptModes)("auction questions with %s", (mode) => {
 
     // Alpha asks; an empty question is answered at the field first.
     const alphaPage = await open(mode);
-    await signInThroughForm(alphaPage, mode, alpha);
+    await signInAs(alphaPage, mode, alpha);
     await alphaPage.goto(`/auctions/${auctionId}`);
     await alphaPage.getByRole("heading", { name: "Questions and answers" }).waitFor();
     await axe(alphaPage);
@@ -63,7 +63,7 @@ describe.each(javaScriptModes)("auction questions with %s", (mode) => {
 
     // The buyer sees who asked and publishes the answer for every invited seller.
     const buyerPage = await open(mode);
-    await signInThroughForm(buyerPage, mode, buyer);
+    await signInAs(buyerPage, mode, buyer);
     await buyerPage.goto(`/auctions/${auctionId}`);
     await buyerPage.getByRole("heading", { name: "Questions and answers" }).waitFor();
     const asked = await questionsText(buyerPage);
@@ -79,7 +79,7 @@ describe.each(javaScriptModes)("auction questions with %s", (mode) => {
 
     // Bravo reads the question and the answer, with nothing that says who asked.
     const bravoPage = await open(mode);
-    await signInThroughForm(bravoPage, mode, bravo);
+    await signInAs(bravoPage, mode, bravo);
     await bravoPage.goto(`/auctions/${auctionId}`);
     await bravoPage.getByRole("heading", { name: "Questions and answers" }).waitFor();
     const read = await questionsText(bravoPage);
@@ -97,7 +97,7 @@ describe("auction questions without the app's scripts", () => {
     const { buyer, alpha, bravo, auctionId } = await scheduledAuction("html");
     const pages: Record<string, string> = {};
     const alphaPage = await open("no-js");
-    await signInThroughForm(alphaPage, "no-js", alpha);
+    await signInAs(alphaPage, "no-js", alpha);
     await alphaPage.goto(`/auctions/${auctionId}`);
     pages["seller-ask"] = await alphaPage.content();
     await submit(alphaPage, "no-js", alphaPage.getByRole("button", { name: "Send the question" }));
@@ -108,7 +108,7 @@ describe("auction questions without the app's scripts", () => {
     pages["seller-asked"] = await alphaPage.content();
 
     const buyerPage = await open("no-js");
-    await signInThroughForm(buyerPage, "no-js", buyer);
+    await signInAs(buyerPage, "no-js", buyer);
     await buyerPage.goto(`/auctions/${auctionId}`);
     pages["buyer-answer-form"] = await buyerPage.content();
     await buyerPage.getByLabel("Your answer").fill("Yes, at the north gate.");
@@ -123,7 +123,7 @@ describe("auction questions without the app's scripts", () => {
     expect(await mainText(buyerPage)).toContain("The answer is now shown to every invited seller.");
 
     const bravoPage = await open("no-js");
-    await signInThroughForm(bravoPage, "no-js", bravo);
+    await signInAs(bravoPage, "no-js", bravo);
     await bravoPage.goto(`/auctions/${auctionId}/questions`);
     expect(await questionsText(bravoPage)).toContain("Yes, at the north gate.");
     pages["other-seller"] = await bravoPage.content();

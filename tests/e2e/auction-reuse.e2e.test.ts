@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { registrations, sellerRegistrations } from "~db/schema";
 import { createAuctionRow, createBuyer } from "../support/auction-fixtures";
 import { submit } from "./account-helpers";
-import { signInThroughForm } from "./app-pages";
+import { signInAs } from "./app-pages";
 import { auctionAppForFile, mainText, twoSellers } from "./auction-steps";
 import { expectNoAxeViolations, javaScriptModes, validateHtml } from "./browser";
 
@@ -41,7 +41,7 @@ describe.each(javaScriptModes)("reusing auctions with %s", (mode) => {
       .where(eq(sellerRegistrations.registrationId, registration?.id ?? 0));
 
     const page = await open(mode);
-    await signInThroughForm(page, mode, buyer);
+    await signInAs(page, mode, buyer);
     await page.goto(`/auctions/${source.id}`);
     await axe(page);
     await submit(page, mode, page.getByRole("button", { name: "Copy to a new auction" }));
@@ -70,7 +70,7 @@ describe.each(javaScriptModes)("reusing auctions with %s", (mode) => {
     const { app, catalogue } = started();
     const [seller] = await twoSellers(app, catalogue, [`Practising ${mode} Ltd.`, `Idle ${mode} Ltd.`]);
     const page = await open(mode);
-    await signInThroughForm(page, mode, seller);
+    await signInAs(page, mode, seller);
     await page.goto("/auctions");
     await submit(page, mode, page.getByRole("link", { name: "Try a practice auction" }), { clientSide: true });
     await page.getByRole("button", { name: "Start a practice auction" }).waitFor();

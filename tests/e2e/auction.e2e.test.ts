@@ -2,7 +2,7 @@ import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { createBuyer } from "../support/auction-fixtures";
 import { submit } from "./account-helpers";
-import { signInThroughForm } from "./app-pages";
+import { signInAs } from "./app-pages";
 import { auctionAppForFile, awardAuction, closeAuction, mainText, openBidding, twoSellers } from "./auction-steps";
 import { expectNoAxeViolations, javaScriptModes, validateHtml } from "./browser";
 
@@ -25,7 +25,7 @@ describe.each(javaScriptModes)("a reverse auction with %s", (mode) => {
 
     // The buyer: terms, sellers, publish.
     const buyerPage = await open(mode);
-    await signInThroughForm(buyerPage, mode, buyer);
+    await signInAs(buyerPage, mode, buyer);
     await buyerPage.goto("/auctions/new");
     await axe(buyerPage);
     await buyerPage.getByLabel("Title").fill(title);
@@ -51,7 +51,7 @@ describe.each(javaScriptModes)("a reverse auction with %s", (mode) => {
 
     // Alpha: accept the terms, then bid; a large drop asks first.
     const alphaPage = await open(mode);
-    await signInThroughForm(alphaPage, mode, alpha);
+    await signInAs(alphaPage, mode, alpha);
     await alphaPage.goto("/auctions");
     await submit(alphaPage, mode, alphaPage.getByRole("link", { name: title }), { clientSide: true });
     await alphaPage.getByRole("button", { name: "I accept these terms" }).waitFor();
@@ -70,7 +70,7 @@ describe.each(javaScriptModes)("a reverse auction with %s", (mode) => {
 
     // Bravo: accept, a bid that is not low enough is answered at the field, then a secret minimum.
     const bravoPage = await open(mode);
-    await signInThroughForm(bravoPage, mode, bravo);
+    await signInAs(bravoPage, mode, bravo);
     await bravoPage.goto(`/auctions/${auctionId}`);
     await submit(bravoPage, mode, bravoPage.getByRole("button", { name: "I accept these terms" }));
     await bravoPage.getByLabel("Your bid (CAD)").fill("48900");

@@ -1,5 +1,6 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it, onTestFinished } from "vitest";
+import { signInAs } from "./app-pages";
 import {
   baseURL,
   browserForFile,
@@ -16,15 +17,9 @@ import { STAFF } from "./staff-account";
 
 const { browser, open } = browserForFile();
 
-/** Signs in through the HTML form (it works without JavaScript) and lands on `path`. */
+/** Signs in as staff (see signInAs) and opens `path`; `ready` waits for hydration where needed. */
 async function signInAsStaff(page: Page, path: string): Promise<void> {
-  await page.goto(`/login?ref=${encodeURIComponent(path)}`);
-  await page.getByLabel("Email", { exact: true }).fill(STAFF.email);
-  await page.getByLabel("Password", { exact: true }).fill(STAFF.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.waitForURL((url) => url.pathname === path);
-  // With JavaScript the URL changes as the navigation commits; the page renders a moment later.
-  await page.locator("#main-content form#login").waitFor({ state: "detached" });
+  await signInAs(page, "no-js", STAFF, path);
 }
 
 /** With JavaScript, wait for hydration so the app (not the browser's default) handles the next click. */

@@ -5,7 +5,7 @@ import { closedAuctionWithBid, createInvoicedBuyer, INVOICING_ENV } from "../sup
 import { pdfText } from "../support/pdf-text";
 import { createClient } from "../support/test-app";
 import { errorAlertText, expectAlertFocused, expectFieldMessage, submit } from "./account-helpers";
-import { signInThroughForm } from "./app-pages";
+import { signInAs } from "./app-pages";
 import { auctionAppForFile, mainText } from "./auction-steps";
 import { downloadedBytes, expectNoAxeViolations, javaScriptModes, validateHtml } from "./browser";
 
@@ -34,7 +34,7 @@ describe.each(javaScriptModes)("buyer invoices with %s", (mode) => {
 
     // The buyer: /account → Invoices → the PDF.
     const buyerPage = await open(mode);
-    await signInThroughForm(buyerPage, mode, buyer);
+    await signInAs(buyerPage, mode, buyer);
     await submit(buyerPage, mode, buyerPage.getByRole("link", { name: "Invoices", exact: true }), { clientSide: true });
     await buyerPage.getByRole("heading", { level: 1, name: "Invoices" }).waitFor();
     await axe(buyerPage);
@@ -58,7 +58,7 @@ describe.each(javaScriptModes)("buyer invoices with %s", (mode) => {
 
     // Staff: the list filtered to what is to be posted, the invoice, "Mark as mailed".
     const staffPage = await open(mode);
-    await signInThroughForm(staffPage, mode, TEST_STAFF);
+    await signInAs(staffPage, mode, TEST_STAFF);
     await staffPage.goto("/staff");
     await submit(
       staffPage,

@@ -3,7 +3,7 @@ import { hashPassword } from "~/accounts/password.server";
 import { organizations, users } from "~db/schema";
 import { startTestApp, type TestApp } from "../support/test-app";
 import { submit } from "./account-helpers";
-import { pagesOn, signInThroughForm } from "./app-pages";
+import { pagesOn, signInAs } from "./app-pages";
 import { browserForFile, javaScriptModes } from "./browser";
 
 // /account/users in Chromium, with JavaScript on and off: the administrator's invitation refused at
@@ -38,7 +38,7 @@ const open = pagesOn(browser, () => app.baseURL);
 describe.each(javaScriptModes)("inviting a user with %s", (mode) => {
   it("refuses a bad address and a missing last name at their fields, keeps what was typed, then sends", async () => {
     const page = await open(mode);
-    await signInThroughForm(page, mode, { email: `admin-${mode}@pumpjack.example`, password: PASSWORD });
+    await signInAs(page, mode, { email: `admin-${mode}@pumpjack.example`, password: PASSWORD });
     await page.goto("/account/users");
     await page.getByLabel("Email", { exact: true }).fill("dana-at-pumpjack");
     await page.getByLabel("First Name", { exact: true }).fill("Dana");

@@ -4,7 +4,7 @@ import { createSeller, offering, type Party, TEST_STAFF } from "../support/aucti
 import { closedAuctionWithBid, createInvoicedBuyer, INVOICING_ENV } from "../support/invoice-fixtures";
 import { createClient } from "../support/test-app";
 import { expectAlertFocused, expectFieldMessage, submit, visit } from "./account-helpers";
-import { signInThroughForm } from "./app-pages";
+import { signInAs } from "./app-pages";
 import { auctionAppForFile, mainText } from "./auction-steps";
 import { downloadedBytes, expectNoAxeViolations, javaScriptModes, validateHtml } from "./browser";
 
@@ -36,7 +36,7 @@ describe.each(javaScriptModes)("savings reports with %s", (mode) => {
     expect((await client.request(`/auctions/${auction.id}/award`, { form: award })).status).toBe(302);
 
     const page = await open(mode);
-    await signInThroughForm(page, mode, buyer);
+    await signInAs(page, mode, buyer);
     await submit(page, mode, page.getByRole("link", { name: "Savings reports" }), { clientSide: true });
     await page.getByRole("heading", { level: 1, name: "Savings reports" }).waitFor();
     await axe(page);
@@ -89,7 +89,7 @@ describe.each(javaScriptModes)("savings reports with %s", (mode) => {
 
     // Staff: the staff navigation's Reports.
     const staffPage = await open(mode);
-    await signInThroughForm(staffPage, mode, TEST_STAFF);
+    await signInAs(staffPage, mode, TEST_STAFF);
     await visit(staffPage, mode, "/staff");
     await submit(
       staffPage,

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { outboxMessages, registrations, registrationWcbs } from "~db/schema";
 import { startSellerFormApp } from "../support/seller-form-app";
 import { submit } from "./account-helpers";
-import { pagesOn, signInThroughForm } from "./app-pages";
+import { pagesOn, signInAs } from "./app-pages";
 import { browserForFile, expectNoAxeViolations, javaScriptModes } from "./browser";
 
 // Issue 8's second part in Chromium, with JavaScript on and off: staff ask a seller for changes, the
@@ -61,7 +61,7 @@ describe.each(javaScriptModes)("changes and the profile with %s", (mode) => {
 
     // Staff ask for changes: an empty message is refused at the field, then the confirmation.
     const staffPage = await open(mode);
-    await signInThroughForm(staffPage, mode, STAFF);
+    await signInAs(staffPage, mode, STAFF);
     await staffPage.goto(`/staff/registrations/${id}`);
     await submit(staffPage, mode, staffPage.getByRole("button", { name: "Ask for changes" }));
     await expect.poll(() => mainText(staffPage)).toContain("Please say which changes the applicant should make");
@@ -109,7 +109,7 @@ describe.each(javaScriptModes)("changes and the profile with %s", (mode) => {
     await seller.getByLabel("Timezone").selectOption({ index: 1 });
     await submit(seller, mode, seller.getByRole("button", { name: "Submit" }));
     await expect.poll(() => mainText(seller)).toContain("Setup Complete!");
-    await signInThroughForm(seller, mode, { email: salesEmail, password: "changes-password-1" });
+    await signInAs(seller, mode, { email: salesEmail, password: "changes-password-1" });
     await submit(seller, mode, seller.getByRole("link", { name: "Your organization's profile" }), { clientSide: true });
     await seller.getByRole("heading", { level: 1, name: "Organization profile" }).waitFor();
     await axe(seller);

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { outboxMessages, registrations } from "~db/schema";
 import { startSellerFormApp } from "../support/seller-form-app";
 import { submit } from "./account-helpers";
-import { pagesOn, signInThroughForm } from "./app-pages";
+import { pagesOn, signInAs } from "./app-pages";
 import { browserForFile, expectNoAxeViolations, javaScriptModes } from "./browser";
 
 // Issue 8's first part in Chromium, with JavaScript on and off: a seller registers, staff find the
@@ -43,7 +43,7 @@ describe.each(javaScriptModes)("staff review with %s", (mode) => {
 
     // Staff: the queue, the registration, the confirmation, the decision.
     const staffPage = await open(mode);
-    await signInThroughForm(staffPage, mode, STAFF);
+    await signInAs(staffPage, mode, STAFF);
     await staffPage.goto("/staff/registrations?status=submitted");
     await axe(staffPage);
     await submit(staffPage, mode, staffPage.getByRole("link", { name }), { clientSide: true });
@@ -71,7 +71,7 @@ describe.each(javaScriptModes)("staff review with %s", (mode) => {
     await sellerPage.getByLabel("Timezone").selectOption({ index: 1 });
     await submit(sellerPage, mode, sellerPage.getByRole("button", { name: "Submit" }));
     await expect.poll(() => sellerPage.locator("main").textContent()).toContain("Setup Complete!");
-    await signInThroughForm(sellerPage, mode, { email: salesEmail, password: "seller-password-1" });
+    await signInAs(sellerPage, mode, { email: salesEmail, password: "seller-password-1" });
     await expect.poll(() => sellerPage.locator("main").textContent()).toContain(name);
     const account = (await sellerPage.locator("main").textContent()) ?? "";
     expect(account).toContain("Seller");

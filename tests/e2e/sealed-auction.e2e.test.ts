@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createBuyer } from "../support/auction-fixtures";
 import { PDF } from "../support/document-samples";
 import { submit } from "./account-helpers";
-import { signInThroughForm } from "./app-pages";
+import { signInAs } from "./app-pages";
 import { auctionAppForFile, awardAuction, closeAuction, mainText, openBidding, twoSellers } from "./auction-steps";
 import { expectNoAxeViolations, javaScriptModes, validateHtml } from "./browser";
 
@@ -32,7 +32,7 @@ describe.each(javaScriptModes)("a sealed-bid auction with %s", (mode) => {
 
     // The buyer: a sealed auction with its documents, evaluator and weights.
     const buyerPage = await open(mode);
-    await signInThroughForm(buyerPage, mode, buyer);
+    await signInAs(buyerPage, mode, buyer);
     await buyerPage.goto("/auctions/new");
     await buyerPage.getByLabel(/Sealed bids: one bid each/).check();
     // With JavaScript only the chosen kind's fields show; without it every field does, each saying its kind.
@@ -58,7 +58,7 @@ describe.each(javaScriptModes)("a sealed-bid auction with %s", (mode) => {
 
     // The consultant sets the criteria before bids open.
     const consultantPage = await open(mode);
-    await signInThroughForm(consultantPage, mode, consultant);
+    await signInAs(consultantPage, mode, consultant);
     await defineCriteria(consultantPage, mode, auctionId);
     await axe(consultantPage);
 
@@ -75,7 +75,7 @@ describe.each(javaScriptModes)("a sealed-bid auction with %s", (mode) => {
     ] as const) {
       const page = await open(mode);
       sellerPages.push(page);
-      await signInThroughForm(page, mode, seller);
+      await signInAs(page, mode, seller);
       await page.goto(`/auctions/${auctionId}`);
       await submit(page, mode, page.getByRole("button", { name: "I accept these terms" }));
       await page.getByRole("button", { name: "Send my sealed bid" }).waitFor();

@@ -6,7 +6,7 @@ import { outboxMessages } from "~db/schema";
 import { eventually, startFakePostmark } from "../support/fake-postmark";
 import { startTestApp, type TestApp } from "../support/test-app";
 import { submit } from "./account-helpers";
-import { pagesOn, signInThroughForm } from "./app-pages";
+import { pagesOn, signInAs } from "./app-pages";
 import { browserForFile, expectNoAxeViolations, javaScriptModes } from "./browser";
 
 // /staff/messages in Chromium, JavaScript on and off (issue 19): staff filter the list, read a
@@ -49,7 +49,7 @@ describe.each(javaScriptModes)("staff messages with %s", (mode) => {
     await eventually(async () => (await stateOf(id)) === "sent", "the message sent");
 
     const page = await open(mode);
-    await signInThroughForm(page, mode, STAFF);
+    await signInAs(page, mode, STAFF);
     await page.goto("/staff");
     await submit(page, mode, page.getByRole("navigation", { name: "Staff" }).getByRole("link", { name: "Messages" }), {
       clientSide: true,

@@ -8,7 +8,7 @@ import { seedDemoCatalogue } from "~db/seed";
 import { catalogueForAuctions, createSeller } from "../support/auction-fixtures";
 import { startTestApp, type TestApp } from "../support/test-app";
 import { submit } from "./account-helpers";
-import { pagesOn, signInThroughForm } from "./app-pages";
+import { pagesOn, signInAs } from "./app-pages";
 import { browserForFile, expectNoAxeViolations, javaScriptModes, openPageWithoutAppScripts } from "./browser";
 
 // /staff/payment-events in Chromium, JavaScript on and off (issue 19): staff filter the events, read
@@ -80,7 +80,7 @@ describe.each(javaScriptModes)("staff payment events with %s", (mode) => {
   it("lists a failed event with its tries and error, and retries it now", async () => {
     const event = await failedEvent(mode);
     const page = await open(mode);
-    await signInThroughForm(page, mode, STAFF);
+    await signInAs(page, mode, STAFF);
     await page.goto("/staff");
     await submit(
       page,

@@ -7,7 +7,7 @@ import { catalogueForAuctions, createAuctionRow, createBuyer } from "../support/
 import { startSellerFormApp } from "../support/seller-form-app";
 import { createClient } from "../support/test-app";
 import { submit } from "./account-helpers";
-import { pagesOn, signInThroughForm } from "./app-pages";
+import { pagesOn, signInAs } from "./app-pages";
 import { browserForFile, expectNoAxeViolations, javaScriptModes, openPageWithoutAppScripts } from "./browser";
 import { approvedSeller, fillTestCard } from "./seller-form-steps";
 
@@ -61,7 +61,7 @@ describe.each(javaScriptModes)("a seller's standing with %s", (mode) => {
   it("goes from trial to past due to blocked, and back to active when the card is replaced", async () => {
     const { email, registrationId, auctionId } = await approvedSellerInAnAuction(mode);
     const staff = await open(mode);
-    await signInThroughForm(staff, mode, STAFF);
+    await signInAs(staff, mode, STAFF);
     await staff.goto(`/staff/registrations/${registrationId}`);
     expect(await mainText(staff)).toContain("Free trial");
     await axe(staff);
@@ -79,7 +79,7 @@ describe.each(javaScriptModes)("a seller's standing with %s", (mode) => {
     await axe(staff);
 
     const seller = await open(mode);
-    await signInThroughForm(seller, mode, { email, password: SELLER_PASSWORD });
+    await signInAs(seller, mode, { email, password: SELLER_PASSWORD });
     await expect
       .poll(() => mainText(seller))
       .toContain("Your subscription payment failed. Update your card at /account/card by");
@@ -139,7 +139,7 @@ describe("the standing pages without the app's scripts", () => {
     const { context, page: staff } = await openPageWithoutAppScripts(browser(), { baseURL: app.app.baseURL });
     context.setDefaultTimeout(15_000);
     try {
-      await signInThroughForm(staff, "no-js", STAFF);
+      await signInAs(staff, "no-js", STAFF);
       await staff.goto(`/staff/registrations/${registrationId}`);
       expect(await staff.locator("main").textContent()).toContain("Past due: bidding blocked");
       await expectNoAxeViolations(staff);
@@ -149,7 +149,7 @@ describe("the standing pages without the app's scripts", () => {
       await context.clearCookies();
 
       const seller = await context.newPage();
-      await signInThroughForm(seller, "no-js", { email, password: SELLER_PASSWORD });
+      await signInAs(seller, "no-js", { email, password: SELLER_PASSWORD });
       await seller.goto("/account");
       expect(await seller.locator("main").textContent()).toContain(blockedMessage("overdue", "bid"));
       await expectNoAxeViolations(seller);
