@@ -183,8 +183,9 @@ export async function openPage(
 }
 
 /**
- * One Chromium for the test file (started before its tests, closed after them) and `open`, which
- * gives each test a fresh context and page, closed when the test ends.
+ * One Chromium connection for the test file (made before its tests, closed after them) and `open`,
+ * which gives each test a context of its own, cleared of what an earlier test left (see openPage), and
+ * hands it back when the test ends.
  */
 export function browserForFile(
   options: { timeout?: number; setUp?: (context: BrowserContext) => Promise<unknown> } = {},

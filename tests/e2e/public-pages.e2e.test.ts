@@ -107,7 +107,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-/** A fresh context for this test, closed when the test ends. */
+/** A context of its own for this test (cleared, see openPage), handed back when the test ends. */
 async function open(mode: JavaScriptMode, options: { width?: number } = {}): Promise<Page> {
   const { context, page } = await openPage(browser, mode, options);
   onTestFinished(() => context.close());

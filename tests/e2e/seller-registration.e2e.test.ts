@@ -74,7 +74,7 @@ const { browser } = browserForFile();
 
 type PageMode = PageKind;
 
-/** A fresh context (own cookies and client address) and page on the app, closed when the test ends. */
+/** A context of its own (cookies, client address) and page on the app, handed back when the test ends. */
 async function open(mode: PageMode, clientAddress = "10.5.0.1"): Promise<Page> {
   const { context, page } = await openPage(browser(), mode, {
     baseURL: seller.app.baseURL,
