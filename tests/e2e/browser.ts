@@ -92,6 +92,7 @@ const PLAYWRIGHT_DEFAULT_TIMEOUT = 30_000;
  */
 type KeptContext = { context: BrowserContext; page: Page; inUse: boolean; kind: PageKind; baseURL: string };
 const keptContexts = new WeakMap<Browser, KeptContext[]>();
+const closeForGood = new WeakMap<KeptContext, () => Promise<void>>();
 
 async function blockAppScripts(context: BrowserContext): Promise<void> {
   await context.route("**/assets/*.js", (route) => route.abort());
@@ -105,7 +106,7 @@ async function newKeptContext(browser: Browser, kind: PageKind, address: string)
   });
   if (kind === "no-app-scripts") await blockAppScripts(context);
   const kept: KeptContext = { context, page: await context.newPage(), inUse: true, kind, baseURL: address };
-  const closeForGood = context.close.bind(context);
+  closeForGood.set(kept, context.close.bind(context));
   // Closing hands it back: the page leaves for the app's health check (same site, so the renderer
   // stays), which ends its event streams and timers before the next test or the app's stop.
   context.close = async () => {
@@ -117,9 +118,7 @@ async function newKeptContext(browser: Browser, kind: PageKind, address: string)
       kept.inUse = false;
     } catch {
       // A page that cannot leave is not reused.
-      const all = keptContexts.get(browser) ?? [];
-      all.splice(all.indexOf(kept), 1);
-      await closeForGood().catch(() => {});
+      await dropKeptContext(browser, kept);
     } finally {
       pagesBeingReleased.delete(kept.page);
     }
@@ -128,6 +127,16 @@ async function newKeptContext(browser: Browser, kind: PageKind, address: string)
   keptContexts.set(browser, all);
   all.push(kept);
   return kept;
+}
+
+/** Closes a kept context for real and forgets it (its `close` only hands it back). */
+async function dropKeptContext(browser: Browser, kept: KeptContext): Promise<void> {
+  const all = keptContexts.get(browser) ?? [];
+  const index = all.indexOf(kept);
+  if (index >= 0) all.splice(index, 1);
+  await closeForGood
+    .get(kept)?.()
+    .catch(() => {});
 }
 
 /** Clears what the last test left in a kept context. */
@@ -168,10 +177,13 @@ export async function openPage(
   let kept = all.find((each) => !each.inUse && each.kind === kind && each.baseURL === address);
   if (kept) {
     kept.inUse = true;
-    await clearKeptContext(kept);
-  } else {
-    kept = await newKeptContext(browser, kind, address);
+    // One that cannot be cleared (its page crashed, say) is closed for real and replaced.
+    await clearKeptContext(kept).catch(async () => {
+      if (kept) await dropKeptContext(browser, kept);
+      kept = undefined;
+    });
   }
+  kept ??= await newKeptContext(browser, kind, address);
   const { context, page } = kept;
   await Promise.all([
     page.setViewportSize({ width: options.width ?? 1200, height: 900 }),
