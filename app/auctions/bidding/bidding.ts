@@ -44,6 +44,12 @@ export type BiddingState = {
   ownLowest: ReadonlyMap<number, number>;
   /** Sellers whose auto-bids bid nothing now (held back by their subscription); their bids placed stand. */
   paused?: ReadonlySet<number>;
+  /**
+   * The highest total at most `amount` an auto-bid can reach for `seller`, when not every total can
+   * be (a lot of line items, issue 31: whole-cent unit prices move a line of 3 units in steps of 3
+   * cents). Absent: every amount can. Each auto-bid's minimum must then be a total it can reach.
+   */
+  reachAtMost?: (seller: number, amount: number) => number;
 };
 
 export type NewBid = { seller: number; amount: number; kind: "manual" | "auto"; rank: number };
@@ -148,16 +154,16 @@ export function resolveAutoBids(state: BiddingState, now: number): { bids: NewBi
   }
   if (!lowest && !runnerUp) {
     // The first bid of the auction, by a lone auto-bid: it opens at the reserve.
-    const bid: NewBid = {
-      seller: winner.seller,
-      amount: state.reserve,
-      kind: "auto",
-      rank: state.reserve === winner.floor ? winner.key : now,
-    };
+    const amount = reachable(state, winner, state.reserve);
+    const bid: NewBid = { seller: winner.seller, amount, kind: "auto", rank: amount === winner.floor ? winner.key : now };
     return { bids: [bid], state: withBid(state, bid) };
   }
   if (!runnerUp) return { bids: [], state };
-  const price = Math.max(winner.floor, runnerUp.floor - decrementAt(runnerUp.floor, state.decrement));
+  const price = reachable(
+    state,
+    winner,
+    Math.max(winner.floor, runnerUp.floor - decrementAt(runnerUp.floor, state.decrement)),
+  );
   const bids: NewBid[] = [];
   let current = state;
   // The runner-up's auto-bid goes to its minimum first, when that undercuts the standing price.
@@ -177,6 +183,12 @@ export function resolveAutoBids(state: BiddingState, now: number): { bids: NewBi
     current = withBid(current, winning);
   }
   return { bids, state: current };
+}
+
+/** What an auto-bid bids for `amount`: the closest total it can reach under it, never under its minimum. */
+function reachable(state: BiddingState, contender: Contender, amount: number): number {
+  if (!state.reachAtMost || !contender.hasAutoBid) return amount;
+  return Math.max(contender.floor, Math.min(amount, state.reachAtMost(contender.seller, amount)));
 }
 
 /**

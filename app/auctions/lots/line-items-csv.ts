@@ -1,0 +1,166 @@
+import { CsvError, parse } from "csv-parse/sync";
+import { csvText } from "~/shared/csv";
+import { dollars, formatCents, parseDollars } from "~/shared/money";
+import { type LineTerms, MAX_CENTS, parseQuantity, quantityText } from "./line-pricing";
+
+// Line items in and out of spreadsheets (issue 31). A buyer pastes or uploads a lot's lines
+// (description, unit, quantity, and optionally a ceiling on the unit price); a seller downloads a
+// lot's price sheet and uploads it with a unit price on every line. Every row that is wrong gets its
+// own message naming the row as a spreadsheet numbers it, and nothing is taken until all are right.
+
+export const MAX_LOTS = 50;
+export const MAX_LINES_PER_LOT = 250;
+export const MAX_DESCRIPTION_LENGTH = 200;
+export const MAX_UNIT_LENGTH = 20;
+
+/** A lot's line as the buyer describes it. */
+export type LineItem = LineTerms & { description: string; unit: string };
+
+export type RowProblem = { row: number; message: string };
+export type CsvOutcome<T> = { ok: true; value: T } | { ok: false; problems: RowProblem[] };
+
+export const LINE_ITEM_COLUMNS = ["description", "unit", "quantity", "ceiling_unit_price"] as const;
+export const PRICE_SHEET_COLUMNS = ["line", "description", "unit", "quantity", "unit_price"] as const;
+
+const listOf = (items: string[]) => new Intl.ListFormat("en-CA", { type: "conjunction" }).format(items);
+
+/** The rows of a CSV text with the line each starts on; a malformed file is one problem at its row. */
+function rowsOf(text: string): CsvOutcome<{ row: number; cells: string[] }[]> {
+  try {
+    const records = parse(text, {
+      bom: true,
+      info: true,
+      relax_column_count: true,
+      skip_empty_lines: true,
+      skip_records_with_empty_values: true,
+      trim: true,
+    }) as unknown as { record: string[]; info: { lines: number } }[];
+    return { ok: true, value: records.map(({ record, info }) => ({ row: info.lines, cells: record })) };
+  } catch (error) {
+    if (!(error instanceof CsvError)) throw error;
+    const row = (error as CsvError & { lines?: number }).lines ?? 1;
+    return { ok: false, problems: [{ row, message: "This row is not valid CSV: check its quotation marks" }] };
+  }
+}
+
+/** Whether a first row names the columns rather than giving a line (its quantity is not a number). */
+const isHeader = (cells: readonly string[], quantityColumn: number) =>
+  parseQuantity(cells[quantityColumn] ?? "") === null && /[a-z]/i.test(cells.join(""));
+
+/** A lot's line items from CSV: description, unit, quantity, and an optional ceiling on the unit price. */
+export function readLineItemsCsv(text: string): CsvOutcome<LineItem[]> {
+  const parsed = rowsOf(text);
+  if (!parsed.ok) return parsed;
+  const rows = parsed.value;
+  if (rows[0] && isHeader(rows[0].cells, 2)) rows.shift();
+  if (rows.length === 0) return { ok: false, problems: [{ row: 1, message: "Please add at least one line item" }] };
+  if (rows.length > MAX_LINES_PER_LOT) {
+    return {
+      ok: false,
+      problems: [
+        { row: rows[MAX_LINES_PER_LOT]?.row ?? 1, message: `A lot has at most ${MAX_LINES_PER_LOT} line items` },
+      ],
+    };
+  }
+  const problems: RowProblem[] = [];
+  const items: LineItem[] = [];
+  for (const { row, cells } of rows) {
+    const [description = "", unit = "", quantityCell = "", ceilingCell = ""] = cells;
+    const messages = lineItemProblems(description, unit, quantityCell, ceilingCell);
+    if (cells.length > LINE_ITEM_COLUMNS.length)
+      messages.push("Please give at most four columns: description, unit, quantity and ceiling");
+    if (messages.length > 0) {
+      problems.push(...messages.map((message) => ({ row, message })));
+      continue;
+    }
+    items.push({
+      description,
+      unit,
+      quantity: parseQuantity(quantityCell) as number,
+      ceilingCents: ceilingCell === "" ? null : (parseDollars(ceilingCell) as number),
+    });
+  }
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, value: items };
+}
+
+/** What is wrong with one line item as typed; the same rules for the form's rows and the CSV's. */
+export function lineItemProblems(description: string, unit: string, quantity: string, ceiling: string): string[] {
+  const messages: string[] = [];
+  if (description.trim() === "") messages.push("Please enter a description");
+  else if (description.length > MAX_DESCRIPTION_LENGTH) {
+    messages.push(`Please keep the description to ${MAX_DESCRIPTION_LENGTH} characters`);
+  }
+  if (unit.trim() === "") messages.push("Please enter a unit, like hour, km or m³");
+  else if (unit.length > MAX_UNIT_LENGTH) messages.push(`Please keep the unit to ${MAX_UNIT_LENGTH} characters`);
+  if (quantity.trim() === "") messages.push("Please enter an estimated quantity");
+  else if (parseQuantity(quantity) === null) {
+    messages.push("Please enter a quantity above zero with at most three decimals, like 12.5");
+  }
+  if (ceiling.trim() !== "") {
+    const cents = parseDollars(ceiling);
+    if (cents === null || cents < 1 || cents > MAX_CENTS) {
+      messages.push("Please enter the ceiling as a unit price in dollars and cents, like 185.00, or leave it empty");
+    }
+  }
+  return messages;
+}
+
+/** A lot's price sheet to fill in: its lines, and the seller's latest unit prices where they have some. */
+export function priceSheetCsv(lines: readonly LineItem[], unitCents?: readonly number[]): string {
+  return csvText(
+    PRICE_SHEET_COLUMNS,
+    lines.map((line, index) => [
+      String(index + 1),
+      line.description,
+      line.unit,
+      quantityText(line.quantity),
+      unitCents?.[index] === undefined ? "" : dollars(unitCents[index] as number),
+    ]),
+  );
+}
+
+/**
+ * A filled-in price sheet: a unit price for every line of the lot, found by the line's number (so the
+ * rows may be sorted); the other columns are the seller's to keep or drop.
+ */
+export function readPriceSheetCsv(text: string, lines: readonly LineItem[]): CsvOutcome<number[]> {
+  const parsed = rowsOf(text);
+  if (!parsed.ok) return parsed;
+  const rows = parsed.value;
+  const header = rows[0]?.cells.map((cell) => cell.toLowerCase().replaceAll(" ", "_"));
+  const lineColumn = header?.indexOf("line") ?? -1;
+  const priceColumn = header?.indexOf("unit_price") ?? -1;
+  if (lineColumn < 0 || priceColumn < 0) {
+    return {
+      ok: false,
+      problems: [{ row: 1, message: "Please keep the columns line and unit_price of the downloaded sheet" }],
+    };
+  }
+  const problems: RowProblem[] = [];
+  const unitCents: (number | undefined)[] = lines.map(() => undefined);
+  for (const { row, cells } of rows.slice(1)) {
+    const line = Number.parseInt(cells[lineColumn] ?? "", 10);
+    if (!/^\d+$/.test(cells[lineColumn] ?? "") || line < 1 || line > lines.length) {
+      problems.push({ row, message: `Please give a line number from 1 to ${lines.length}` });
+      continue;
+    }
+    if (unitCents[line - 1] !== undefined) {
+      problems.push({ row, message: `Line ${line} is in the sheet twice` });
+      continue;
+    }
+    const cents = parseDollars(cells[priceColumn] ?? "");
+    const ceiling = lines[line - 1]?.ceilingCents ?? null;
+    if (cents === null || cents > MAX_CENTS) {
+      problems.push({ row, message: `Please enter the unit price of line ${line} in dollars and cents, like 185.00` });
+    } else if (ceiling !== null && cents > ceiling) {
+      problems.push({ row, message: `The unit price of line ${line} may be at most ${formatCents(ceiling)}` });
+    }
+    unitCents[line - 1] = cents ?? -1;
+  }
+  const missing = unitCents.flatMap((cents, index) => (cents === undefined ? [index + 1] : []));
+  if (missing.length > 0) {
+    const named = missing.length === 1 ? `line ${missing[0]}` : `lines ${listOf(missing.map(String))}`;
+    problems.push({ row: (rows.at(-1)?.row ?? 1) + 1, message: `Please give a unit price for ${named}` });
+  }
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, value: unitCents as number[] };
+}
