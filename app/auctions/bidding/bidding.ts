@@ -155,7 +155,12 @@ export function resolveAutoBids(state: BiddingState, now: number): { bids: NewBi
   if (!lowest && !runnerUp) {
     // The first bid of the auction, by a lone auto-bid: it opens at the reserve.
     const amount = reachable(state, winner, state.reserve);
-    const bid: NewBid = { seller: winner.seller, amount, kind: "auto", rank: amount === winner.floor ? winner.key : now };
+    const bid: NewBid = {
+      seller: winner.seller,
+      amount,
+      kind: "auto",
+      rank: amount === winner.floor ? winner.key : now,
+    };
     return { bids: [bid], state: withBid(state, bid) };
   }
   if (!runnerUp) return { bids: [], state };
