@@ -115,6 +115,35 @@ function furthestMovedFirst(moved: readonly bigint[]): number[] {
 const ceilingOf = (line: LineTerms) => line.ceilingCents ?? Number.POSITIVE_INFINITY;
 
 /**
+ * A price sheet being adjusted: its unit prices and their lot total, kept in step. For line `index`,
+ * `within(index, cents)` is the highest unit price keeping the lot total at most `cents` (held to
+ * the ceiling, never under zero), `reaching(index, cents)` the lowest keeping it at least `cents`.
+ */
+function adjustable(lines: readonly LineTerms[], unitCents: number[]) {
+  let total = lotTotalCents(lines, unitCents);
+  const quantity = (index: number) => (lines[index] as LineTerms).quantity;
+  const unit = (index: number) => unitCents[index] as number;
+  const othersTotal = (index: number) => total - lineTotalCents(quantity(index), unit(index));
+  return {
+    unit,
+    total: () => total,
+    /** The lot total with line `index` at `cents` per unit. */
+    totalWith: (index: number, cents: number) => othersTotal(index) + lineTotalCents(quantity(index), cents),
+    within: (index: number, cents: number) =>
+      Math.max(
+        0,
+        Math.min(ceilingOf(lines[index] as LineTerms), highestUnitWithin(quantity(index), cents - othersTotal(index))),
+      ),
+    reaching: (index: number, cents: number) => lowestUnitReaching(quantity(index), cents - othersTotal(index)),
+    set(index: number, cents: number) {
+      total = othersTotal(index) + lineTotalCents(quantity(index), cents);
+      unitCents[index] = cents;
+    },
+    result: (): ScaledPrices => ({ unitCents, totalCents: total }),
+  };
+}
+
+/**
  * The seller's latest unit prices (`base`) scaled to a lot total of at most `target`, the rule an
  * auto-bid follows:
  * 1. every unit price is multiplied by target / base total and rounded down to the cent, and held to
@@ -135,40 +164,25 @@ export function scaleToAtMost(
 ): ScaledPrices | null {
   if (lotTotalCents(lines, base) <= 0 || target < 0) return null;
   const { unitCents, moved } = proportional(lines, base, target, "down");
-  let total = lotTotalCents(lines, unitCents);
+  const sheet = adjustable(lines, unitCents);
   const order = furthestMovedFirst(moved);
   // Line totals are rounded, so the rounded-down prices can still add up to a cent or so over the
   // target; the lines rounding moved least give it back first.
   for (const index of [...order].reverse()) {
-    if (total <= target) break;
-    const line = lines[index] as LineTerms;
-    const unit = unitCents[index] as number;
-    const lineTotal = lineTotalCents(line.quantity, unit);
-    const highest = Math.max(0, highestUnitWithin(line.quantity, target - (total - lineTotal)));
-    if (highest >= unit) continue;
-    unitCents[index] = highest;
-    total += lineTotalCents(line.quantity, highest) - lineTotal;
+    if (sheet.total() <= target) break;
+    sheet.set(index, Math.min(sheet.unit(index), sheet.within(index, target)));
   }
   for (const index of order) {
-    const line = lines[index] as LineTerms;
-    const unit = unitCents[index] as number;
-    if (unit + 1 > ceilingOf(line)) continue;
-    const change = lineTotalCents(line.quantity, unit + 1) - lineTotalCents(line.quantity, unit);
-    if (total + change > target) continue;
-    unitCents[index] = unit + 1;
-    total += change;
+    const raised = sheet.unit(index) + 1;
+    if (raised <= ceilingOf(lines[index] as LineTerms) && sheet.totalWith(index, raised) <= target) {
+      sheet.set(index, raised);
+    }
   }
   for (const index of order) {
-    if (total === target) break;
-    const line = lines[index] as LineTerms;
-    const unit = unitCents[index] as number;
-    const lineTotal = lineTotalCents(line.quantity, unit);
-    const highest = Math.min(ceilingOf(line), highestUnitWithin(line.quantity, target - (total - lineTotal)));
-    if (highest <= unit) continue;
-    unitCents[index] = highest;
-    total += lineTotalCents(line.quantity, highest) - lineTotal;
+    if (sheet.total() === target) break;
+    sheet.set(index, Math.max(sheet.unit(index), sheet.within(index, target)));
   }
-  return { unitCents, totalCents: total };
+  return sheet.result();
 }
 
 /**
@@ -189,36 +203,21 @@ export function scaleToAtLeast(
   const exact = scaleToAtMost(lines, base, target);
   if (exact?.totalCents === target) return exact;
   const { unitCents, moved } = proportional(lines, base, target, "up");
-  let total = lotTotalCents(lines, unitCents);
-  for (const [index, line] of lines.entries()) {
-    if (total >= target) break;
-    const unit = unitCents[index] as number;
-    const lineTotal = lineTotalCents(line.quantity, unit);
-    const wanted = Math.min(ceilingOf(line), lowestUnitReaching(line.quantity, target - (total - lineTotal)));
-    if (wanted <= unit) continue;
-    unitCents[index] = wanted;
-    total += lineTotalCents(line.quantity, wanted) - lineTotal;
+  const sheet = adjustable(lines, unitCents);
+  for (const index of lines.keys()) {
+    if (sheet.total() >= target) break;
+    const ceiling = ceilingOf(lines[index] as LineTerms);
+    sheet.set(index, Math.max(sheet.unit(index), Math.min(ceiling, sheet.reaching(index, target))));
   }
-  if (total < target) return null;
+  if (sheet.total() < target) return null;
   const order = furthestMovedFirst(moved);
   for (const index of order) {
-    const line = lines[index] as LineTerms;
-    const unit = unitCents[index] as number;
-    if (unit === 0) continue;
-    const change = lineTotalCents(line.quantity, unit) - lineTotalCents(line.quantity, unit - 1);
-    if (total - change < target) continue;
-    unitCents[index] = unit - 1;
-    total -= change;
+    const lowered = sheet.unit(index) - 1;
+    if (lowered >= 0 && sheet.totalWith(index, lowered) >= target) sheet.set(index, lowered);
   }
   for (const index of order) {
-    if (total === target) break;
-    const line = lines[index] as LineTerms;
-    const unit = unitCents[index] as number;
-    const lineTotal = lineTotalCents(line.quantity, unit);
-    const lowest = lowestUnitReaching(line.quantity, target - (total - lineTotal));
-    if (lowest >= unit) continue;
-    unitCents[index] = lowest;
-    total += lineTotalCents(line.quantity, lowest) - lineTotal;
+    if (sheet.total() === target) break;
+    sheet.set(index, Math.min(sheet.unit(index), sheet.reaching(index, target)));
   }
-  return { unitCents, totalCents: total };
+  return sheet.result();
 }

@@ -1,0 +1,63 @@
+import { leadsOver } from "../bidding/bidding";
+import { type LineTerms, lineTotalCents } from "./line-pricing";
+
+// What each way of awarding a lotted auction costs (issue 31), for the award page's side-by-side
+// view: every lot to its lowest bid (the lots may go to different sellers), or every lot to one
+// seller (only a seller with a standing bid on every lot can take them all). Pure integer cents.
+
+/** A seller's standing bid on a lot: their lowest total there, and its rank (ties go to the earlier). */
+export type StandingBid = { seller: number; amount: number; rank: number };
+
+export type LotBids = { lot: number; reserve: number; bids: readonly StandingBid[] };
+
+export type LotChoice = { lot: number; seller: number; amount: number };
+
+export type AwardComparison = {
+  /** Each lot to its lowest bid; lots nobody bid on are left out (and listed in `unbid`). */
+  lotByLot: { total: number; choices: LotChoice[] };
+  /** Each seller who bid on every lot, cheapest first: the total if every lot goes to them. */
+  oneSeller: { seller: number; total: number; overLotByLot: number }[];
+  /** Lots without a bid: they cannot be awarded. */
+  unbid: number[];
+};
+
+/** Each seller's lowest bid on the lot (their standing bid), ties by rank. */
+function standingBySeller(bids: readonly StandingBid[]): Map<number, StandingBid> {
+  const best = new Map<number, StandingBid>();
+  for (const bid of bids) {
+    const current = best.get(bid.seller);
+    if (!current || leadsOver(bid, current)) best.set(bid.seller, bid);
+  }
+  return best;
+}
+
+export function compareAwards(lots: readonly LotBids[]): AwardComparison {
+  const choices: LotChoice[] = [];
+  const unbid: number[] = [];
+  const perLot = lots.map((lot) => standingBySeller(lot.bids));
+  for (const [index, lot] of lots.entries()) {
+    let lowest: StandingBid | undefined;
+    for (const bid of perLot[index]?.values() ?? []) if (!lowest || leadsOver(bid, lowest)) lowest = bid;
+    if (lowest) choices.push({ lot: lot.lot, seller: lowest.seller, amount: lowest.amount });
+    else unbid.push(lot.lot);
+  }
+  const lotByLotTotal = choices.reduce((sum, choice) => sum + choice.amount, 0);
+  const sellers = new Set(perLot.flatMap((standing) => [...standing.keys()]));
+  const oneSeller = [...sellers]
+    .filter((seller) => perLot.every((standing) => standing.has(seller)))
+    .map((seller) => {
+      const total = perLot.reduce((sum, standing) => sum + (standing.get(seller)?.amount ?? 0), 0);
+      return { seller, total, overLotByLot: total - lotByLotTotal };
+    })
+    .sort((a, b) => a.total - b.total || a.seller - b.seller);
+  return { lotByLot: { total: lotByLotTotal, choices }, oneSeller, unbid };
+}
+
+/**
+ * A line's savings against its ceiling: what the estimated quantity costs at the ceiling less what it
+ * costs at the awarded unit price. Null for a line without a ceiling (nothing to measure against).
+ */
+export function lineSavingsCents(line: LineTerms, unitCents: number): number | null {
+  if (line.ceilingCents === null) return null;
+  return lineTotalCents(line.quantity, line.ceilingCents) - lineTotalCents(line.quantity, unitCents);
+}
