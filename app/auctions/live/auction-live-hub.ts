@@ -40,7 +40,10 @@ export type AuctionLive = {
    * times formatted in `timezone`. Answers the unsubscribe function.
    */
   subscribe(auctionId: number, viewer: Viewer, timezone: string, subscriber: LiveSubscriber): () => void;
-  /** Counters since start; `subscribers` and `auctions` now (of one auction only when given). */
+  /**
+   * Counters since start and `subscribers` and `auctions` now; of one auction only when given (its
+   * counters since it has been watched), so one auction's numbers are never another's.
+   */
   stats(auctionId?: number): LiveStats;
   /** Stops listening and ends every subscriber's stream. */
   close(): Promise<void>;

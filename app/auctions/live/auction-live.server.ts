@@ -70,7 +70,11 @@ type Watched = {
   fresh: Set<Subscription>;
   timer: ReturnType<typeof setTimeout> | undefined;
   running: Promise<void> | undefined;
+  /** This auction's counters while it is watched (the hub's own count every auction). */
+  counts: Counts;
 };
+
+type Counts = { notifications: number; runs: number; viewsBuilt: number; viewsDelivered: number };
 
 /**
  * Subscribers who get the same view: each seller organization its own; the running side and staff
@@ -83,6 +87,8 @@ function viewerKey(viewer: Viewer): string {
 /** Subscribers who get the same bytes: the same view, its times in the same zone. */
 const groupKey = (viewer: Viewer, timezone: string) => `${viewerKey(viewer)}@${timezone}`;
 
+const zeroCounts = (): Counts => ({ notifications: 0, runs: 0, viewsBuilt: 0, viewsDelivered: 0 });
+
 /** Starts the hub on the database's notification channel; resolves once it listens. */
 export async function createAuctionLive(
   database: Pick<DatabaseHandle, "db" | "listen">,
@@ -92,7 +98,12 @@ export async function createAuctionLive(
   const burstMs = options.burstMs ?? 0;
   const retryMs = options.retryMs ?? 1_000;
   const watched = new Map<number, Watched>();
-  const stats = { notifications: 0, runs: 0, viewsBuilt: 0, viewsDelivered: 0 };
+  const stats: Counts = { notifications: 0, runs: 0, viewsBuilt: 0, viewsDelivered: 0 };
+  /** Counts for the hub and for the auction at once. */
+  const count = (entry: Watched | undefined, counter: keyof Counts, by = 1) => {
+    stats[counter] += by;
+    if (entry) entry.counts[counter] += by;
+  };
   let closed = false;
 
   function schedule(entry: Watched, delay = burstMs) {
@@ -133,7 +144,7 @@ export async function createAuctionLive(
   }
 
   async function deliver(entry: Watched, targets: Subscription[]) {
-    stats.runs += 1;
+    count(entry, "runs");
     const now = new Date();
     const auction = await findAuction(db, entry.auctionId);
     if (!auction) {
@@ -155,8 +166,8 @@ export async function createAuctionLive(
     const built = await viewsFor(db, auction, [...viewers.values()], now);
     const views = new Map(viewerKeys.map((key, index) => [key, built[index] as AuctionView]));
     // From the database: each seller's view, and the full one once for the running side and staff.
-    stats.viewsBuilt += viewerKeys.filter((key) => viewers.get(key)?.kind === "seller").length;
-    if (viewerKeys.some((key) => viewers.get(key)?.kind !== "seller")) stats.viewsBuilt += 1;
+    count(entry, "viewsBuilt", viewerKeys.filter((key) => viewers.get(key)?.kind === "seller").length);
+    if (viewerKeys.some((key) => viewers.get(key)?.kind !== "seller")) count(entry, "viewsBuilt");
     for (const group of groups.values()) {
       const first = group[0] as Subscription;
       const live = liveView(views.get(first.key) as AuctionView, first.timezone);
@@ -164,7 +175,7 @@ export async function createAuctionLive(
         if (closed || !entry.subscriptions.has(subscription)) continue;
         if (subscription.sentId === live.id) continue;
         subscription.sentId = live.id;
-        stats.viewsDelivered += 1;
+        count(entry, "viewsDelivered");
         try {
           subscription.subscriber.onView(live);
         } catch (error) {
@@ -184,8 +195,8 @@ export async function createAuctionLive(
   const unlisten = await database.listen(
     AUCTION_CHANNEL,
     (payload) => {
-      stats.notifications += 1;
       const auctionId = Number(payload);
+      count(Number.isSafeInteger(auctionId) ? watched.get(auctionId) : undefined, "notifications");
       if (Number.isSafeInteger(auctionId)) changed(auctionId);
     },
     // Runs again after the dedicated connection was lost and came back: anything may have changed.
@@ -209,6 +220,7 @@ export async function createAuctionLive(
           fresh: new Set(),
           timer: undefined,
           running: undefined,
+          counts: zeroCounts(),
         };
         watched.set(auctionId, entry);
       }
@@ -233,7 +245,8 @@ export async function createAuctionLive(
       const entries = auctionId === undefined ? [...watched.values()] : [watched.get(auctionId)].filter(Boolean);
       let subscribers = 0;
       for (const entry of entries) subscribers += entry?.subscriptions.size ?? 0;
-      return { ...stats, subscribers, auctions: entries.length };
+      const counts = auctionId === undefined ? stats : (watched.get(auctionId)?.counts ?? zeroCounts());
+      return { ...counts, subscribers, auctions: entries.length };
     },
     async close() {
       if (closed) return;
