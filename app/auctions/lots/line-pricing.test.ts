@@ -4,6 +4,7 @@ import {
   type LineTerms,
   lineTotalCents,
   lotTotalCents,
+  MAX_CENTS,
   parseQuantity,
   quantityText,
   scaleToAtLeast,
@@ -49,7 +50,7 @@ describe("line and lot totals", () => {
 
   it("match exact arithmetic up to the largest quantity and price", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 1_000_000_000 }), fc.integer({ min: 0, max: 100_000_000_00 }), (q, u) => {
+      fc.property(fc.integer({ min: 1, max: 1_000_000_000 }), fc.integer({ min: 0, max: MAX_CENTS }), (q, u) => {
         const exact = Number((BigInt(q) * BigInt(u) * 2n + 1000n) / 2000n);
         return lineTotalCents(q, u) === exact;
       }),
@@ -85,7 +86,7 @@ const withinCeilings = (lines: readonly LineTerms[], units: readonly number[]) =
 describe("scaling an auto-bid's lines to a new total", () => {
   it("reaches any total exactly on a single line of quantity 1 (every auction before lots)", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 100_000_000_00 }), fc.integer({ min: 0, max: 100_000_000_00 }), (b, t) => {
+      fc.property(fc.integer({ min: 1, max: MAX_CENTS }), fc.integer({ min: 0, max: MAX_CENTS }), (b, t) => {
         expect(scaleToAtMost([line(1_000)], [b], t)).toEqual({ unitCents: [t], totalCents: t });
         expect(scaleToAtLeast([line(1_000)], [b], t)).toEqual({ unitCents: [t], totalCents: t });
       }),
@@ -108,7 +109,7 @@ describe("scaling an auto-bid's lines to a new total", () => {
 
   it("adds up, stays at or under the target and the ceilings, and no line could take a cent more", () => {
     fc.assert(
-      fc.property(sheetArb, fc.integer({ min: 0, max: 100_000_000_00 }), ({ lines, base }, target) => {
+      fc.property(sheetArb, fc.integer({ min: 0, max: MAX_CENTS }), ({ lines, base }, target) => {
         const scaled = scaleToAtMost(lines, base, target);
         if (!scaled) throw new Error("a sheet with a total always scales");
         expect(scaled.totalCents).toBe(lotTotalCents(lines, scaled.unitCents));
@@ -132,11 +133,11 @@ describe("scaling an auto-bid's lines to a new total", () => {
 
   it("mirrored for a minimum: at or over it, within the ceilings, and no line could take a cent less", () => {
     fc.assert(
-      fc.property(sheetArb, fc.integer({ min: 0, max: 100_000_000_00 }), ({ lines, base }, target) => {
+      fc.property(sheetArb, fc.integer({ min: 0, max: MAX_CENTS }), ({ lines, base }, target) => {
         const scaled = scaleToAtLeast(lines, base, target);
         const most = lotTotalCents(
           lines,
-          lines.map((current) => current.ceilingCents ?? 100_000_000_00),
+          lines.map((current) => current.ceilingCents ?? MAX_CENTS),
         );
         if (!scaled) {
           expect(most).toBeLessThan(target);

@@ -1,3 +1,5 @@
+import { MAX_AUCTION_CENTS } from "../lifecycle/auction-schema";
+
 // Prices of a lot's line items (issue 31), as pure integer arithmetic: a rate sheet's lines each have
 // an estimated quantity (up to three decimals, kept in thousandths) and a unit price in cents; a
 // line's total is quantity x unit price rounded to the cent (half up), and a lot's total is the sum
@@ -13,8 +15,8 @@
 export const QUANTITY_SCALE = 1000;
 /** The largest estimated quantity of a line: 1,000,000 units. */
 export const MAX_QUANTITY_THOUSANDTHS = 1_000_000 * QUANTITY_SCALE;
-/** The largest unit price or lot total: $100,000,000.00, as an auction's reserve. */
-export const MAX_CENTS = 100_000_000_00;
+/** The largest unit price or lot total: an auction's largest reserve ($1,000,000,000.00). */
+export const MAX_CENTS = MAX_AUCTION_CENTS;
 
 export type LineTerms = {
   /** The estimated quantity, in thousandths of a unit (at least 1). */
