@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { textField } from "~/forms/text-schema";
+import { parseGroupedDecimal } from "./decimals";
 
 // Money, kept in whole cents everywhere: shown as "$1,234.56" (spec section 9), written as "1234.56"
 // in CSV files and form fields, and typed by people in dollars and cents.
@@ -26,16 +27,10 @@ export function dollars(cents: number): string {
   return `${sign}${Math.floor(absolute / 100)}.${String(absolute % 100).padStart(2, "0")}`;
 }
 
-const MONEY_PATTERN = /^\$?\s*(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?$/;
-
 /** "12,500.50", "$12500", "12500.5" → cents; null when it is not an amount of dollars and cents. */
 export function parseDollars(text: string): number | null {
-  const match = MONEY_PATTERN.exec(text.trim());
-  if (!match) return null;
-  const dollars = Number((match[1] ?? "").replaceAll(",", ""));
-  const cents = Number((match[2] ?? "").padEnd(2, "0"));
-  const total = dollars * 100 + cents;
-  return Number.isSafeInteger(total) ? total : null;
+  const trimmed = text.trim();
+  return parseGroupedDecimal(trimmed.startsWith("$") ? trimmed.slice(1).trimStart() : trimmed, 2);
 }
 
 /** A required amount typed in dollars and cents, in cents from `min` to `max`. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ordinal } from "./words";
+import { listOfWords, ordinal } from "./words";
 
 describe("ordinal", () => {
   it("says 1st, 2nd, 3rd, 4th, and the teens and twenties right", () => {
@@ -17,5 +17,11 @@ describe("ordinal", () => {
       "101st",
       "111th",
     ]);
+  });
+});
+
+describe("listOfWords", () => {
+  it("joins one, two or more items as a sentence does", () => {
+    expect([["2"], ["2", "3"], ["2", "3", "5"]].map(listOfWords)).toEqual(["2", "2 and 3", "2, 3 and 5"]);
   });
 });

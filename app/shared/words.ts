@@ -7,3 +7,8 @@ const ORDINAL_SUFFIXES: Record<string, string> = { one: "st", two: "nd", few: "r
 export function ordinal(n: number): string {
   return `${n}${ORDINAL_SUFFIXES[ordinalRules.select(n)] ?? "th"}`;
 }
+
+const conjunction = new Intl.ListFormat("en-CA", { type: "conjunction" });
+
+/** ["2"] → "2", ["2", "3"] → "2 and 3", ["2", "3", "5"] → "2, 3 and 5". */
+export const listOfWords = (items: readonly string[]): string => conjunction.format(items);

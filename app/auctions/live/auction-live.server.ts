@@ -98,7 +98,7 @@ export async function createAuctionLive(
   const burstMs = options.burstMs ?? 0;
   const retryMs = options.retryMs ?? 1_000;
   const watched = new Map<number, Watched>();
-  const stats: Counts = { notifications: 0, runs: 0, viewsBuilt: 0, viewsDelivered: 0 };
+  const stats = zeroCounts();
   /** Counts for the hub and for the auction at once. */
   const count = (entry: Watched | undefined, counter: keyof Counts, by = 1) => {
     stats[counter] += by;

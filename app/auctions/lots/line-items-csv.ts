@@ -1,6 +1,7 @@
 import { CsvError, parse } from "csv-parse/sync";
 import { csvText } from "~/shared/csv";
 import { dollars, formatCents, parseDollars } from "~/shared/money";
+import { listOfWords } from "~/shared/words";
 import { type LineTerms, MAX_CENTS, parseQuantity, quantityText } from "./line-pricing";
 
 // Line items in and out of spreadsheets (issue 31). A buyer pastes or uploads a lot's lines
@@ -21,8 +22,6 @@ export type CsvOutcome<T> = { ok: true; value: T } | { ok: false; problems: RowP
 
 export const LINE_ITEM_COLUMNS = ["description", "unit", "quantity", "ceiling_unit_price"] as const;
 export const PRICE_SHEET_COLUMNS = ["line", "description", "unit", "quantity", "unit_price"] as const;
-
-const listOf = (items: string[]) => new Intl.ListFormat("en-CA", { type: "conjunction" }).format(items);
 
 /** The rows of a CSV text with the line each starts on; a malformed file is one problem at its row. */
 function rowsOf(text: string): CsvOutcome<{ row: number; cells: string[] }[]> {
@@ -159,7 +158,7 @@ export function readPriceSheetCsv(text: string, lines: readonly LineItem[]): Csv
   }
   const missing = unitCents.flatMap((cents, index) => (cents === undefined ? [index + 1] : []));
   if (missing.length > 0) {
-    const named = missing.length === 1 ? `line ${missing[0]}` : `lines ${listOf(missing.map(String))}`;
+    const named = missing.length === 1 ? `line ${missing[0]}` : `lines ${listOfWords(missing.map(String))}`;
     problems.push({ row: (rows.at(-1)?.row ?? 1) + 1, message: `Please give a unit price for ${named}` });
   }
   return problems.length > 0 ? { ok: false, problems } : { ok: true, value: unitCents as number[] };

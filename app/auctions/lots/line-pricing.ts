@@ -1,3 +1,4 @@
+import { parseGroupedDecimal } from "~/shared/decimals";
 import { MAX_AUCTION_CENTS } from "../lifecycle/auction-schema";
 
 // Prices of a lot's line items (issue 31), as pure integer arithmetic: a rate sheet's lines each have
@@ -25,15 +26,10 @@ export type LineTerms = {
   ceilingCents: number | null;
 };
 
-const QUANTITY_PATTERN = /^(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,3}))?$/;
-
 /** "12", "2.5", "1,250.125" → thousandths of a unit; null when it is not a quantity above zero. */
 export function parseQuantity(text: string): number | null {
-  const match = QUANTITY_PATTERN.exec(text.trim());
-  if (!match) return null;
-  const whole = Number((match[1] ?? "").replaceAll(",", ""));
-  const thousandths = whole * QUANTITY_SCALE + Number((match[2] ?? "").padEnd(3, "0"));
-  return thousandths >= 1 && thousandths <= MAX_QUANTITY_THOUSANDTHS ? thousandths : null;
+  const thousandths = parseGroupedDecimal(text.trim(), 3);
+  return thousandths !== null && thousandths >= 1 && thousandths <= MAX_QUANTITY_THOUSANDTHS ? thousandths : null;
 }
 
 /** Thousandths of a unit as typed back: 2500 → "2.5", 1250125 → "1250.125", 3000 → "3". */

@@ -22,7 +22,7 @@ export type AwardComparison = {
 };
 
 /** Each seller's lowest bid on the lot (their standing bid), ties by rank. */
-function standingBySeller(bids: readonly StandingBid[]): Map<number, StandingBid> {
+export function standingBySeller(bids: readonly StandingBid[]): Map<number, StandingBid> {
   const best = new Map<number, StandingBid>();
   for (const bid of bids) {
     const current = best.get(bid.seller);

@@ -1,6 +1,6 @@
 import { ordinal } from "~/shared/words";
 import { leadsOver } from "../bidding/bidding";
-import type { StandingBid } from "./lot-award";
+import { type StandingBid, standingBySeller } from "./lot-award";
 
 // When a lotted auction's lots close, and what a seller sees of their standing when the auction
 // shows ranks only (issue 31).
@@ -18,11 +18,7 @@ export function lotScheduledEnds(firstEnd: Date, lotCount: number, gapMinutes: n
 
 /** A seller's place among the sellers' standing bids on a lot (1: the lowest), or null without a bid. */
 export function sellerRank(bids: readonly StandingBid[], seller: number): number | null {
-  const best = new Map<number, StandingBid>();
-  for (const bid of bids) {
-    const current = best.get(bid.seller);
-    if (!current || leadsOver(bid, current)) best.set(bid.seller, bid);
-  }
+  const best = standingBySeller(bids);
   const own = best.get(seller);
   if (!own) return null;
   let ahead = 0;
