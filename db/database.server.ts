@@ -14,6 +14,15 @@ export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 /** What a `db.transaction` callback gets: queries inside that transaction. */
 export type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
+/**
+ * Runs `read` in one read-only, repeatable-read transaction: every query in it sees the same committed
+ * state, so what is built from several reads (an auction's view: its row, bids, minimums, chart) never
+ * mixes the moments before and after a write that committed between them.
+ */
+export function inSnapshot<T>(db: Database, read: (snapshot: Transaction) => Promise<T>): Promise<T> {
+  return db.transaction(read, { isolationLevel: "repeatable read", accessMode: "read only" });
+}
+
 export type DatabaseHandle = {
   db: Database;
   kind: "postgres" | "pglite";

@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, inArray, lte, ne, or, sql } from "drizzle-orm";
 import type { CurrentUser } from "~/sessions/current-user";
 import { Role } from "~/shared/roles";
-import type { Database } from "~db/database.server";
+import { type Database, inSnapshot } from "~db/database.server";
 import {
   type AuctionStatus,
   auctionAutoBids,
@@ -389,23 +389,41 @@ function sellerViewOf(
   };
 }
 
-/** The view for this viewer. */
+/**
+ * The view for this viewer. Built in one snapshot from the auction's row as it is then (`auction`
+ * only names it, and stands in should it be gone), so a bid committing meanwhile is in all of it
+ * or none of it.
+ */
 export function viewFor(db: Database, auction: AuctionRow, viewer: Viewer, now = new Date()): Promise<AuctionView> {
-  return viewer.kind === "seller"
-    ? sellerView(db, auction, now, viewer.organizationId)
-    : ownerView(db, auction, now, viewer.kind);
+  return inSnapshot(db, async (snapshot) => {
+    const current = (await findAuction(snapshot, auction.id)) ?? auction;
+    return viewer.kind === "seller"
+      ? sellerView(snapshot, current, now, viewer.organizationId)
+      : ownerView(snapshot, current, now, viewer.kind);
+  });
 }
 
 /**
- * The views of several viewers at one moment, built together: the terms once, the full view once
- * (for the first owner or staff viewer; the others get the same with their `viewer`), and the
- * sellers' views from one read of each table. Answers them in the order asked.
+ * The views of several viewers at one moment, built together in one snapshot (as `viewFor`): the
+ * terms once, the full view once (for the first owner or staff viewer; the others get the same with
+ * their `viewer`), and the sellers' views from one read of each table. Answers them in the order asked.
  */
-export async function viewsFor(
+export function viewsFor(
   db: Database,
   auction: AuctionRow,
   viewers: Viewer[],
   now = new Date(),
+): Promise<AuctionView[]> {
+  return inSnapshot(db, async (snapshot) =>
+    viewsInSnapshot(snapshot, (await findAuction(snapshot, auction.id)) ?? auction, viewers, now),
+  );
+}
+
+async function viewsInSnapshot(
+  db: Database,
+  auction: AuctionRow,
+  viewers: Viewer[],
+  now: Date,
 ): Promise<AuctionView[]> {
   const terms = await auctionTerms(db, auction);
   const sellerIds = viewers.flatMap((viewer) => (viewer.kind === "seller" ? [viewer.organizationId] : []));
