@@ -5,8 +5,7 @@ import type { CurrentUser } from "~/sessions/current-user";
 import { parseId } from "~/shared/ids";
 import { Role } from "~/shared/roles";
 import type { Actor } from "./auction-changes.server";
-import type { AuctionRow } from "./auction-rules";
-import { findAuction, isInvited, type Viewer, viewerOf } from "./auction-views.server";
+import { type AuctionWithLots, findAuction, isInvited, type Viewer, viewerOf } from "./auction-views.server";
 
 // Who may reach an auction's pages. Anyone who may not see an auction gets the same 404 as for an
 // auction that does not exist, so its existence is not given away.
@@ -25,7 +24,7 @@ export async function requireAuction(
   request: Request,
   context: Context,
   rawId: string | undefined,
-): Promise<{ user: CurrentUser; auction: AuctionRow; viewer: Viewer }> {
+): Promise<{ user: CurrentUser; auction: AuctionWithLots; viewer: Viewer }> {
   const user = requireUser(request, context);
   const id = parseId(rawId);
   const { db } = context.get(appServicesContext);

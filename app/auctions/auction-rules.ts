@@ -38,6 +38,18 @@ export function statusAt(auction: { status: AuctionStatus; startsAt: Date; endsA
   return status;
 }
 
+/**
+ * A lot's status at `now` (issue 31): the auction's, except that a lot closes at its own end (lots
+ * close one after another while the auction is open until the last).
+ */
+export function lotStatusAt(
+  auction: { status: AuctionStatus; startsAt: Date },
+  lot: { endsAt: Date },
+  now: Date,
+): AuctionStatus {
+  return statusAt({ status: auction.status, startsAt: auction.startsAt, endsAt: lot.endsAt }, now);
+}
+
 /** Terms (reserve, times, decrement, soft close, category, area) change only before bidding starts. */
 export const termsEditable = (status: AuctionStatus) => status === "draft" || status === "scheduled";
 

@@ -8,15 +8,17 @@ import {
   auctionBids,
   auctionDocuments,
   auctionInvitations,
+  auctionLots,
   auctions,
   organizations,
   provinces,
   serviceAreas,
   services,
 } from "~db/schema";
-import { type AuctionRow, decrementOf, statusAt } from "./auction-rules";
+import { type AuctionRow, decrementOf, lotStatusAt, statusAt } from "./auction-rules";
 import { highestAllowedBid } from "./bidding/bidding";
 import { bidRequirements } from "./lifecycle/auction-terms.server";
+import type { LotRow } from "./lots/lots.server";
 import { enteredBySql } from "./on-behalf/entered-by.server";
 import { fullPriceChart, sellerPriceCharts } from "./price-chart/price-chart.server";
 import type { PriceChartData } from "./price-chart/price-chart-geometry";
@@ -73,13 +75,26 @@ export async function viewerOf(
   return seller ? { kind: "seller", organizationId: user.organizationId } : null;
 }
 
-export async function findAuction(db: Database, auctionId: number): Promise<AuctionRow | undefined> {
-  const [auction] = await db.select().from(auctions).where(eq(auctions.id, auctionId));
-  return auction;
+/** An auction with its lots in order (issue 31): every auction has at least one. */
+export type AuctionWithLots = AuctionRow & { lots: LotRow[] };
+
+/** The auction and its lots, in one read. */
+export async function findAuction(db: Database, auctionId: number): Promise<AuctionWithLots | undefined> {
+  const rows = await db
+    .select({ auction: auctions, lot: auctionLots })
+    .from(auctions)
+    .innerJoin(auctionLots, eq(auctionLots.auctionId, auctions.id))
+    .where(eq(auctions.id, auctionId))
+    .orderBy(asc(auctionLots.position));
+  const [first] = rows;
+  return first ? { ...first.auction, lots: rows.map((row) => row.lot) } : undefined;
 }
 
+/** The lot an auction of one lot is bid on: its first (the pages of several lots show each). */
+export const firstLot = (auction: AuctionWithLots) => auction.lots[0] as LotRow;
+
 /** The terms every party sees (no bids): title, description, category, area, money rules, times. */
-async function auctionTerms(db: Database, auction: AuctionRow) {
+async function auctionTerms(db: Database, auction: AuctionWithLots) {
   const [[names], documents, requirements] = await Promise.all([
     // The category's and the area's names in one read (one row each, joined).
     db
@@ -114,7 +129,7 @@ async function auctionTerms(db: Database, auction: AuctionRow) {
     serviceAreaId: auction.serviceAreaId,
     serviceAreaName: names ? `${names.city} (${names.province})` : "",
     reserveCents: auction.reserveCents,
-    decrement: decrementOf(auction),
+    decrement: decrementOf(firstLot(auction)),
     startsAt: auction.startsAt.toISOString(),
     endsAt: auction.endsAt.toISOString(),
     scheduledEndsAt: auction.scheduledEndsAt.toISOString(),
@@ -122,12 +137,14 @@ async function auctionTerms(db: Database, auction: AuctionRow) {
     softCloseExtensionMinutes: auction.softCloseExtensionMinutes,
     softCloseCapMinutes: auction.softCloseCapMinutes,
     extensions: auction.extensions,
+    lotCloseGapMinutes: auction.lotCloseGapMinutes,
+    sellerView: auction.sellerView,
     documents,
   };
 }
 
 /** The moment the view was made, the status then and the time left, all from the server's clock. */
-function clock(auction: AuctionRow, now: Date) {
+function clock(auction: AuctionWithLots, now: Date) {
   const status: AuctionStatus = statusAt(auction, now);
   const timeLeftMs =
     status === "open"
@@ -166,7 +183,7 @@ const ownerBidColumns = {
 /** The buyer's console (and staff's): the latest bids with their sellers, the leader, the invited sellers. */
 export async function ownerView(
   db: Database,
-  auction: AuctionRow,
+  auction: AuctionWithLots,
   now: Date,
   viewer: FullViewer,
   knownTerms?: AuctionTerms,
@@ -187,7 +204,8 @@ export async function ownerView(
     fullPriceChart(db, auction),
   ]);
   // The lowest and the awarded bid are nearly always among the latest; when not, one more read.
-  const wanted = [auction.lowestBidId, auction.awardedBidId].filter(
+  const lot = firstLot(auction);
+  const wanted = [lot.lowestBidId, auction.awardedBidId].filter(
     (id): id is number => id !== null && !bids.some((bid) => bid.id === id),
   );
   const older = wanted.length
@@ -198,7 +216,7 @@ export async function ownerView(
         .where(and(eq(auctionBids.auctionId, auction.id), inArray(auctionBids.id, wanted)))
     : [];
   const bidById = (id: number | null) => [...bids, ...older].find((bid) => bid.id === id);
-  const leader = bidById(auction.lowestBidId);
+  const leader = bidById(lot.lowestBidId);
   const awarded = auction.kind === "sealed" ? undefined : bidById(auction.awardedBidId);
   return {
     kind: "owner" as const,
@@ -214,6 +232,7 @@ export async function ownerView(
         }
       : null,
     bidCount: auction.bidCount,
+    lots: auction.lots.map((row) => ({ ...lotSummary(auction, row, now), lowestCents: row.lowestCents })),
     bids: bids.map((bid) => ({ ...bid, createdAt: bid.createdAt.toISOString() })),
     invitedCount: invited?.total ?? 0,
     award: awardOf(auction),
@@ -226,11 +245,25 @@ export async function ownerView(
   };
 }
 
+/** What every party reads of a lot: its name, terms, end and status. */
+function lotSummary(auction: AuctionWithLots, lot: LotRow, now: Date) {
+  return {
+    id: lot.id,
+    position: lot.position,
+    title: lot.title,
+    reserveCents: lot.reserveCents,
+    decrement: decrementOf(lot),
+    endsAt: lot.endsAt.toISOString(),
+    scheduledEndsAt: lot.scheduledEndsAt.toISOString(),
+    status: lotStatusAt(auction, lot, now),
+  };
+}
+
 /**
  * What the auction's side, its evaluator and staff know of a sealed auction's bids: before the
  * deadline how many came, nothing more; after it every bid. Null for a reverse auction.
  */
-async function sealedSide(db: Database, auction: AuctionRow, now: Date) {
+async function sealedSide(db: Database, auction: AuctionWithLots, now: Date) {
   if (auction.kind !== "sealed") return null;
   const [received, bids] = await Promise.all([sealedBidCount(db, auction.id), readableSealedBids(db, auction, now)]);
   return { received, bids };
@@ -249,7 +282,7 @@ function awardOf(auction: AuctionRow) {
 }
 
 /** An invited seller's page: the lowest price, whether they lead, their own bids and minimum. Nothing of the others. */
-export async function sellerView(db: Database, auction: AuctionRow, now: Date, organizationId: number) {
+export async function sellerView(db: Database, auction: AuctionWithLots, now: Date, organizationId: number) {
   const views = await sellerViews(db, auction, now, [organizationId]);
   return views.get(organizationId) as SellerView;
 }
@@ -265,7 +298,7 @@ const OWN_BIDS_SHOWN = 20;
  */
 export async function sellerViews(
   db: Database,
-  auction: AuctionRow,
+  auction: AuctionWithLots,
   now: Date,
   organizationIds: number[],
   knownTerms?: AuctionTerms,
@@ -329,7 +362,7 @@ export async function sellerViews(
 
 /** One seller's view from the auction row and that seller's own rows. */
 function sellerViewOf(
-  auction: AuctionRow,
+  auction: AuctionWithLots,
   shared: ReturnType<typeof clock> & { terms: AuctionTerms },
   own: {
     organizationId: number;
@@ -352,8 +385,9 @@ function sellerViewOf(
 ) {
   // A sealed auction tells a seller nothing of the others: no lowest price, no lead.
   const sealed = auction.kind === "sealed";
-  const lowestCents = sealed ? null : auction.lowestCents;
-  const leading = !sealed && auction.leaderOrganizationId === own.organizationId;
+  const lot = firstLot(auction);
+  const lowestCents = sealed ? null : lot.lowestCents;
+  const leading = !sealed && lot.leaderOrganizationId === own.organizationId;
   return {
     kind: "seller" as const,
     ...shared,
@@ -375,7 +409,7 @@ function sellerViewOf(
     ownBidCount: own.ownBids[0]?.count ?? 0,
     ownMinimumCents: own.ownMinimumCents,
     /** The highest amount a new bid may be (the reserve, or the lowest less the decrement). */
-    highestAllowedCents: highestAllowedBid(auction.reserveCents, lowestCents, decrementOf(auction)),
+    highestAllowedCents: highestAllowedBid(lot.reserveCents, lowestCents, decrementOf(lot)),
     termsAccepted: Boolean(own.termsAcceptedAt),
     ownSealedBid: own.ownSealedBid,
     /** The lowest price over time and the seller's own bids (issue 21), once they accepted the terms; null for a sealed auction. */
@@ -394,7 +428,12 @@ function sellerViewOf(
  * only names it, and stands in should it be gone), so a bid committing meanwhile is in all of it
  * or none of it.
  */
-export function viewFor(db: Database, auction: AuctionRow, viewer: Viewer, now = new Date()): Promise<AuctionView> {
+export function viewFor(
+  db: Database,
+  auction: AuctionWithLots,
+  viewer: Viewer,
+  now = new Date(),
+): Promise<AuctionView> {
   return inSnapshot(db, async (snapshot) => {
     const current = (await findAuction(snapshot, auction.id)) ?? auction;
     return viewer.kind === "seller"
@@ -410,7 +449,7 @@ export function viewFor(db: Database, auction: AuctionRow, viewer: Viewer, now =
  */
 export function viewsFor(
   db: Database,
-  auction: AuctionRow,
+  auction: AuctionWithLots,
   viewers: Viewer[],
   now = new Date(),
 ): Promise<AuctionView[]> {
@@ -421,7 +460,7 @@ export function viewsFor(
 
 async function viewsInSnapshot(
   db: Database,
-  auction: AuctionRow,
+  auction: AuctionWithLots,
   viewers: Viewer[],
   now: Date,
 ): Promise<AuctionView[]> {

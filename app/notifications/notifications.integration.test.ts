@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tellBidEffectsSoon } from "~/auctions/bidding/bid-notices.server";
-import { auctions, bidEffects, notificationOptOuts, notifications, outboxMessages } from "~db/schema";
+import { auctionLots, bidEffects, notificationOptOuts, notifications, outboxMessages } from "~db/schema";
 import {
   catalogueForAuctions,
   createAuctionRow,
@@ -85,7 +85,12 @@ describe.each(databaseKinds)("notifications on %s", (kind) => {
 
   it("folds a burst of outbids into one notice per seller, and tells nobody who leads again", async () => {
     const auction = await createAuctionRow(db(), { owner: buyer, ...catalogue, sellers: [seller, other] });
-    await db().update(auctions).set({ leaderOrganizationId: seller.organizationId }).where(eq(auctions.id, auction.id));
+    const [lot] = auction.lots;
+    if (!lot) throw new Error("no lot");
+    await db()
+      .update(auctionLots)
+      .set({ leaderOrganizationId: seller.organizationId })
+      .where(eq(auctionLots.id, lot.id));
     // Ten rounds in a moment, each stored with its bids; the trigger after each: the first fold takes
     // them all, the nine asked for meanwhile fold into one more, which finds nothing left.
     for (let index = 0; index < 10; index += 1) {
@@ -93,6 +98,7 @@ describe.each(databaseKinds)("notifications on %s", (kind) => {
         .insert(bidEffects)
         .values({
           auctionId: auction.id,
+          lotId: lot.id,
           outbidOrganizationIds: [index % 2 === 0 ? other.organizationId : seller.organizationId],
           extended: false,
           endsAt: auction.endsAt,

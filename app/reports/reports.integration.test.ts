@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { firstLotOf } from "~/auctions/lots/lots.server";
 import { auctionBids, auctions, provinces, sealedBids, serviceAreas, services } from "~db/schema";
 import {
   catalogueForAuctions,
@@ -62,7 +63,14 @@ describe.each(databaseKinds)("savings reports on %s", (kind) => {
   async function bid(auctionId: number, seller: Party, amountCents: number, rank: number) {
     const [row] = await db()
       .insert(auctionBids)
-      .values({ auctionId, organizationId: seller.organizationId, amountCents, kind: "manual", rank })
+      .values({
+        auctionId,
+        lotId: (await firstLotOf(db(), auctionId)).id,
+        organizationId: seller.organizationId,
+        amountCents,
+        kind: "manual",
+        rank,
+      })
       .returning({ id: auctionBids.id });
     return row?.id ?? 0;
   }

@@ -43,20 +43,18 @@ export const auctions = pgTable(
     serviceAreaId: integer("service_area_id")
       .notNull()
       .references(() => serviceAreas.id, { onDelete: "restrict" }),
-    /** The buyer's maximum: no bid may exceed it. */
+    /** The sum of its lots' reserves: the most the auction may cost (each lot keeps its own). */
     reserveCents: bigint("reserve_cents", { mode: "number" }).notNull(),
-    /** A bid must beat the lowest by this much: cents, or basis points of the lowest (100 = 1 %). */
-    decrementKind: text("decrement_kind", { enum: ["amount", "percent"] }).notNull(),
-    decrementValue: integer("decrement_value").notNull(),
     startsAt: timestamp("starts_at", { withTimezone: true }).notNull(),
-    /** The current end, moved later by soft-close extensions. */
+    /** When bidding ends on the last of its lots: the latest of the lots' current ends. */
     endsAt: timestamp("ends_at", { withTimezone: true }).notNull(),
-    /** The end as scheduled, before any extension. */
+    /** The first lot's end as scheduled (the others follow at the lot gap). */
     scheduledEndsAt: timestamp("scheduled_ends_at", { withTimezone: true }).notNull(),
-    /** A bid in the last N minutes moves the end M minutes later, at most `cap` minutes past the scheduled end. */
+    /** A bid in a lot's last N minutes moves that lot's end M minutes later, at most `cap` minutes past its scheduled end. */
     softCloseWindowMinutes: smallint("soft_close_window_minutes").notNull(),
     softCloseExtensionMinutes: smallint("soft_close_extension_minutes").notNull(),
     softCloseCapMinutes: integer("soft_close_cap_minutes").notNull(),
+    /** Extensions and bids over all its lots. */
     extensions: smallint("extensions").notNull().default(0),
     status: text("status", { enum: AUCTION_STATUSES }).notNull().default("draft"),
     /** reverse: sellers bid the price down in the open; sealed: one sealed bid each, read after the deadline. */
@@ -70,12 +68,8 @@ export const auctions = pgTable(
     /** A technical score (0 to 100) under this excludes a bid; null: none. */
     technicalPassMark: smallint("technical_pass_mark"),
     evaluationCompletedAt: timestamp("evaluation_completed_at", { withTimezone: true }),
-    /** Orders every bid and auto-bid of the auction: ties go to the lower number (entered first). */
+    /** Orders every bid and auto-bid of the auction (over all its lots): ties go to the lower number (entered first). */
     sequence: integer("sequence").notNull().default(0),
-    /** The standing lowest bid, kept with each bid for fast reads. */
-    lowestBidId: bigint("lowest_bid_id", { mode: "number" }),
-    lowestCents: bigint("lowest_cents", { mode: "number" }),
-    leaderOrganizationId: integer("leader_organization_id").references(() => organizations.id),
     bidCount: integer("bid_count").notNull().default(0),
     closedAt: timestamp("closed_at", { withTimezone: true }),
     awardedBidId: bigint("awarded_bid_id", { mode: "number" }),
@@ -97,6 +91,12 @@ export const auctions = pgTable(
     copiedFromAuctionId: integer("copied_from_auction_id").references((): AnyPgColumn => auctions.id, {
       onDelete: "set null",
     }),
+    /** Lots close one after another (issue 31): lot n's scheduled end is lot 1's plus (n − 1) × this. */
+    lotCloseGapMinutes: integer("lot_close_gap_minutes").notNull().default(0),
+    /** What sellers see of the others (issue 31): the lowest total, or only their own rank. */
+    sellerView: text("seller_view", { enum: ["lowest", "rank"] })
+      .notNull()
+      .default("lowest"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -104,10 +104,6 @@ export const auctions = pgTable(
     check(
       "auctions_status_check",
       sql`${table.status} in ('draft', 'scheduled', 'open', 'closed', 'awarded', 'cancelled')`,
-    ),
-    check(
-      "auctions_decrement_check",
-      sql`${table.decrementKind} in ('amount', 'percent') and ${table.decrementValue} > 0`,
     ),
     check("auctions_reserve_check", sql`${table.reserveCents} > 0`),
     check("auctions_kind_check", sql`${table.kind} in ('reverse', 'sealed')`),
@@ -123,9 +119,81 @@ export const auctions = pgTable(
       "auctions_soft_close_check",
       sql`${table.softCloseWindowMinutes} >= 0 and ${table.softCloseExtensionMinutes} >= 0 and ${table.softCloseCapMinutes} >= 0`,
     ),
+    check("auctions_seller_view_check", sql`${table.sellerView} in ('lowest', 'rank')`),
+    check("auctions_lot_close_gap_check", sql`${table.lotCloseGapMinutes} >= 0`),
     index("auctions_organization_idx").on(table.organizationId, table.createdAt),
     // The closing job looks for auctions past their end.
     index("auctions_status_ends_idx").on(table.status, table.endsAt),
+  ],
+);
+
+/**
+ * A lot of an auction (issue 31): what is bid on and awarded. Each has its own reserve, decrement and
+ * end (lots close one after another; a late bid moves only its own lot's end) and keeps its standing
+ * lowest bid. Every auction has at least one; an auction of one lot of one line shows no lot vocabulary.
+ */
+export const auctionLots = pgTable(
+  "auction_lots",
+  {
+    id: serial("id").primaryKey(),
+    auctionId: integer("auction_id")
+      .notNull()
+      .references(() => auctions.id, { onDelete: "cascade" }),
+    /** 1, 2, …: the order lots are shown and close in. */
+    position: smallint("position").notNull(),
+    /** "Rig move"; empty for an auction's only lot. */
+    title: text("title").notNull().default(""),
+    /** The most the lot's total may be. */
+    reserveCents: bigint("reserve_cents", { mode: "number" }).notNull(),
+    /** A bid must beat the lot's lowest total by this much: cents, or basis points of it (100 = 1 %). */
+    decrementKind: text("decrement_kind", { enum: ["amount", "percent"] }).notNull(),
+    decrementValue: integer("decrement_value").notNull(),
+    /** The lot's end as scheduled, and as moved by its own soft-close extensions. */
+    scheduledEndsAt: timestamp("scheduled_ends_at", { withTimezone: true }).notNull(),
+    endsAt: timestamp("ends_at", { withTimezone: true }).notNull(),
+    extensions: smallint("extensions").notNull().default(0),
+    bidCount: integer("bid_count").notNull().default(0),
+    /** The standing lowest bid on the lot, kept with each bid for fast reads. */
+    lowestBidId: bigint("lowest_bid_id", { mode: "number" }),
+    lowestCents: bigint("lowest_cents", { mode: "number" }),
+    leaderOrganizationId: integer("leader_organization_id").references(() => organizations.id),
+  },
+  (table) => [
+    uniqueIndex("auction_lots_position_idx").on(table.auctionId, table.position),
+    check("auction_lots_position_check", sql`${table.position} between 1 and 50`),
+    check("auction_lots_reserve_check", sql`${table.reserveCents} > 0`),
+    check(
+      "auction_lots_decrement_check",
+      sql`${table.decrementKind} in ('amount', 'percent') and ${table.decrementValue} > 0`,
+    ),
+    check("auction_lots_times_check", sql`${table.scheduledEndsAt} <= ${table.endsAt}`),
+  ],
+);
+
+/**
+ * A line of a lot's rate sheet (issue 31): a description, a unit, an estimated quantity in thousandths
+ * of a unit and, optionally, a ceiling on the unit price. A lot's total is the sum of quantity × unit
+ * price over its lines, each rounded to the cent (app/auctions/lots/line-pricing.ts).
+ */
+export const auctionLineItems = pgTable(
+  "auction_line_items",
+  {
+    id: serial("id").primaryKey(),
+    lotId: integer("lot_id")
+      .notNull()
+      .references(() => auctionLots.id, { onDelete: "cascade" }),
+    /** 1, 2, …: the order of the rate sheet. */
+    position: smallint("position").notNull(),
+    description: text("description").notNull(),
+    unit: text("unit").notNull(),
+    quantityThousandths: bigint("quantity_thousandths", { mode: "number" }).notNull(),
+    ceilingCents: bigint("ceiling_cents", { mode: "number" }),
+  },
+  (table) => [
+    uniqueIndex("auction_line_items_position_idx").on(table.lotId, table.position),
+    check("auction_line_items_position_check", sql`${table.position} between 1 and 250`),
+    check("auction_line_items_quantity_check", sql`${table.quantityThousandths} > 0`),
+    check("auction_line_items_ceiling_check", sql`${table.ceilingCents} is null or ${table.ceilingCents} > 0`),
   ],
 );
 
@@ -220,6 +288,10 @@ export const auctionAutoBids = pgTable(
     organizationId: integer("organization_id")
       .notNull()
       .references(() => organizations.id, { onDelete: "cascade" }),
+    /** The lot whose total the minimum is on. */
+    lotId: integer("lot_id")
+      .notNull()
+      .references(() => auctionLots.id, { onDelete: "cascade" }),
     minimumCents: bigint("minimum_cents", { mode: "number" }).notNull(),
     /** The auction's sequence number when this minimum was entered: the earlier owns a tie. */
     enteredSequence: integer("entered_sequence").notNull(),
@@ -229,7 +301,8 @@ export const auctionAutoBids = pgTable(
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
-    uniqueIndex("auction_auto_bids_seller_idx").on(table.auctionId, table.organizationId),
+    uniqueIndex("auction_auto_bids_seller_idx").on(table.lotId, table.organizationId),
+    index("auction_auto_bids_auction_idx").on(table.auctionId, table.organizationId),
     check("auction_auto_bids_minimum_check", sql`${table.minimumCents} > 0`),
   ],
 );
@@ -245,6 +318,10 @@ export const auctionBids = pgTable(
     organizationId: integer("organization_id")
       .notNull()
       .references(() => organizations.id, { onDelete: "restrict" }),
+    /** The lot bid on: the amount is its total. */
+    lotId: integer("lot_id")
+      .notNull()
+      .references(() => auctionLots.id, { onDelete: "restrict" }),
     /** Who placed a manual bid, or set the minimum an automatic one came from. */
     userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
     amountCents: bigint("amount_cents", { mode: "number" }).notNull(),
@@ -268,7 +345,28 @@ export const auctionBids = pgTable(
     check("auction_bids_amount_check", sql`${table.amountCents} > 0`),
     index("auction_bids_auction_idx").on(table.auctionId, table.id),
     // With the amount, a seller's own lowest bid (read with every bid) is one index lookup.
-    index("auction_bids_seller_idx").on(table.auctionId, table.organizationId, table.amountCents),
+    index("auction_bids_seller_idx").on(table.auctionId, table.organizationId, table.lotId, table.amountCents),
+  ],
+);
+
+/**
+ * A bid's unit price for each line of its lot (issue 31). A lot whose only line has quantity 1 keeps
+ * none: there the bid's amount is the unit price.
+ */
+export const auctionBidLines = pgTable(
+  "auction_bid_lines",
+  {
+    bidId: bigint("bid_id", { mode: "number" })
+      .notNull()
+      .references(() => auctionBids.id, { onDelete: "restrict" }),
+    lineItemId: integer("line_item_id")
+      .notNull()
+      .references(() => auctionLineItems.id, { onDelete: "restrict" }),
+    unitCents: bigint("unit_cents", { mode: "number" }).notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.bidId, table.lineItemId] }),
+    check("auction_bid_lines_unit_check", sql`${table.unitCents} > 0`),
   ],
 );
 
@@ -315,6 +413,10 @@ export const bidEffects = pgTable(
     auctionId: integer("auction_id")
       .notNull()
       .references(() => auctions.id, { onDelete: "cascade" }),
+    /** The lot the round's bids were on. */
+    lotId: integer("lot_id")
+      .notNull()
+      .references(() => auctionLots.id, { onDelete: "cascade" }),
     /** The sellers who lost the lead in the round (told only if they have not taken it back by the fold). */
     outbidOrganizationIds: integer("outbid_organization_ids").array().notNull(),
     /** Whether a late bid moved the end; `endsAt` is the end the round left. */

@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, expect } from "vitest";
 import { advanceAuctions } from "~/auctions/clock/auction-clock.server";
+import { moveAuctionTimes } from "~/auctions/lots/lots.server";
 import { auctions } from "~db/schema";
 import { catalogueForAuctions, createSeller } from "../support/auction-fixtures";
 import { startTestApp, type TestApp } from "../support/test-app";
@@ -66,10 +67,7 @@ export async function openBidding(app: TestApp, auctionId: number) {
 /** The auction closes on time, as the clock would at the end time. */
 export async function closeAuction(app: TestApp, auctionId: number) {
   const ended = new Date(Date.now() - 1_000);
-  await app.services.db
-    .update(auctions)
-    .set({ startsAt: new Date(ended.getTime() - 60_000), endsAt: ended, scheduledEndsAt: ended })
-    .where(eq(auctions.id, auctionId));
+  await moveAuctionTimes(app.services.db, auctionId, { startsAt: new Date(ended.getTime() - 60_000), endsAt: ended });
   await advanceAuctions(app.services);
 }
 

@@ -1,5 +1,7 @@
-import { asc, eq, isNotNull } from "drizzle-orm";
+import { asc, isNotNull } from "drizzle-orm";
 import { hashPassword } from "~/accounts/password.server";
+import { findAuction } from "~/auctions/auction-views.server";
+import { saveLots } from "~/auctions/lots/lots.server";
 import type { Database } from "~db/database.server";
 import {
   auctionInvitations,
@@ -223,8 +225,6 @@ export async function createAuctionRow(db: Database, options: AuctionOptions) {
       serviceId: options.serviceId,
       serviceAreaId: options.serviceAreaId,
       reserveCents: options.reserveCents ?? 1_000_000,
-      decrementKind: options.decrement?.kind ?? "amount",
-      decrementValue: options.decrement?.value ?? 10_000,
       startsAt,
       endsAt,
       scheduledEndsAt: endsAt,
@@ -239,6 +239,14 @@ export async function createAuctionRow(db: Database, options: AuctionOptions) {
     })
     .returning();
   if (!auction) throw new Error("no auction");
+  await saveLots(db, auction, [
+    {
+      title: "",
+      reserveCents: auction.reserveCents,
+      decrementKind: options.decrement?.kind ?? "amount",
+      decrementValue: options.decrement?.value ?? 10_000,
+    },
+  ]);
   for (const [index, seller] of (options.sellers ?? []).entries()) {
     await db.insert(auctionInvitations).values({
       auctionId: auction.id,
@@ -248,11 +256,12 @@ export async function createAuctionRow(db: Database, options: AuctionOptions) {
       termsAcceptedByUserId: seller.userId,
     });
   }
-  return auction;
+  return auctionRow(db, auction.id);
 }
 
+/** The auction with its lots, as the pages read it. */
 export async function auctionRow(db: Database, auctionId: number) {
-  const [auction] = await db.select().from(auctions).where(eq(auctions.id, auctionId));
+  const auction = await findAuction(db, auctionId);
   if (!auction) throw new Error("no auction");
   return auction;
 }

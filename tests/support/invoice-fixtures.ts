@@ -97,6 +97,7 @@ export async function closedAuctionWithBid(
     .insert(auctionBids)
     .values({
       auctionId: auction.id,
+      lotId: auction.lots[0]?.id as number,
       organizationId: seller.organizationId,
       userId: seller.userId,
       amountCents,

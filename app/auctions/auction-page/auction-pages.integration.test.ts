@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auctionBids, auctionEvents, auctions, outboxMessages } from "~db/schema";
+import { moveAuctionTimes } from "~/auctions/lots/lots.server";
+import { auctionBids, auctionEvents, auctionLineItems, auctions, outboxMessages } from "~db/schema";
 import {
   auctionRow,
   catalogueForAuctions,
@@ -131,12 +132,19 @@ describe.each(databaseKinds)("auction pages on %s", (kind) => {
     expect(created.status).toBe(302);
     const auctionId = Number(/\/auctions\/(\d+)\/sellers/.exec(created.headers.get("location") ?? "")?.[1]);
     const draft = await auctionRow(db(), auctionId);
-    expect(draft).toMatchObject({
-      status: "draft",
-      reserveCents: 5_000_000,
-      decrementKind: "amount",
-      decrementValue: 50_000,
-    });
+    expect(draft).toMatchObject({ status: "draft", reserveCents: 5_000_000 });
+    // One lot of one line: the auction priced as one amount.
+    expect(draft.lots).toMatchObject([
+      { position: 1, reserveCents: 5_000_000, decrementKind: "amount", decrementValue: 50_000 },
+    ]);
+    expect(
+      await db()
+        .select()
+        .from(auctionLineItems)
+        .where(eq(auctionLineItems.lotId, draft.lots[0]?.id ?? 0)),
+    ).toMatchObject([
+      { position: 1, description: draft.title, unit: "lot", quantityThousandths: 1000, ceilingCents: null },
+    ]);
 
     // Eligible sellers only; sellers cannot see a draft.
     const sellersPage = await (await as(buyer).request(`/auctions/${auctionId}/sellers`)).text();
@@ -228,10 +236,7 @@ describe.each(databaseKinds)("auction pages on %s", (kind) => {
 
     // Closed on time by the clock; everyone with a stake is e-mailed.
     const ended = new Date(Date.now() - 1_000);
-    await db()
-      .update(auctions)
-      .set({ startsAt: new Date(ended.getTime() - 60_000), endsAt: ended, scheduledEndsAt: ended })
-      .where(eq(auctions.id, auctionId));
+    await moveAuctionTimes(db(), auctionId, { startsAt: new Date(ended.getTime() - 60_000), endsAt: ended });
     expect((await advanceAuctions(app.services)).closed).toBeGreaterThanOrEqual(1);
     expect((await auctionRow(db(), auctionId)).status).toBe("closed");
     const late = await as(alpha).request(`/auctions/${auctionId}`, { form: { intent: "bid", amount: "40000" } });

@@ -14,7 +14,7 @@ import {
 } from "./bid-round.server";
 import { setAutoBid } from "./bidding";
 import { lockAndRead } from "./bidding-read.server";
-import { knownStatesOf } from "./known-states.server";
+import { knownStatesOf, lotKey } from "./known-states.server";
 import { writeRound } from "./round-write.server";
 
 // A seller's secret minimum (issue 9): set or changed in a transaction that holds the auction's row
@@ -22,12 +22,12 @@ import { writeRound } from "./round-write.server";
 
 export function minimumChange(db: Database, request: MinimumRequest): Promise<BidOutcome> {
   // The auto-bids change: the next round reads them again.
-  knownStatesOf(db).delete(request.auctionId);
+  knownStatesOf(db).delete(lotKey(request));
   return db.transaction(async (tx): Promise<BidOutcome> => {
-    const read = await lockAndRead(tx, request.auctionId, [request.organizationId], true);
+    const read = await lockAndRead(tx, request.auctionId, request.lotId, [request.organizationId], true);
     if (!read) return refused(404, NOT_INVITED);
     const now = request.now ?? new Date();
-    const problem = checkBidder(read, read.auction, request.organizationId, now);
+    const problem = checkBidder(read, read.auction, read.lot, request.organizationId, now);
     if (problem) return problem;
     // Other sellers' minimums held back by their subscription (issue 19) bid nothing meanwhile.
     const others = read.autoBids.map((autoBid) => autoBid.seller).filter((seller) => seller !== request.organizationId);
@@ -46,8 +46,8 @@ export function minimumChange(db: Database, request: MinimumRequest): Promise<Bi
     };
     const [autoBid] = await tx
       .insert(auctionAutoBids)
-      .values({ auctionId: read.auction.id, organizationId: request.organizationId, ...row })
-      .onConflictDoUpdate({ target: [auctionAutoBids.auctionId, auctionAutoBids.organizationId], set: row })
+      .values({ auctionId: read.auction.id, lotId: read.lot.id, organizationId: request.organizationId, ...row })
+      .onConflictDoUpdate({ target: [auctionAutoBids.lotId, auctionAutoBids.organizationId], set: row })
       .returning({ id: auctionAutoBids.id });
     if (!autoBid) throw new Error("no auto-bid row");
     // Private to the seller: the minimum is in the audit trail, never in anything another seller sees.
@@ -58,6 +58,7 @@ export function minimumChange(db: Database, request: MinimumRequest): Promise<Bi
       organizationId: request.organizationId,
       data: {
         autoBidId: autoBid.id,
+        lotId: read.lot.id,
         minimumCents: entered.minimum,
         ...(request.onBehalfNote === undefined ? {} : { onBehalf: true, onBehalfNote: request.onBehalfNote }),
       },

@@ -249,7 +249,7 @@ describe.each(databaseKinds)("bid notices on %s", (kind) => {
     // The bidding page's trigger after each accepted bid: one fold takes every round stored so far,
     // the ones asked for while it runs fold into one more (which finds nothing left).
     await Promise.all(sellers.map(() => tellBidEffectsSoon(services, auction.id)));
-    const leader = (await auctionRow(db(), auction.id)).leaderOrganizationId;
+    const leader = (await auctionRow(db(), auction.id)).lots[0]?.leaderOrganizationId;
     for (const party of sellers) {
       const told = led.has(party.organizationId) && party.organizationId !== leader ? 1 : 0;
       expect(await noticesOf(party, auction.id, "outbid")).toHaveLength(told);

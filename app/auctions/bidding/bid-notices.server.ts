@@ -5,8 +5,9 @@ import { startPeriodic } from "~/platform/periodic.server";
 import { utcMinute } from "~/shared/dates";
 import { formatCents } from "~/shared/money";
 import type { Database } from "~db/database.server";
-import { auctionInvitations, auctions, bidEffects } from "~db/schema";
+import { auctionInvitations, auctionLots, auctions, bidEffects } from "~db/schema";
 import { auctionLink } from "../auction-notices.server";
+import { lotOfAuction } from "../lots/lot-words";
 import { tellSellerOnBehalf } from "../on-behalf/on-behalf-notice.server";
 
 // What accepted bids tell the other parties (issue 9): the sellers outbid, and everyone concerned
@@ -44,15 +45,18 @@ export async function foldBidEffects(services: MessageServices, auctionId: numbe
       .orderBy(asc(bidEffects.id))
       .for("update", { skipLocked: true });
     if (rows.length === 0) return false;
-    const outbid = new Set<number>();
-    let extended = false;
-    let endsAt = rows[0]?.endsAt as Date;
-    for (const row of rows) {
-      for (const organizationId of row.outbidOrganizationIds) outbid.add(organizationId);
-      extended ||= row.extended;
-      if (row.endsAt > endsAt) endsAt = row.endsAt;
+    // Folded lot by lot: a seller outbid on one lot may lead another.
+    for (const lotId of new Set(rows.map((row) => row.lotId))) {
+      const outbid = new Set<number>();
+      let extended = false;
+      let endsAt: Date | undefined;
+      for (const row of rows.filter((row) => row.lotId === lotId)) {
+        for (const organizationId of row.outbidOrganizationIds) outbid.add(organizationId);
+        extended ||= row.extended;
+        if (!endsAt || row.endsAt > endsAt) endsAt = row.endsAt;
+      }
+      await tellBidEffects(services, auctionId, lotId, { outbid: [...outbid], extended, endsAt: endsAt as Date }, tx);
     }
-    await tellBidEffects(services, auctionId, { outbid: [...outbid], extended, endsAt }, tx);
     // Each bid or minimum entered on a seller's behalf is told on its own, in the order entered.
     const onBehalf = rows.flatMap((row) => row.onBehalf);
     if (onBehalf.length > 0) {
@@ -147,13 +151,21 @@ export function startBidEffectsSweep(services: MessageServices, intervalMs = SWE
 export async function tellBidEffects(
   services: MessageServices,
   auctionId: number,
+  lotId: number,
   effects: { outbid: number[]; extended: boolean; endsAt: Date },
   executor: NoticeExecutor = services.db,
 ) {
   const [auction] = await executor.select().from(auctions).where(eq(auctions.id, auctionId));
-  if (!auction) return;
+  const lots = await executor
+    .select()
+    .from(auctionLots)
+    .where(eq(auctionLots.auctionId, auctionId))
+    .orderBy(asc(auctionLots.position));
+  const lot = lots.find((row) => row.id === lotId);
+  if (!auction || !lot) return;
   const link = auctionLink(services, auctionId);
-  const outbid = effects.outbid.filter((organizationId) => organizationId !== auction.leaderOrganizationId);
+  const named = lotOfAuction(auction.title, lot, lots.length);
+  const outbid = effects.outbid.filter((organizationId) => organizationId !== lot.leaderOrganizationId);
   if (outbid.length > 0) {
     await notifyOrganizations(
       services,
@@ -163,8 +175,8 @@ export async function tellBidEffects(
         auctionId,
         subject: `Outbid: ${auction.title}`,
         lines: [
-          `Another seller now has the lowest bid in "${auction.title}"${auction.lowestCents !== null ? `: ${formatCents(auction.lowestCents)}` : ""}.`,
-          `Bidding ends ${utcMinute(auction.endsAt)}.`,
+          `Another seller now has the lowest bid in ${named}${lot.lowestCents !== null ? `: ${formatCents(lot.lowestCents)}` : ""}.`,
+          `Bidding ends ${utcMinute(lot.endsAt)}.`,
           "",
           link,
         ],
@@ -184,7 +196,7 @@ export async function tellBidEffects(
         kind: "extended",
         auctionId,
         subject: `Extended: ${auction.title}`,
-        lines: [`A late bid moved the end of "${auction.title}" to ${utcMinute(effects.endsAt)}.`, "", link],
+        lines: [`A late bid moved the end of ${named} to ${utcMinute(effects.endsAt)}.`, "", link],
       },
       executor,
     );

@@ -18,7 +18,7 @@ import {
 } from "./bid-round.server";
 import { type BiddingState, placeBid, simultaneousOrder } from "./bidding";
 import { lockAndRead, type Read, readForBidding } from "./bidding-read.server";
-import { acceptedOnly, knownStatesOf, perDatabase, remember, stateAfter } from "./known-states.server";
+import { acceptedOnly, knownStatesOf, lotKey, perDatabase, remember, stateAfter } from "./known-states.server";
 import { writeRound } from "./round-write.server";
 
 // Bids and auto-bids on one auction (issue 9, decision 005), as this process takes them: each
@@ -36,23 +36,24 @@ type Waiting<T> = { request: T; settle: (outcome: BidOutcome) => void; fail: (er
 type QueuedBid = { kind: "manual" } & Waiting<ManualRequest>;
 type Queued = QueuedBid | ({ kind: "minimum" } & Waiting<MinimumRequest>);
 
-/** Per database handle: each auction's changes waiting in this process, in the order they came. */
-const queues = new WeakMap<Database, Map<number, Queued[]>>();
+/** Per database handle: each lot's changes waiting in this process (by `lotKey`), in the order they came. */
+const queues = new WeakMap<Database, Map<string, Queued[]>>();
 
 /**
  * Queues a change on the auction and, if none is under way, works through the queue: the manual bids
  * at its head as one round, a minimum's change on its own, until it is empty. Waiting changes hold
  * no pooled connection (a busy auction would otherwise take them all from the rest of the site).
  */
-function enqueue(db: Database, auctionId: number, item: Queued) {
+function enqueue(db: Database, item: Queued) {
+  const key = lotKey(item.request);
   const auctionQueues = perDatabase(queues, db);
-  const queue = auctionQueues.get(auctionId);
+  const queue = auctionQueues.get(key);
   if (queue) {
     queue.push(item);
     return;
   }
   const waiting: Queued[] = [item];
-  auctionQueues.set(auctionId, waiting);
+  auctionQueues.set(key, waiting);
   void (async () => {
     while (waiting.length > 0) {
       const head = waiting[0] as Queued;
@@ -67,7 +68,7 @@ function enqueue(db: Database, auctionId: number, item: Queued) {
       const batch = waiting.splice(0, end === -1 ? waiting.length : end) as QueuedBid[];
       await manualRound(
         db,
-        auctionId,
+        key,
         batch.map((queued) => queued.request),
       ).then(
         (outcomes) => {
@@ -78,7 +79,7 @@ function enqueue(db: Database, auctionId: number, item: Queued) {
         },
       );
     }
-    auctionQueues.delete(auctionId);
+    auctionQueues.delete(key);
   })();
 }
 
@@ -106,7 +107,7 @@ function roundOrder(
   const rest: number[] = [];
   requests.forEach((request, index) => {
     const problem =
-      checkBidder(round.read, round.auction, request.organizationId, request.now ?? at) ||
+      checkBidder(round.read, round.auction, round.lot, request.organizationId, request.now ?? at) ||
       blocked.has(request.organizationId);
     (problem || largeDropQuestion(round.state, request) ? rest : ready).push(index);
   });
@@ -126,7 +127,8 @@ const GUARDED_ATTEMPTS = 3;
  * refused or accepted exactly as it would have been on its own after the ones decided before it. A
  * bid's time is taken when the round is decided: a bid that waited its turn past the end is late.
  */
-async function manualRound(db: Database, auctionId: number, requests: ManualRequest[]): Promise<BidOutcome[]> {
+async function manualRound(db: Database, key: string, requests: ManualRequest[]): Promise<BidOutcome[]> {
+  const { auctionId, lotId } = requests[0] as ManualRequest;
   const sellers = [...new Set(requests.map((request) => request.organizationId))];
   // Sellers held back by their subscription (issue 19), bidders and minimums' holders: one read per
   // round, not per bid.
@@ -140,7 +142,7 @@ async function manualRound(db: Database, auctionId: number, requests: ManualRequ
     for (const index of roundOrder(round, requests, at, blocked)) {
       const request = requests[index] as ManualRequest;
       const now = request.now ?? at;
-      const problem = checkBidder(read, round.auction, request.organizationId, now);
+      const problem = checkBidder(read, round.auction, round.lot, request.organizationId, now);
       if (problem) {
         decided[index] = problem;
         continue;
@@ -178,30 +180,30 @@ async function manualRound(db: Database, auctionId: number, requests: ManualRequ
       // Nothing written, so no guard vouched for a state kept in memory: another machine may have
       // moved the price, the leader or the end meanwhile. Refusals are given on a fresh read only.
       if (fromMemory) return undefined;
-      remember(db, read, accepted);
+      remember(db, key, read, accepted);
       return decided as BidOutcome[];
     }
     const ids = await writeRound(executor, round, at);
     if (!ids) return undefined; // the auction changed since the read
-    remember(db, stateAfter(round), accepted);
+    remember(db, key, stateAfter(round), accepted);
     return decided.map((entry) =>
       "kind" in entry ? entry : acceptedOutcome(entry, ids[round.changes.indexOf(entry)] ?? []),
     );
   };
   // The state this process knows, if it covers every seller of the round; else (and after a miss) a read.
-  const knownState = knownStatesOf(db).get(auctionId);
+  const knownState = knownStatesOf(db).get(key);
   const accepted = acceptedOnly(knownState?.termsAccepted);
   let known = sellers.every((seller) => accepted[seller] === true) ? knownState : undefined;
-  knownStatesOf(db).delete(auctionId);
+  knownStatesOf(db).delete(key);
   for (let attempt = 0; attempt < GUARDED_ATTEMPTS; attempt += 1) {
     const outcomes = known
       ? await decide(db, known, true)
-      : await decide(db, await readForBidding(db, auctionId, sellers, false));
+      : await decide(db, await readForBidding(db, auctionId, lotId, sellers, false));
     if (outcomes) return outcomes;
     known = undefined;
   }
   return db.transaction(async (tx) => {
-    const outcomes = await decide(tx, await lockAndRead(tx, auctionId, sellers, false));
+    const outcomes = await decide(tx, await lockAndRead(tx, auctionId, lotId, sellers, false));
     if (!outcomes) throw new Error("the auction changed under its row lock");
     return outcomes;
   });
@@ -209,7 +211,7 @@ async function manualRound(db: Database, auctionId: number, requests: ManualRequ
 
 /** A seller's manual bid: binding once accepted; the auto-bids it sets off are written with it. */
 export function placeManualBid(db: Database, request: ManualRequest): Promise<BidOutcome> {
-  return new Promise((settle, fail) => enqueue(db, request.auctionId, { kind: "manual", request, settle, fail }));
+  return new Promise((settle, fail) => enqueue(db, { kind: "manual", request, settle, fail }));
 }
 
 /** A seller whose subscription is overdue past the grace period, or cancelled, places no new bid (issue 19). */
@@ -224,5 +226,5 @@ async function standingRefusal(db: Database, request: BidderRequest): Promise<Bi
  * its seller.
  */
 export function setAutoBidMinimum(db: Database, request: MinimumRequest): Promise<BidOutcome> {
-  return new Promise((settle, fail) => enqueue(db, request.auctionId, { kind: "minimum", request, settle, fail }));
+  return new Promise((settle, fail) => enqueue(db, { kind: "minimum", request, settle, fail }));
 }

@@ -1,5 +1,5 @@
 import type { OnBehalfEffect } from "~db/schema";
-import { decrementOf, endAfterBid, statusAt } from "../auction-rules";
+import { decrementOf, endAfterBid, lotStatusAt } from "../auction-rules";
 import type { BiddingState, NewBid } from "./bidding";
 import type { Read } from "./bidding-read.server";
 
@@ -10,6 +10,8 @@ import type { Read } from "./bidding-read.server";
 
 export type BidderRequest = {
   auctionId: number;
+  /** The lot bid on (issue 31); none: the auction's first (an auction of one lot). */
+  lotId?: number;
   organizationId: number;
   /** Who places it: a user of the seller, or (with `onBehalfNote`) the one entering it for the seller. */
   userId: number;
@@ -48,12 +50,13 @@ const SEALED_ONLY = "This is a sealed-bid auction: send one bid with its documen
 export const NOT_INVITED = "This auction does not exist or you are not invited to it.";
 
 /**
- * Whether the seller may bid now on the auction as it stands: invited to a published auction (a draft
- * is not there for sellers: 404, as for an auction that does not exist), terms accepted, open.
+ * Whether the seller may bid now on the lot as it stands: invited to a published auction (a draft
+ * is not there for sellers: 404, as for an auction that does not exist), terms accepted, the lot open.
  */
 export function checkBidder(
   read: Read,
   auction: Read["auction"],
+  lot: Read["lot"],
   organizationId: number,
   now: Date,
 ): Refused | undefined {
@@ -61,7 +64,7 @@ export function checkBidder(
   if (termsAccepted === undefined || auction.status === "draft") return refused(404, NOT_INVITED);
   if (!termsAccepted) return refused(409, "Please accept the auction's terms before bidding.");
   if (auction.kind === "sealed") return refused(409, SEALED_ONLY);
-  const status = statusAt(auction, now);
+  const status = lotStatusAt(auction, lot, now);
   if (status === "scheduled") return refused(409, "Bidding has not started yet.");
   if (status !== "open") return refused(409, "Bidding has closed.");
   return undefined;
@@ -69,12 +72,12 @@ export function checkBidder(
 
 /** The rules' view of the auction as read: reserve, decrement, the standing lowest, the auto-bids, own lowest bids. */
 function biddingState(read: Read): BiddingState {
-  const { auction, lowest, autoBids } = read;
+  const { lot, lowest, autoBids } = read;
   const ownLowest = new Map<number, number>();
   for (const [seller, amount] of Object.entries(read.ownLowest ?? {})) ownLowest.set(Number(seller), amount);
   return {
-    reserve: auction.reserveCents,
-    decrement: decrementOf(auction),
+    reserve: lot.reserveCents,
+    decrement: decrementOf(lot),
     lowest,
     autoBids: autoBids.map(({ seller, minimum, enteredAt }) => ({ seller, minimum, enteredAt })),
     ownLowest,
@@ -98,11 +101,13 @@ export type Change = {
   endsAfter: Date;
 };
 
-/** Changes decided in order on the auction as read, each on the state the one before left. */
+/** Changes decided in order on the lot as read, each on the state the one before left. */
 export class Round {
   readonly changes: Change[] = [];
   state: BiddingState;
-  auction: Read["auction"];
+  readonly auction: Read["auction"];
+  /** The lot as the changes so far left it (a late bid moves its end). */
+  lot: Read["lot"];
 
   /** `paused`: sellers held back by their subscription, whose minimums bid nothing in this round. */
   constructor(
@@ -111,6 +116,7 @@ export class Round {
   ) {
     this.state = paused?.size ? { ...biddingState(read), paused } : biddingState(read);
     this.auction = read.auction;
+    this.lot = read.lot;
   }
 
   /** The rank (and tie-break) of the next change: the auction's sequence number after it. */
@@ -125,12 +131,12 @@ export class Round {
     cause: { userId: number; autoBidId?: number; onBehalfNote?: string; onBehalf?: OnBehalfEffect },
     now: Date,
   ) {
-    const endsBefore = this.auction.endsAt;
-    const endsAfter = bids.length > 0 ? endAfterBid(this.auction, now) : endsBefore;
+    const endsBefore = this.lot.endsAt;
+    const endsAfter = bids.length > 0 ? endAfterBid({ ...this.auction, ...this.lot }, now) : endsBefore;
     this.changes.push({ bids, ...cause, before: this.state, after, endsBefore, endsAfter });
     this.state = after;
     if (endsAfter.getTime() !== endsBefore.getTime()) {
-      this.auction = { ...this.auction, endsAt: endsAfter, extensions: this.auction.extensions + 1 };
+      this.lot = { ...this.lot, endsAt: endsAfter, extensions: this.lot.extensions + 1 };
     }
   }
 }

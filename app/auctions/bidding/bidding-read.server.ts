@@ -1,9 +1,10 @@
-import { eq, sql } from "drizzle-orm";
+import { and, asc, eq, type SQL, sql } from "drizzle-orm";
 import type { Database, Transaction } from "~db/database.server";
-import { auctionAutoBids, auctionBids, auctionInvitations, auctions } from "~db/schema";
+import { auctionAutoBids, auctionBids, auctionInvitations, auctionLots, auctions } from "~db/schema";
 
-// Reading an auction for bidding (issue 9): its state as the rules need it, in one statement, with or
-// without taking its row lock first.
+// Reading an auction's lot for bidding (issues 9 and 31): its state as the rules need it, in one
+// statement, with or without taking the auction's row lock first. Bids on every lot of an auction
+// are ordered by the auction's sequence number, which guards each write.
 
 /** The auction's columns the bidding rules need. */
 const auctionColumns = {
@@ -12,17 +13,35 @@ const auctionColumns = {
   status: auctions.status,
   startsAt: auctions.startsAt,
   endsAt: auctions.endsAt,
-  scheduledEndsAt: auctions.scheduledEndsAt,
   softCloseWindowMinutes: auctions.softCloseWindowMinutes,
   softCloseExtensionMinutes: auctions.softCloseExtensionMinutes,
   softCloseCapMinutes: auctions.softCloseCapMinutes,
   extensions: auctions.extensions,
-  reserveCents: auctions.reserveCents,
-  decrementKind: auctions.decrementKind,
-  decrementValue: auctions.decrementValue,
   sequence: auctions.sequence,
 };
-type BiddingAuction = { [K in keyof typeof auctionColumns]: (typeof auctionColumns)[K]["_"]["data"] };
+/** The lot's columns: its terms and end. */
+const lotColumns = {
+  id: auctionLots.id,
+  position: auctionLots.position,
+  reserveCents: auctionLots.reserveCents,
+  decrementKind: auctionLots.decrementKind,
+  decrementValue: auctionLots.decrementValue,
+  endsAt: auctionLots.endsAt,
+  scheduledEndsAt: auctionLots.scheduledEndsAt,
+  extensions: auctionLots.extensions,
+};
+type Data<Columns extends Record<string, { _: { data: unknown } }>> = {
+  [K in keyof Columns]: Columns[K]["_"]["data"];
+};
+type BiddingAuction = Data<typeof auctionColumns>;
+export type BiddingLot = Data<typeof lotColumns>;
+
+/** The lot asked for, or (none named: an auction of one lot) the first. */
+const lotWanted = (auctionId: number, lotId: number | undefined): SQL =>
+  and(
+    eq(auctionLots.auctionId, auctionId),
+    lotId === undefined ? eq(auctionLots.position, 1) : eq(auctionLots.id, lotId),
+  ) as SQL;
 
 /** What the rules need besides the auction's columns, read in the same statement (one snapshot). */
 type BiddingRead = {
@@ -34,15 +53,16 @@ type BiddingRead = {
   ownLowest: Record<string, number> | null;
 };
 
-export type Read = BiddingRead & { auction: BiddingAuction };
+export type Read = BiddingRead & { auction: BiddingAuction; lot: BiddingLot };
 
 /**
- * The auction's state for the rules, in one statement: every part from one snapshot, so the sequence
- * number read with it vouches for all of it. `sellers` are the organizations asking.
+ * The lot's state for the rules, in one statement: every part from one snapshot, so the auction's
+ * sequence number read with it vouches for all of it. `sellers` are the organizations asking.
  */
 export async function readForBidding(
   db: Database | Transaction,
   auctionId: number,
+  lotId: number | undefined,
   sellers: number[],
   withOwnLowest: boolean,
 ): Promise<Read | undefined> {
@@ -50,28 +70,32 @@ export async function readForBidding(
   const ownLowest = withOwnLowest
     ? sql`(select json_object_agg(organization_id, lowest) from (select organization_id, min(amount_cents) as lowest
           from ${auctionBids} where auction_id = ${auctionId} and organization_id in ${asking}
+            and lot_id = ${auctionLots.id}
           group by organization_id) as own)`
     : sql`null`;
   const [row] = await db
     .select({
-      ...auctionColumns,
+      auction: auctionColumns,
+      lot: lotColumns,
       state: sql<BiddingRead | string>`json_build_object(
         'termsAccepted', (select json_object_agg(organization_id, terms_accepted_at is not null)
           from ${auctionInvitations} where auction_id = ${auctionId} and organization_id in ${asking}),
         'lowest', (select json_build_object('seller', organization_id, 'amount', amount_cents, 'rank', rank)
-          from ${auctionBids} where id = ${auctions.lowestBidId}),
+          from ${auctionBids} where id = ${auctionLots.lowestBidId}),
         'autoBids', (select coalesce(json_agg(json_build_object('id', id, 'seller', organization_id,
           'minimum', minimum_cents, 'enteredAt', entered_sequence) order by id), '[]'::json)
-          from ${auctionAutoBids} where auction_id = ${auctionId}),
+          from ${auctionAutoBids} where lot_id = ${auctionLots.id}),
         'ownLowest', ${ownLowest}
       )`,
     })
     .from(auctions)
-    .where(eq(auctions.id, auctionId));
+    .innerJoin(auctionLots, lotWanted(auctionId, lotId))
+    .where(eq(auctions.id, auctionId))
+    .orderBy(asc(auctionLots.position));
   if (!row) return undefined;
-  const { state, ...auction } = row;
+  const { state, auction, lot } = row;
   const parsed: BiddingRead = typeof state === "string" ? JSON.parse(state) : state;
-  return { auction, ...parsed };
+  return { auction, lot, ...parsed };
 }
 
 /**
@@ -79,7 +103,13 @@ export async function readForBidding(
  * (pipelined on PostgreSQL: one round trip) and runs after it on a fresh snapshot, so it sees what
  * the change before committed.
  */
-export async function lockAndRead(tx: Transaction, auctionId: number, sellers: number[], withOwnLowest: boolean) {
+export async function lockAndRead(
+  tx: Transaction,
+  auctionId: number,
+  lotId: number | undefined,
+  sellers: number[],
+  withOwnLowest: boolean,
+) {
   // Sent in this order: a query goes out when it is awaited, so the lock is asked for before the read.
   const locked = tx
     .select({ id: auctions.id })
@@ -88,6 +118,6 @@ export async function lockAndRead(tx: Transaction, auctionId: number, sellers: n
     // The update's own lock (see round-write.server.ts): rows that only reference the auction do not wait.
     .for("no key update")
     .then(() => undefined);
-  const [, read] = await Promise.all([locked, readForBidding(tx, auctionId, sellers, withOwnLowest)]);
+  const [, read] = await Promise.all([locked, readForBidding(tx, auctionId, lotId, sellers, withOwnLowest)]);
   return read;
 }

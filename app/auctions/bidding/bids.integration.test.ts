@@ -68,7 +68,8 @@ describe.each(databaseKinds)("bidding on %s", (kind) => {
     });
     expect(await bid(auction.id, b(), 890_000)).toMatchObject({ kind: "accepted" });
     const row = await auctionRow(db(), auction.id);
-    expect(row).toMatchObject({ lowestCents: 890_000, leaderOrganizationId: b().organizationId, bidCount: 2 });
+    expect(row).toMatchObject({ bidCount: 2 });
+    expect(row.lots[0]).toMatchObject({ lowestCents: 890_000, leaderOrganizationId: b().organizationId, bidCount: 2 });
   });
 
   it("asks about a bid far under the price it meets (the typo guard) without writing it, unless confirmed", async () => {
@@ -218,9 +219,9 @@ describe.each(databaseKinds)("bidding on %s", (kind) => {
       leader = row;
     }
     const final = await auctionRow(db(), auction.id);
-    expect(final.lowestBidId).toBe(leader?.id);
-    expect(final.lowestCents).toBe(leader?.amountCents);
-    expect(final.leaderOrganizationId).toBe(leader?.organizationId);
+    expect(final.lots[0]?.lowestBidId).toBe(leader?.id);
+    expect(final.lots[0]?.lowestCents).toBe(leader?.amountCents);
+    expect(final.lots[0]?.leaderOrganizationId).toBe(leader?.organizationId);
     expect(final.bidCount).toBe(rows.length);
     // Ranks come from the auction's sequence, taken once per action under the lock.
     expect(new Set(rows.filter((row) => row.kind === "manual").map((row) => row.rank)).size).toBe(
@@ -281,8 +282,8 @@ describe.each(databaseKinds)("bidding on %s", (kind) => {
         }
         const final = await auctionRow(db(), auction.id);
         const last = rows.at(-1);
-        expect(final.lowestBidId).toBe(last?.id);
-        expect(final.lowestCents).toBe(last?.amountCents);
+        expect(final.lots[0]?.lowestBidId).toBe(last?.id);
+        expect(final.lots[0]?.lowestCents).toBe(last?.amountCents);
         expect(final.bidCount).toBe(rows.length);
         // The audit trail: one bid event per bid, naming it; an automatic bid names what set it off.
         const events = await db()
@@ -332,7 +333,7 @@ describe.each(databaseKinds)("bidding on %s", (kind) => {
         // On machine one, A is no longer leading, and a bid after the first extended end is on time.
         const late = new Date(endsAt.getTime() + 6 * 60_000);
         expect(await on(one, a(), 880_000, late)).toMatchObject({ kind: "accepted" });
-        expect((await auctionRow(db(), auction.id)).leaderOrganizationId).toBe(a().organizationId);
+        expect((await auctionRow(db(), auction.id)).lots[0]?.leaderOrganizationId).toBe(a().organizationId);
       } finally {
         await Promise.all(handles.map((handle) => handle.close()));
       }

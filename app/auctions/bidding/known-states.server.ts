@@ -6,7 +6,7 @@ import type { Read } from "./bidding-read.server";
 // auction is one round trip: the write's guard vouches for it.
 
 /** A map per database handle (each handle is a machine's connection to one database). */
-export function perDatabase<Value>(maps: WeakMap<Database, Map<number, Value>>, db: Database): Map<number, Value> {
+export function perDatabase<Key, Value>(maps: WeakMap<Database, Map<Key, Value>>, db: Database): Map<Key, Value> {
   let map = maps.get(db);
   if (!map) {
     map = new Map();
@@ -15,14 +15,18 @@ export function perDatabase<Value>(maps: WeakMap<Database, Map<number, Value>>, 
   return map;
 }
 
+/** Which lot a request is on: the lot named, or (none named) the auction's first. */
+export const lotKey = (request: { auctionId: number; lotId?: number }) =>
+  `${request.auctionId}/${request.lotId ?? "first"}`;
+
 /**
- * Per database handle: the state of open auctions as this process last read or wrote it. A round
+ * Per database handle, by lot (`lotKey`): the state of open auctions' lots as this process last read or wrote it. A round
  * decides on it without reading again; the write's guard (sequence, status, end) still makes sure
  * nothing changed meanwhile, and when something did (another machine's bid, a cancellation, the
  * close) the round reads afresh. Only open auctions are kept: their terms can no longer change, and
  * the only other facts used, sellers having accepted the terms, are kept only once true.
  */
-const knownStates = new WeakMap<Database, Map<number, Read>>();
+const knownStates = new WeakMap<Database, Map<string, Read>>();
 const KNOWN_STATES_KEPT = 1_000;
 export const knownStatesOf = (db: Database) => perDatabase(knownStates, db);
 
@@ -30,25 +34,29 @@ export const knownStatesOf = (db: Database) => perDatabase(knownStates, db);
 export const acceptedOnly = (termsAccepted: Record<string, boolean> | null | undefined) =>
   Object.fromEntries(Object.entries(termsAccepted ?? {}).filter(([, accepted]) => accepted));
 
-/** Keeps an open auction's state, with every seller known to have accepted its terms. */
-export function remember(db: Database, read: Read, alsoAccepted: Record<string, boolean>) {
+/** Keeps an open auction's lot's state (under `key`), with every seller known to have accepted its terms. */
+export function remember(db: Database, key: string, read: Read, alsoAccepted: Record<string, boolean>) {
   if (read.auction.status !== "open") return;
   const known = knownStatesOf(db);
-  known.delete(read.auction.id);
-  if (known.size >= KNOWN_STATES_KEPT) known.delete(known.keys().next().value as number);
-  known.set(read.auction.id, { ...read, termsAccepted: { ...alsoAccepted, ...acceptedOnly(read.termsAccepted) } });
+  known.delete(key);
+  if (known.size >= KNOWN_STATES_KEPT) known.delete(known.keys().next().value as string);
+  known.set(key, { ...read, termsAccepted: { ...alsoAccepted, ...acceptedOnly(read.termsAccepted) } });
 }
 
-/** The state a round leaves: the auction moved on by its changes. */
+/** The state a round leaves: the lot and the auction moved on by its changes. */
 export function stateAfter(round: Round): Read {
   const { read, changes } = round;
+  const extended = round.lot.extensions - read.lot.extensions;
   return {
     ...read,
     auction: {
       ...round.auction,
       sequence: read.auction.sequence + changes.length,
       status: read.auction.status === "scheduled" ? "open" : read.auction.status,
+      endsAt: round.lot.endsAt > read.auction.endsAt ? round.lot.endsAt : read.auction.endsAt,
+      extensions: read.auction.extensions + extended,
     },
+    lot: round.lot,
     lowest: round.state.lowest,
     ownLowest: null,
   };

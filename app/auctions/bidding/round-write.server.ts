@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Database, Transaction } from "~db/database.server";
-import { auctionBids, auctionEvents, auctions, bidEffects } from "~db/schema";
+import { auctionBids, auctionEvents, auctionLots, auctions, bidEffects } from "~db/schema";
 import { AUCTION_CHANNEL } from "../auction-changes.server";
 import { effectsOfRound, type Round } from "./bid-round.server";
 
@@ -28,7 +28,7 @@ function rowsOf<Row>(result: unknown): Row[] {
  */
 export async function writeRound(db: Database | Transaction, round: Round, at: Date): Promise<number[][] | undefined> {
   const { read, changes } = round;
-  const { auction } = read;
+  const { auction, lot } = read;
   type BidRow = {
     ord: number;
     event_ord: number;
@@ -81,7 +81,8 @@ export async function writeRound(db: Database | Transaction, round: Round, at: D
       ? sql`, lowest_bid_id = (select id from new_bid where ord = ${leaderOrd}),
           lowest_cents = ${lowest.amount}, leader_organization_id = ${lowest.seller}`
       : sql``;
-  const endsAt = round.auction.endsAt;
+  const endsAt = round.lot.endsAt;
+  const extended = round.lot.extensions - lot.extensions;
   const iso = at.toISOString();
   // The outbid, extension and on-behalf notices, owed from the commit on: one row for the round, if
   // anyone is owed one.
@@ -89,8 +90,8 @@ export async function writeRound(db: Database | Transaction, round: Round, at: D
   const effectsWritten = effects
     ? sql`,
     effects_written as (
-      insert into ${bidEffects} (auction_id, outbid_organization_ids, extended, ends_at, on_behalf, created_at)
-      select ${auction.id}, ${`{${effects.outbid.join(",")}}`}::int[], ${effects.extended},
+      insert into ${bidEffects} (auction_id, lot_id, outbid_organization_ids, extended, ends_at, on_behalf, created_at)
+      select ${auction.id}, ${lot.id}, ${`{${effects.outbid.join(",")}}`}::int[], ${effects.extended},
         ${endsAt.toISOString()}::timestamptz, ${JSON.stringify(effects.onBehalf)}::jsonb, ${iso}::timestamptz
       from moved
     )`
@@ -100,7 +101,9 @@ export async function writeRound(db: Database | Transaction, round: Round, at: D
       select id from ${auctions}
       where id = ${auction.id} and sequence = ${auction.sequence} and status = ${auction.status}
         and date_trunc('milliseconds', ends_at) = ${auction.endsAt.toISOString()}::timestamptz
-      for no key update
+        and exists (select from ${auctionLots} where ${auctionLots.id} = ${lot.id}
+          and date_trunc('milliseconds', ${auctionLots.endsAt}) = ${lot.endsAt.toISOString()}::timestamptz)
+      for no key update of ${auctions}
     ),
     taken as (
       select row_number() over (order by id) as ord, id
@@ -120,33 +123,39 @@ export async function writeRound(db: Database | Transaction, round: Round, at: D
       from new_bid left join new_bid as cause on cause.ord = new_bid.cause_ord
     ),
     bids_written as (
-      insert into ${auctionBids} (id, auction_id, organization_id, user_id, entered_by_user_id, on_behalf_note,
+      insert into ${auctionBids} (id, auction_id, lot_id, organization_id, user_id, entered_by_user_id, on_behalf_note,
         amount_cents, kind, rank, triggered_by_bid_id, triggered_by_auto_bid_id, created_at)
-      select id, ${auction.id}, organization_id, user_id, entered_by_user_id, on_behalf_note,
+      select id, ${auction.id}, ${lot.id}, organization_id, user_id, entered_by_user_id, on_behalf_note,
         amount_cents, kind, rank, triggered_by_bid_id, triggered_by_auto_bid_id, ${iso}::timestamptz
       from bid_caused order by ord
     ),
     moved as (
       update ${auctions} set sequence = ${auction.sequence + changes.length},
         status = ${auction.status === "scheduled" ? "open" : auction.status},
-        bid_count = bid_count + ${rows.length}, ends_at = ${endsAt.toISOString()}::timestamptz,
-        extensions = ${round.auction.extensions}, updated_at = ${iso}::timestamptz
-        ${leader}
+        bid_count = bid_count + ${rows.length},
+        ends_at = greatest(ends_at, ${endsAt.toISOString()}::timestamptz),
+        extensions = extensions + ${extended}, updated_at = ${iso}::timestamptz
       from guard where ${auctions.id} = guard.id
       returning ${auctions.id}
+    ),
+    lot_moved as (
+      update ${auctionLots} set bid_count = bid_count + ${rows.length},
+        ends_at = ${endsAt.toISOString()}::timestamptz, extensions = ${round.lot.extensions}
+        ${leader}
+      from guard where ${auctionLots.id} = ${lot.id}
     ),
     events_written as (
       insert into ${auctionEvents} (auction_id, kind, user_id, organization_id, data, created_at)
       select ${auction.id}, kind, user_id, organization_id, data, ${iso}::timestamptz from (
         select 'bid' as kind, coalesce(user_id, entered_by_user_id) as user_id, organization_id,
-          jsonb_build_object('bidId', id, 'amountCents', amount_cents,
+          jsonb_build_object('bidId', id, 'lotId', ${lot.id}::int, 'amountCents', amount_cents,
           'bidKind', kind, 'triggeredByBidId', triggered_by_bid_id,
           'triggeredByAutoBidId', triggered_by_auto_bid_id)
           || case when on_behalf_note is null then '{}'::jsonb
              else jsonb_build_object('onBehalf', true, 'onBehalfNote', on_behalf_note) end as data, event_ord
         from bid_caused
         union all
-        select 'extended', null, null, extension.data, extension.event_ord
+        select 'extended', null, null, extension.data || jsonb_build_object('lotId', ${lot.id}::int), extension.event_ord
         from guard, json_to_recordset(${JSON.stringify(extensions)}::json) as extension(event_ord int, data jsonb)
       ) as event order by event_ord
     )${effectsWritten}

@@ -1,10 +1,11 @@
-import { eq } from "drizzle-orm";
+import { asc, eq, inArray } from "drizzle-orm";
 import type { MessageServices } from "~/messaging/messaging.server";
 import { type NoticeExecutor, notifyOrganizations } from "~/notifications/notifications.server";
 import { utcMinute } from "~/shared/dates";
 import { formatCents } from "~/shared/money";
-import { auctionBids, auctionInvitations, type auctions, organizations, sealedBids } from "~db/schema";
+import { auctionBids, auctionInvitations, auctionLots, type auctions, organizations, sealedBids } from "~db/schema";
 import { auctionLink } from "../auction-notices.server";
+import { lotName } from "../lots/lot-words";
 
 // The notices the clock sends (in the transaction that opens or closes the auction): bidding is open (to the invited sellers), bidding has closed (to the
 // buyer side, a sealed auction's evaluator and the bidders).
@@ -53,20 +54,39 @@ export async function tellClosed(
         .selectDistinct({ organizationId: auctionBids.organizationId })
         .from(auctionBids)
         .where(eq(auctionBids.auctionId, auction.id));
-  const [leader] =
-    !sealed && auction.leaderOrganizationId
+  const lots = await db
+    .select()
+    .from(auctionLots)
+    .where(eq(auctionLots.auctionId, auction.id))
+    .orderBy(asc(auctionLots.position));
+  const leaderIds = lots.flatMap((lot) => (lot.leaderOrganizationId ? [lot.leaderOrganizationId] : []));
+  const leaders =
+    !sealed && leaderIds.length > 0
       ? await db
-          .select({ name: organizations.name })
+          .select({ id: organizations.id, name: organizations.name })
           .from(organizations)
-          .where(eq(organizations.id, auction.leaderOrganizationId))
+          .where(inArray(organizations.id, leaderIds))
       : [];
-  const summary = sealed
-    ? bidders.length === 0
-      ? "No sealed bid was received."
-      : `${bidders.length} sealed ${bidders.length === 1 ? "bid was" : "bids were"} received and can now be opened.`
-    : leader && auction.lowestCents !== null
-      ? `The lowest bid is ${formatCents(auction.lowestCents)} by ${leader.name}.`
-      : "Nobody bid.";
+  // Each lot's lowest (issue 31); an auction of one lot says it without the lot's name.
+  const lowestOf = (lot: (typeof lots)[number]) => {
+    const leader = leaders.find((row) => row.id === lot.leaderOrganizationId);
+    return leader && lot.lowestCents !== null ? { cents: lot.lowestCents, name: leader.name } : undefined;
+  };
+  const lotsSummary =
+    lots.length > 1
+      ? lots.map((lot) => {
+          const lowest = lowestOf(lot);
+          return `${lotName(lot)}: ${lowest ? `the lowest bid is ${formatCents(lowest.cents)} by ${lowest.name}.` : "nobody bid."}`;
+        })
+      : undefined;
+  const only = lots[0] ? lowestOf(lots[0]) : undefined;
+  const summary: string[] = sealed
+    ? [
+        bidders.length === 0
+          ? "No sealed bid was received."
+          : `${bidders.length} sealed ${bidders.length === 1 ? "bid was" : "bids were"} received and can now be opened.`,
+      ]
+    : (lotsSummary ?? [only ? `The lowest bid is ${formatCents(only.cents)} by ${only.name}.` : "Nobody bid."]);
   await notifyOrganizations(
     services,
     [auction.organizationId],
@@ -78,7 +98,7 @@ export async function tellClosed(
         sealed
           ? `The submission deadline of "${auction.title}" has passed.`
           : `Bidding on "${auction.title}" has closed.`,
-        summary,
+        ...summary,
         "",
         "Review the bids and award the auction here:",
         link,
@@ -94,7 +114,7 @@ export async function tellClosed(
         kind: "closed",
         auctionId: auction.id,
         subject: `Bids to evaluate: ${auction.title}`,
-        lines: [`The submission deadline of "${auction.title}" has passed.`, summary, "", link],
+        lines: [`The submission deadline of "${auction.title}" has passed.`, ...summary, "", link],
       },
       db,
     );

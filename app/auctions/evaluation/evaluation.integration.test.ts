@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { moveAuctionTimes } from "~/auctions/lots/lots.server";
 import {
   auctionBidRequirements,
   auctions,
@@ -83,15 +84,11 @@ describe.each(databaseKinds)("technical evaluation on %s", (kind) => {
     for (const [party, amountCents] of amounts) {
       await db().insert(sealedBids).values({ auctionId, organizationId: party.organizationId, amountCents });
     }
-    await db()
-      .update(auctions)
-      .set({
-        status: "closed",
-        startsAt: new Date(Date.now() - 7_200_000),
-        scheduledEndsAt: new Date(Date.now() - 1_000),
-        endsAt: new Date(Date.now() - 1_000),
-      })
-      .where(eq(auctions.id, auctionId));
+    await moveAuctionTimes(db(), auctionId, {
+      startsAt: new Date(Date.now() - 7_200_000),
+      endsAt: new Date(Date.now() - 1_000),
+    });
+    await db().update(auctions).set({ status: "closed" }).where(eq(auctions.id, auctionId));
   }
 
   const criteriaOf = (auctionId: number) =>

@@ -9,7 +9,8 @@ import type { CurrentUser } from "~/sessions/current-user";
 import { dollars } from "~/shared/money";
 import { Role } from "~/shared/roles";
 import type { Database } from "~db/database.server";
-import { type auctions, organizations, provinces, serviceAreas, services } from "~db/schema";
+import { organizations, provinces, serviceAreas, services } from "~db/schema";
+import { type AuctionWithLots, firstLot } from "../auction-views.server";
 import { auctionFormSchema, decrementValueOf, requirementLines } from "./auction-schema";
 import type { AuctionTerms } from "./auction-terms";
 import { checkTermsReferences } from "./auction-terms.server";
@@ -72,8 +73,9 @@ export async function loadAuctionFormOptions(db: Database, user: CurrentUser): P
 }
 
 /** A stored auction as the form's values, times on the user's wall clock. */
-export function auctionFormValues(auction: typeof auctions.$inferSelect, timezone: string, requirements: string[]) {
+export function auctionFormValues(auction: AuctionWithLots, timezone: string, requirements: string[]) {
   const sealed = auction.kind === "sealed";
+  const lot = firstLot(auction);
   return {
     kind: auction.kind,
     title: auction.title,
@@ -81,9 +83,9 @@ export function auctionFormValues(auction: typeof auctions.$inferSelect, timezon
     service: String(auction.serviceId),
     service_area: String(auction.serviceAreaId),
     reserve: dollars(auction.reserveCents),
-    decrement_kind: auction.decrementKind,
-    decrement_amount: !sealed && auction.decrementKind === "amount" ? dollars(auction.decrementValue) : "",
-    decrement_percent: !sealed && auction.decrementKind === "percent" ? String(auction.decrementValue / 100) : "",
+    decrement_kind: lot.decrementKind,
+    decrement_amount: !sealed && lot.decrementKind === "amount" ? dollars(lot.decrementValue) : "",
+    decrement_percent: !sealed && lot.decrementKind === "percent" ? String(lot.decrementValue / 100) : "",
     starts_at: utcToZonedLocal(auction.startsAt, timezone),
     ends_at: utcToZonedLocal(auction.scheduledEndsAt, timezone),
     soft_close_window: String(auction.softCloseWindowMinutes),

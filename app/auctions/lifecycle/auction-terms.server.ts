@@ -12,6 +12,7 @@ import {
   TERMS_LOCKED,
 } from "../auction-changes.server";
 import { termsOpenForChange } from "../auction-rules";
+import { firstLotOf, type LotTerms, lotTermsOf, pricedByLots, rescheduleLots, saveLots } from "../lots/lots.server";
 import { tellTermsChanged } from "../questions/terms-changed.server";
 import type { AuctionTerms } from "./auction-terms";
 
@@ -38,8 +39,6 @@ const termsColumns = (terms: AuctionTerms) => ({
   serviceId: terms.serviceId,
   serviceAreaId: terms.serviceAreaId,
   reserveCents: terms.reserveCents,
-  decrementKind: terms.decrementKind,
-  decrementValue: terms.decrementValue,
   startsAt: terms.startsAt,
   endsAt: terms.endsAt,
   scheduledEndsAt: terms.endsAt,
@@ -50,6 +49,16 @@ const termsColumns = (terms: AuctionTerms) => ({
   priceWeightPercent: terms.priceWeightPercent,
   technicalPassMark: terms.technicalPassMark,
 });
+
+/** The auction's one lot, as the form sets it (priced as one amount: one line of quantity 1). */
+const lotsOfTerms = (terms: AuctionTerms): LotTerms[] => [
+  {
+    title: "",
+    reserveCents: terms.reserveCents,
+    decrementKind: terms.decrementKind,
+    decrementValue: terms.decrementValue,
+  },
+];
 
 /** The sealed auction's required documents, replacing any before (only while nothing can have been bid). */
 async function saveRequirements(tx: Transaction, auctionId: number, requirements: string[]) {
@@ -75,8 +84,14 @@ export async function createAuction(db: Database, actor: Actor, terms: AuctionTe
     const [auction] = await tx
       .insert(auctions)
       .values({ organizationId: actor.organizationId, createdByUserId: actor.userId, ...termsColumns(terms) })
-      .returning({ id: auctions.id });
+      .returning({
+        id: auctions.id,
+        title: auctions.title,
+        scheduledEndsAt: auctions.scheduledEndsAt,
+        lotCloseGapMinutes: auctions.lotCloseGapMinutes,
+      });
     if (!auction) throw new Error("no auction row");
+    await saveLots(tx, auction, lotsOfTerms(terms));
     await saveRequirements(tx, auction.id, terms.requirements);
     await logEvent(tx, auction.id, "created", actor, { title: terms.title, kind: terms.kind });
     return auction.id;
@@ -99,17 +114,26 @@ export async function updateAuctionTerms(
     if (!auction) return refused(404, NOT_FOUND);
     if (!termsOpenForChange(auction, now)) return refused(409, TERMS_LOCKED);
     const requirementsBefore = (await bidRequirements(tx, auctionId)).map((requirement) => requirement.name);
+    const lotBefore = await firstLotOf(tx, auctionId);
     const columns = termsColumns(terms);
     await tx
       .update(auctions)
       .set({ ...columns, updatedAt: now })
       .where(eq(auctions.id, auctionId));
+    // An auction priced by lots keeps them (each lot's terms are set on its own page); one priced as one
+    // amount takes the form's reserve and decrement. Either way the lots close from the new end.
+    if (pricedByLots(await lotTermsOf(tx, auctionId))) await rescheduleLots(tx, auctionId);
+    else await saveLots(tx, { ...auction, ...columns }, lotsOfTerms(terms));
     await saveRequirements(tx, auctionId, terms.requirements);
+    const { decrementKind, decrementValue } = lotBefore;
     const told = await tellTermsChanged(
       services,
       tx,
-      { row: auction, requirements: requirementsBefore },
-      { row: columns, requirements: terms.requirements },
+      { row: { ...auction, decrementKind, decrementValue }, requirements: requirementsBefore },
+      {
+        row: { ...columns, decrementKind: terms.decrementKind, decrementValue: terms.decrementValue },
+        requirements: terms.requirements,
+      },
     );
     await logEvent(tx, auctionId, "terms-changed", actor, told.length > 0 ? { told } : {});
     return { kind: "done", auctionId };

@@ -1,8 +1,7 @@
 import type { CurrentUser } from "~/sessions/current-user";
 import { parseId } from "~/shared/ids";
 import type { Database } from "~db/database.server";
-import type { AuctionRow } from "../auction-rules";
-import { findAuction, type Viewer, viewerOf, viewFor } from "../auction-views.server";
+import { type AuctionWithLots, findAuction, type Viewer, viewerOf, viewFor } from "../auction-views.server";
 import { timezoneOf } from "../lifecycle/auction-form.server";
 import { liveView } from "./auction-live.server";
 import type { AuctionLive } from "./auction-live-hub";
@@ -32,7 +31,7 @@ function refusal(status: 401 | 404, message: string): Response {
 }
 
 /** The auction, who follows it, and the zone their times are shown in. */
-type Access = { auction: AuctionRow; viewer: Viewer; timezone: string };
+type Access = { auction: AuctionWithLots; viewer: Viewer; timezone: string };
 
 /** Who may follow the auction: 401 for visitors, 404 for a bad id or anyone `viewerOf` turns away. */
 export async function eventStreamAccess(

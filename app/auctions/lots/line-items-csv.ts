@@ -82,27 +82,37 @@ export function readLineItemsCsv(text: string): CsvOutcome<LineItem[]> {
   return problems.length > 0 ? { ok: false, problems } : { ok: true, value: items };
 }
 
-/** What is wrong with one line item as typed; the same rules for the form's rows and the CSV's. */
-export function lineItemProblems(description: string, unit: string, quantity: string, ceiling: string): string[] {
-  const messages: string[] = [];
-  if (description.trim() === "") messages.push("Please enter a description");
+/** What is wrong with each field of one line item as typed; the same rules for the form's rows and the CSV's. */
+export function lineItemFieldProblems(
+  description: string,
+  unit: string,
+  quantity: string,
+  ceiling: string,
+): Partial<Record<"description" | "unit" | "quantity" | "ceiling", string>> {
+  const problems: Partial<Record<"description" | "unit" | "quantity" | "ceiling", string>> = {};
+  if (description.trim() === "") problems.description = "Please enter a description";
   else if (description.length > MAX_DESCRIPTION_LENGTH) {
-    messages.push(`Please keep the description to ${MAX_DESCRIPTION_LENGTH} characters`);
+    problems.description = `Please keep the description to ${MAX_DESCRIPTION_LENGTH} characters`;
   }
-  if (unit.trim() === "") messages.push("Please enter a unit, like hour, km or m³");
-  else if (unit.length > MAX_UNIT_LENGTH) messages.push(`Please keep the unit to ${MAX_UNIT_LENGTH} characters`);
-  if (quantity.trim() === "") messages.push("Please enter an estimated quantity");
+  if (unit.trim() === "") problems.unit = "Please enter a unit, like hour, km or m³";
+  else if (unit.length > MAX_UNIT_LENGTH) problems.unit = `Please keep the unit to ${MAX_UNIT_LENGTH} characters`;
+  if (quantity.trim() === "") problems.quantity = "Please enter an estimated quantity";
   else if (parseQuantity(quantity) === null) {
-    messages.push("Please enter a quantity above zero with at most three decimals, like 12.5");
+    problems.quantity = "Please enter a quantity above zero with at most three decimals, like 12.5";
   }
   if (ceiling.trim() !== "") {
     const cents = parseDollars(ceiling);
     if (cents === null || cents < 1 || cents > MAX_CENTS) {
-      messages.push("Please enter the ceiling as a unit price in dollars and cents, like 185.00, or leave it empty");
+      problems.ceiling =
+        "Please enter the ceiling as a unit price in dollars and cents, like 185.00, or leave it empty";
     }
   }
-  return messages;
+  return problems;
 }
+
+/** What is wrong with one line item as typed, in the order of its columns. */
+export const lineItemProblems = (description: string, unit: string, quantity: string, ceiling: string): string[] =>
+  Object.values(lineItemFieldProblems(description, unit, quantity, ceiling));
 
 /** A lot's price sheet to fill in: its lines, and the seller's latest unit prices where they have some. */
 export function priceSheetCsv(lines: readonly LineItem[], unitCents?: readonly number[]): string {

@@ -13,6 +13,7 @@ import { appServicesContext } from "~/server/app-context";
 import { formatCents } from "~/shared/money";
 import { requireAuction } from "../auction-access.server";
 import { decrementOf, describeDecrement, STATUS_LABELS, statusAt } from "../auction-rules";
+import { firstLot } from "../auction-views.server";
 import { highestAllowedBid } from "../bidding/bidding";
 import { timezoneOf } from "../lifecycle/auction-form.server";
 import type { Route } from "./+types/auction-on-behalf";
@@ -43,6 +44,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { user, auction } = await requireOnBehalf(request, context, params.auctionId);
   const { db } = context.get(appServicesContext);
   const sealed = auction.kind === "sealed";
+  const lot = firstLot(auction);
   const sellers = sealed ? [] : await sellersWhoMayBid(db, auction.id);
   const entered = new URL(request.url).searchParams.get("done");
   return {
@@ -50,9 +52,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     title: auction.title,
     sealed,
     status: STATUS_LABELS[statusAt(auction, new Date())],
-    lowestCents: auction.lowestCents,
-    highestAllowedCents: highestAllowedBid(auction.reserveCents, auction.lowestCents, decrementOf(auction)),
-    decrement: describeDecrement(decrementOf(auction), formatCents),
+    lowestCents: lot.lowestCents,
+    highestAllowedCents: highestAllowedBid(lot.reserveCents, lot.lowestCents, decrementOf(lot)),
+    decrement: describeDecrement(decrementOf(lot), formatCents),
     timezone: timezoneOf(user),
     sellers: sellers.map((seller) => ({ value: String(seller.organizationId), label: seller.name })),
     entered: entered === "bid" || entered === "minimum" ? entered : null,

@@ -95,14 +95,14 @@ describe.each(databaseKinds)("practice auctions on %s", (kind) => {
 
     // Each bid above the simulated proxy's floor is undercut at once by one decrement.
     expect((await bid(alpha, auctionId, "9800.00")).status).toBe(302);
-    expect(await auctionRow(db(), auctionId)).toMatchObject({ lowestCents: 970_000 });
+    expect((await auctionRow(db(), auctionId)).lots[0]?.lowestCents).toBe(970_000);
     expectIn(await (await as(alpha).request(location)).text(), "$9,700.00");
     expect((await bid(alpha, auctionId, "9000.00")).status).toBe(302);
-    expect((await auctionRow(db(), auctionId)).lowestCents).toBe(890_000);
+    expect((await auctionRow(db(), auctionId)).lots[0]?.lowestCents).toBe(890_000);
     // Under the floor the seller leads for good.
     expect((await bid(alpha, auctionId, "7900.00")).status).toBe(302);
     const led = await auctionRow(db(), auctionId);
-    expect(led).toMatchObject({ lowestCents: 790_000, leaderOrganizationId: alpha.organizationId });
+    expect(led.lots[0]).toMatchObject({ lowestCents: 790_000, leaderOrganizationId: alpha.organizationId });
     expect(PRACTICE_FLOOR_CENTS).toBeGreaterThan(790_000);
     const bids = await db().select({ n: count() }).from(auctionBids).where(eq(auctionBids.auctionId, auctionId));
     expect(bids[0]?.n).toBe(6);

@@ -6,6 +6,7 @@ import {
   auctionAutoBids,
   auctionBids,
   auctionInvitations,
+  auctionLots,
   auctions,
   organizations,
   registrationServiceAreas,
@@ -15,6 +16,7 @@ import {
   services,
 } from "~db/schema";
 import { logEvent } from "../auction-changes.server";
+import { firstLotOf, saveLots } from "../lots/lots.server";
 import {
   PRACTICE_DECREMENT_CENTS,
   PRACTICE_FLOOR_CENTS,
@@ -146,8 +148,6 @@ export async function startPracticeAuction(db: Database, seller: Seller, now = n
           "A practice auction: the other bidders are simulated, and nothing you do here binds you or is seen by anyone else.",
         ...(await practiceTerms(tx, allowed.registrationId)),
         reserveCents: PRACTICE_RESERVE_CENTS,
-        decrementKind: "amount",
-        decrementValue: PRACTICE_DECREMENT_CENTS,
         startsAt: now,
         endsAt,
         scheduledEndsAt: endsAt,
@@ -160,8 +160,17 @@ export async function startPracticeAuction(db: Database, seller: Seller, now = n
         createdAt: now,
         updatedAt: now,
       })
-      .returning({ id: auctions.id });
+      .returning({ id: auctions.id, title: auctions.title, scheduledEndsAt: auctions.scheduledEndsAt });
     if (!auction) throw new Error("no auction row");
+    await saveLots(tx, auction, [
+      {
+        title: "",
+        reserveCents: PRACTICE_RESERVE_CENTS,
+        decrementKind: "amount",
+        decrementValue: PRACTICE_DECREMENT_CENTS,
+      },
+    ]);
+    const lot = await firstLotOf(tx, auction.id);
     await tx.insert(auctionInvitations).values([
       { auctionId: auction.id, organizationId: seller.organizationId, alias: "Seller A", invitedAt: now },
       { auctionId: auction.id, organizationId: openerId, alias: "Seller B", invitedAt: now, termsAcceptedAt: now },
@@ -174,6 +183,7 @@ export async function startPracticeAuction(db: Database, seller: Seller, now = n
       .insert(auctionBids)
       .values({
         auctionId: auction.id,
+        lotId: lot.id,
         organizationId: openerId,
         amountCents: opening,
         kind: "auto",
@@ -183,21 +193,17 @@ export async function startPracticeAuction(db: Database, seller: Seller, now = n
       .returning({ id: auctionBids.id });
     await tx.insert(auctionAutoBids).values({
       auctionId: auction.id,
+      lotId: lot.id,
       organizationId: proxyId,
       minimumCents: PRACTICE_FLOOR_CENTS,
       enteredSequence: 2,
       updatedAt: now,
     });
+    await tx.update(auctions).set({ sequence: 2, bidCount: 1 }).where(eq(auctions.id, auction.id));
     await tx
-      .update(auctions)
-      .set({
-        sequence: 2,
-        lowestBidId: bid?.id,
-        lowestCents: opening,
-        leaderOrganizationId: openerId,
-        bidCount: 1,
-      })
-      .where(eq(auctions.id, auction.id));
+      .update(auctionLots)
+      .set({ lowestBidId: bid?.id, lowestCents: opening, leaderOrganizationId: openerId, bidCount: 1 })
+      .where(eq(auctionLots.id, lot.id));
     await logEvent(tx, auction.id, "opened", null);
     await logEvent(tx, auction.id, "practice-started", seller);
     return { kind: "started" as const, auctionId: auction.id };

@@ -137,8 +137,8 @@ describe.each(databaseKinds)("price chart series on %s", (kind) => {
     const total = 1_234;
     // Straight into the table: each bid its own round, a cent lower than the last, two sellers in turn.
     await db().execute(sql`
-      insert into auction_bids (auction_id, organization_id, amount_cents, kind, rank, created_at)
-      select ${auction.id}::int, case when n % 2 = 0 then ${a().organizationId}::int else ${b().organizationId}::int end,
+      insert into auction_bids (auction_id, lot_id, organization_id, amount_cents, kind, rank, created_at)
+      select ${auction.id}::int, ${auction.lots[0]?.id}::int, case when n % 2 = 0 then ${a().organizationId}::int else ${b().organizationId}::int end,
         900000 - n, 'manual', n, now() - interval '50 minutes' + n * interval '1 second'
       from generate_series(1, ${total}::int) as n`);
     const full = await fullPriceChart(db(), auction);

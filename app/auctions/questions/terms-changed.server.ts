@@ -32,7 +32,7 @@ async function snapshot(tx: Transaction, terms: TermsRow, requirements: string[]
 export async function tellTermsChanged(
   services: MessageServices,
   tx: Transaction,
-  before: { row: AuctionRow; requirements: string[] },
+  before: { row: AuctionRow & Pick<TermsRow, "decrementKind" | "decrementValue">; requirements: string[] },
   after: { row: TermsRow; requirements: string[] },
 ): Promise<string[]> {
   if (before.row.status !== "scheduled") return [];

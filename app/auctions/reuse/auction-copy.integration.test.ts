@@ -117,8 +117,6 @@ describe.each(databaseKinds)("copying an auction on %s", (kind) => {
       serviceId: source.serviceId,
       serviceAreaId: source.serviceAreaId,
       reserveCents: source.reserveCents,
-      decrementKind: "percent",
-      decrementValue: 250,
       softCloseWindowMinutes: 3,
       softCloseExtensionMinutes: 4,
       softCloseCapMinutes: 30,
@@ -126,9 +124,11 @@ describe.each(databaseKinds)("copying an auction on %s", (kind) => {
       priceWeightPercent: 70,
       technicalPassMark: 60,
       bidCount: 0,
-      lowestCents: null,
       closedAt: null,
     });
+    expect(copy.lots).toMatchObject([
+      { position: 1, title: "", decrementKind: "percent", decrementValue: 250, bidCount: 0, lowestCents: null },
+    ]);
     // New dates, in the future, as long as the old auction.
     expect(copy.startsAt.getTime()).toBeGreaterThan(Date.now());
     expect(copy.scheduledEndsAt.getTime() - copy.startsAt.getTime()).toBe(2 * 3_600_000);

@@ -14,6 +14,7 @@ import {
 import { type Actor, logEvent, NOT_FOUND, refused } from "../auction-changes.server";
 import { sellerAlias } from "../auction-rules";
 import { eligibleSellers } from "../invitations/eligibility.server";
+import { lotTermsOf, saveLots } from "../lots/lots.server";
 
 // A new auction as a copy of an earlier one (issue 21): the terms, the sealed-bid document list, the
 // evaluation settings and criteria, the documents and the invited sellers still eligible, as a new
@@ -66,8 +67,8 @@ export async function copyAuction(
         serviceId: source.serviceId,
         serviceAreaId: source.serviceAreaId,
         reserveCents: source.reserveCents,
-        decrementKind: source.decrementKind,
-        decrementValue: source.decrementValue,
+        lotCloseGapMinutes: source.lotCloseGapMinutes,
+        sellerView: source.sellerView,
         startsAt,
         endsAt,
         scheduledEndsAt: endsAt,
@@ -82,6 +83,8 @@ export async function copyAuction(
       })
       .returning();
     if (!copy) throw new Error("no auction row");
+    // The lots with their rate sheets, closing on the copy's dates.
+    await saveLots(tx, copy, await lotTermsOf(tx, source.id));
     // Files are copied inside the database: their bytes never pass through the app.
     await tx.execute(sql`insert into auction_documents
       (auction_id, file_name, content_type, size_bytes, content, uploaded_by_user_id, created_at)

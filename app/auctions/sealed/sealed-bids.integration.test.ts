@@ -1,13 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  auctionBidRequirements,
-  auctionEvents,
-  auctions,
-  notifications,
-  sealedBidDocuments,
-  sealedBids,
-} from "~db/schema";
+import { moveAuctionTimes } from "~/auctions/lots/lots.server";
+import { auctionBidRequirements, auctionEvents, notifications, sealedBidDocuments, sealedBids } from "~db/schema";
 import {
   auctionRow,
   catalogueForAuctions,
@@ -99,14 +93,10 @@ describe.each(databaseKinds)("sealed-bid auctions on %s", (kind) => {
 
   /** Moves the deadline into the past (the times' order is kept: start < scheduled end <= end). */
   async function passDeadline(auctionId: number) {
-    await db()
-      .update(auctions)
-      .set({
-        startsAt: new Date(Date.now() - 7_200_000),
-        scheduledEndsAt: new Date(Date.now() - 1_000),
-        endsAt: new Date(Date.now() - 1_000),
-      })
-      .where(eq(auctions.id, auctionId));
+    await moveAuctionTimes(db(), auctionId, {
+      startsAt: new Date(Date.now() - 7_200_000),
+      endsAt: new Date(Date.now() - 1_000),
+    });
   }
 
   it("creates a sealed auction from the form: required documents, evaluator, weights; no decrement needed", async () => {

@@ -23,6 +23,7 @@ import {
   TextField,
 } from "~/forms/field";
 import { summaryLinks } from "~/forms/form-errors";
+import { RepeatableGroup } from "~/forms/repeatable-group";
 import { SubmitButton } from "~/forms/submit-button";
 import {
   type CardCaptureValues,
@@ -40,13 +41,7 @@ import {
 } from "../form/general-information-section";
 import { INCOMPLETE_FORM } from "../form/registration-data";
 import type { RegistrationFormOptions } from "../form/registration-form.server";
-import {
-  KeyPersonFieldset,
-  type KeyPersonValues,
-  keyPersonSummaryLinks,
-  NEW_KEY_PERSON,
-  RepeatableGroup,
-} from "./key-person-fieldset";
+import { KeyPersonFieldset, type KeyPersonValues, keyPersonSummaryLinks, NEW_KEY_PERSON } from "./key-person-fieldset";
 import { SellerPaymentSection } from "./seller-payment-section";
 import {
   COVERAGE_TIERS,
