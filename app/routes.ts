@@ -24,6 +24,8 @@ export default [
   route("auctions/practice", "auctions/practice/practice-page.tsx"),
   route("auctions/:auctionId", "auctions/auction-page/auction-page.tsx"),
   route("auctions/:auctionId/edit", "auctions/lifecycle/auction-edit.tsx"),
+  route("auctions/:auctionId/lots", "auctions/lots/auction-lots.tsx"),
+  route("auctions/:auctionId/lots/:lotId", "auctions/lots/auction-lot.tsx"),
   route("auctions/:auctionId/copy", "auctions/reuse/auction-copy.ts"),
   route("auctions/:auctionId/sellers", "auctions/invitations/auction-sellers.tsx"),
   route("auctions/:auctionId/award", "auctions/award/auction-award.tsx"),

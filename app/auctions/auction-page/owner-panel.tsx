@@ -64,6 +64,12 @@ export function OwnerPanel({
                 <Link to={`/auctions/${auctionId}/edit`}>Edit the terms</Link>
               </li>
             ) : null}
+            {view.terms.kind === "reverse" ? (
+              <li>
+                <Link to={`/auctions/${auctionId}/lots`}>Lots and line items</Link>
+                {` (${view.lots.length})`}
+              </li>
+            ) : null}
             <li>
               <Link to={`/auctions/${auctionId}/sellers`}>Invited sellers</Link>
               {` (${view.invitedCount})`}

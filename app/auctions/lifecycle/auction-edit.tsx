@@ -4,6 +4,7 @@ import { pageTitle } from "~/layout/page-title";
 import { appServicesContext } from "~/server/app-context";
 import { requireAuctionOwner } from "../auction-access.server";
 import { termsOpenForChange } from "../auction-rules";
+import { lotTermsOf, pricedByLots } from "../lots/lots.server";
 import type { Route } from "./+types/auction-edit";
 import { auctionFormValues, loadAuctionFormOptions, parseAuctionForm } from "./auction-form.server";
 import { bidRequirements, updateAuctionTerms } from "./auction-terms.server";
@@ -14,15 +15,17 @@ import { AuctionTermsForm } from "./auction-terms-form";
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { user, auction } = await requireAuctionOwner(request, context, params.auctionId);
   const { db } = context.get(appServicesContext);
-  const [options, requirements] = await Promise.all([
+  const [options, requirements, lots] = await Promise.all([
     loadAuctionFormOptions(db, user),
     bidRequirements(db, auction.id),
+    lotTermsOf(db, auction.id),
   ]);
   const editable = termsOpenForChange(auction, new Date());
   return {
     auctionId: auction.id,
     title: auction.title,
     editable,
+    pricedByLots: pricedByLots(lots),
     options,
     values: auctionFormValues(
       auction,
@@ -66,6 +69,7 @@ export default function EditAuction({ loaderData, actionData }: Route.ComponentP
           defaultValue={loaderData.values}
           lastResult={actionData && "result" in actionData ? actionData.result : undefined}
           submitLabel="Save the terms"
+          lotsLink={loaderData.pricedByLots ? `/auctions/${loaderData.auctionId}/lots` : undefined}
         />
       ) : (
         <p>Bidding has started: the terms of this auction can no longer change.</p>

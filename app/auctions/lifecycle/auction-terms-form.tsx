@@ -1,5 +1,5 @@
 import { type SubmissionResult, useForm } from "@conform-to/react";
-import { Form } from "react-router";
+import { Form, Link } from "react-router";
 import { validatedBy } from "~/forms/browser-validation";
 import { ErrorSummary } from "~/forms/error-summary";
 import { RadioGroupField, radioId, SelectField, TextAreaField, TextField } from "~/forms/field";
@@ -54,8 +54,11 @@ export function AuctionTermsForm({
   defaultValue,
   lastResult,
   submitLabel,
+  lotsLink,
 }: {
   id: string;
+  /** An auction priced by lots (issue 31): its reserves and decrements are set on the lots page, here. */
+  lotsLink?: string;
   options: AuctionFormOptions;
   defaultValue: Partial<AuctionFormFields>;
   lastResult?: SubmissionResult<string[]>;
@@ -110,32 +113,48 @@ export function AuctionTermsForm({
       </section>
       <section className="form-section" aria-labelledby={`${id}-price`}>
         <h2 id={`${id}-price`}>Price</h2>
-        <TextField
-          field={fields.reserve}
-          label="Reserve price (CAD)"
-          hint="Your maximum: no bid may be higher. Dollars and cents, e.g. 25000.00."
-          inputProps={{ inputMode: "decimal", autoComplete: "off" }}
-        />
-        <div className="stack" hidden={hydrated && sealed}>
-          <RadioGroupField
-            field={fields.decrement_kind}
-            legend="Each bid must be lower than the lowest bid by at least"
-            options={DECREMENT_KINDS}
-          />
-          <TextField
-            field={fields.decrement_amount}
-            label="Minimum decrement (CAD)"
-            hint="For a fixed amount, e.g. 100.00."
-            inputProps={{ inputMode: "decimal", autoComplete: "off" }}
-          />
-          <TextField
-            field={fields.decrement_percent}
-            label="Minimum decrement (%)"
-            hint="For a percentage, from 0.01 to 50, e.g. 1.5."
-            inputProps={{ inputMode: "decimal", autoComplete: "off" }}
-          />
-          {hydrated ? null : <p className="field__hint">The decrement is for a reverse auction only.</p>}
-        </div>
+        {lotsLink ? (
+          <>
+            <p>
+              {"This auction is priced by lots: each lot's reserve and decrement are set on "}
+              <Link to={lotsLink}>its lots page</Link>.
+            </p>
+            {/* The server keeps the lots' own terms; these only carry the form's checks through. */}
+            <input type="hidden" name={fields.reserve.name} value={defaultValue.reserve ?? ""} />
+            <input type="hidden" name={fields.decrement_kind.name} value={defaultValue.decrement_kind ?? ""} />
+            <input type="hidden" name={fields.decrement_amount.name} value={defaultValue.decrement_amount ?? ""} />
+            <input type="hidden" name={fields.decrement_percent.name} value={defaultValue.decrement_percent ?? ""} />
+          </>
+        ) : (
+          <>
+            <TextField
+              field={fields.reserve}
+              label="Reserve price (CAD)"
+              hint="Your maximum: no bid may be higher. Dollars and cents, e.g. 25000.00."
+              inputProps={{ inputMode: "decimal", autoComplete: "off" }}
+            />
+            <div className="stack" hidden={hydrated && sealed}>
+              <RadioGroupField
+                field={fields.decrement_kind}
+                legend="Each bid must be lower than the lowest bid by at least"
+                options={DECREMENT_KINDS}
+              />
+              <TextField
+                field={fields.decrement_amount}
+                label="Minimum decrement (CAD)"
+                hint="For a fixed amount, e.g. 100.00."
+                inputProps={{ inputMode: "decimal", autoComplete: "off" }}
+              />
+              <TextField
+                field={fields.decrement_percent}
+                label="Minimum decrement (%)"
+                hint="For a percentage, from 0.01 to 50, e.g. 1.5."
+                inputProps={{ inputMode: "decimal", autoComplete: "off" }}
+              />
+              {hydrated ? null : <p className="field__hint">The decrement is for a reverse auction only.</p>}
+            </div>
+          </>
+        )}
       </section>
       <section className="form-section" aria-labelledby={`${id}-sealed`} hidden={hydrated && !sealed}>
         <h2 id={`${id}-sealed`}>Sealed bids</h2>

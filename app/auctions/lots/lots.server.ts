@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, lt, sql } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, sql } from "drizzle-orm";
 import type { Database, Transaction } from "~db/database.server";
 import { auctionLineItems, auctionLots, auctions } from "~db/schema";
 import type { LineItem } from "./line-items-csv";
@@ -141,15 +141,19 @@ export async function saveLot(
 /** Removes a lot (never the last one) and numbers the ones after it down; then the ends and sums. */
 export async function removeLot(tx: Transaction, auctionId: number, lot: LotRow) {
   await tx.delete(auctionLots).where(eq(auctionLots.id, lot.id));
-  // Two steps, so that no two lots hold one number meanwhile (the unique index checks each row).
-  await tx
-    .update(auctionLots)
-    .set({ position: sql`-${auctionLots.position}` })
-    .where(and(eq(auctionLots.auctionId, auctionId), gt(auctionLots.position, lot.position)));
-  await tx
-    .update(auctionLots)
-    .set({ position: sql`-${auctionLots.position} - 1` })
-    .where(and(eq(auctionLots.auctionId, auctionId), lt(auctionLots.position, 0)));
+  // One at a time, from the first after it: each moves into the number just freed (the unique index
+  // is checked row by row, so one statement moving them all could meet a number not yet freed).
+  const after = await tx
+    .select({ id: auctionLots.id, position: auctionLots.position })
+    .from(auctionLots)
+    .where(and(eq(auctionLots.auctionId, auctionId), gt(auctionLots.position, lot.position)))
+    .orderBy(asc(auctionLots.position));
+  for (const row of after) {
+    await tx
+      .update(auctionLots)
+      .set({ position: row.position - 1 })
+      .where(eq(auctionLots.id, row.id));
+  }
   await rescheduleLots(tx, auctionId);
 }
 

@@ -1,0 +1,220 @@
+import { useForm } from "@conform-to/react";
+import { data, Form, Link, redirect } from "react-router";
+import { Alert } from "~/forms/alert";
+import { validatedBy } from "~/forms/browser-validation";
+import { ErrorSummary } from "~/forms/error-summary";
+import { RadioGroupField, radioId, TextAreaField, TextField } from "~/forms/field";
+import { summaryLinks } from "~/forms/form-errors";
+import { parseSubmission } from "~/forms/parse-submission.server";
+import { RepeatableGroup } from "~/forms/repeatable-group";
+import { useSubmitAttempts } from "~/forms/submit-attempts";
+import { SubmitButton } from "~/forms/submit-button";
+import { pageTitle } from "~/layout/page-title";
+import { readFormBody } from "~/platform/request-body.server";
+import { appServicesContext } from "~/server/app-context";
+import { parseId } from "~/shared/ids";
+import { dollars } from "~/shared/money";
+import { requireAuctionOwner } from "../auction-access.server";
+import { termsOpenForChange } from "../auction-rules";
+import { decrementValueOf } from "../lifecycle/auction-schema";
+import type { Route } from "./+types/auction-lot";
+import { LINE_ITEM_COLUMNS, MAX_LINES_PER_LOT } from "./line-items-csv";
+import { quantityText } from "./line-pricing";
+import { lotsWithLines, saveLotTerms } from "./lot-editing.server";
+import { type LotFormValue, linesOf, lotFormSchema } from "./lot-schema";
+import { lotName } from "./lot-words";
+
+// /auctions/{id}/lots/{lotId|new}: a lot's name, reserve, decrement and line items (issue 31). The
+// lines are repeatable rows (add and remove work without JavaScript) or pasted from a spreadsheet
+// as CSV; nothing is saved until every row is right.
+
+type LineFields = { description: string; unit: string; quantity: string; ceiling: string };
+type LotFields = {
+  title: string;
+  reserve: string;
+  decrement_kind: string;
+  decrement_amount: string;
+  decrement_percent: string;
+  lines: LineFields[];
+  csv: string;
+};
+
+const NEW_LINE: LineFields = { description: "", unit: "", quantity: "", ceiling: "" };
+
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const { auction } = await requireAuctionOwner(request, context, params.auctionId);
+  const { db } = context.get(appServicesContext);
+  const lots = await lotsWithLines(db, auction.id);
+  const isNew = params.lotId === "new";
+  const lot = isNew ? undefined : lots.find((row) => row.id === parseId(params.lotId));
+  if (!isNew && !lot) throw data(null, { status: 404 });
+  const values: Partial<LotFields> = lot
+    ? {
+        title: lot.title,
+        reserve: dollars(lot.reserveCents),
+        decrement_kind: lot.decrementKind,
+        decrement_amount: lot.decrementKind === "amount" ? dollars(lot.decrementValue) : "",
+        decrement_percent: lot.decrementKind === "percent" ? String(lot.decrementValue / 100) : "",
+        lines: lot.lines.map((line) => ({
+          description: line.description,
+          unit: line.unit,
+          quantity: quantityText(line.quantityThousandths),
+          ceiling: line.ceilingCents === null ? "" : dollars(line.ceilingCents),
+        })),
+      }
+    : { decrement_kind: "amount", lines: [NEW_LINE] };
+  return {
+    auctionId: auction.id,
+    auctionTitle: auction.title,
+    heading: lot ? `Edit ${lotName(lot)}` : `Add lot ${lots.length + 1}`,
+    editable: termsOpenForChange(auction, new Date()) && auction.kind === "reverse",
+    values,
+  };
+}
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const { auction, actor } = await requireAuctionOwner(request, context, params.auctionId);
+  const services = context.get(appServicesContext);
+  const lotId = params.lotId === "new" ? null : parseId(params.lotId);
+  if (lotId === undefined) throw data(null, { status: 404 });
+  const submission = parseSubmission(await readFormBody(request), { schema: lotFormSchema });
+  // '+ Add line' and 'Remove line' without JavaScript: the same page, one row more or less, nothing checked.
+  if (submission.status === undefined) return { result: submission.reply() };
+  if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
+  const value: LotFormValue = submission.value;
+  const changed = await saveLotTerms(services, auction.id, actor, lotId, {
+    title: value.title,
+    reserveCents: value.reserve,
+    decrementKind: value.decrement_kind,
+    // Checked by the schema: a valid decrement for this reserve.
+    decrementValue: decrementValueOf(value) as number,
+    lines: linesOf(value),
+  });
+  if (changed.kind === "refused") {
+    return data({ result: submission.reply({ formErrors: [changed.message] }) }, { status: changed.status });
+  }
+  return redirect(`/auctions/${auction.id}/lots?done=saved`);
+}
+
+export function meta({ loaderData }: Route.MetaArgs) {
+  return [{ title: pageTitle(loaderData ? `${loaderData.heading}: ${loaderData.auctionTitle}` : "Lot") }];
+}
+
+const DECREMENT_KINDS = [
+  { value: "amount", label: "A fixed amount" },
+  { value: "percent", label: "A percentage of the lowest total" },
+];
+
+export default function AuctionLot({ loaderData, actionData }: Route.ComponentProps) {
+  const { auctionId, auctionTitle, heading, editable, values } = loaderData;
+  const [form, fields] = useForm<LotFields, LotFormValue>({
+    id: "lot",
+    lastResult: actionData?.result,
+    defaultValue: values,
+    ...validatedBy(lotFormSchema, { constraint: false }),
+  });
+  const { formProps, submissionKey } = useSubmitAttempts(form, actionData);
+  const lines = fields.lines.getFieldList();
+  const fieldLinks = [
+    ...summaryLinks([fields.title, fields.reserve]),
+    ...(fields.decrement_kind.errors ?? []).map((message) => ({ fieldId: radioId(fields.decrement_kind, 0), message })),
+    ...summaryLinks([fields.decrement_amount, fields.decrement_percent]),
+    ...(fields.lines.errors ?? []).map((message) => ({ fieldId: `${fields.lines.id}-add`, message })),
+    ...lines.flatMap((line) => {
+      const cells = line.getFieldset();
+      return summaryLinks([cells.description, cells.unit, cells.quantity, cells.ceiling]);
+    }),
+    ...summaryLinks([fields.csv]),
+  ];
+  return (
+    <div className="narrow">
+      <p>
+        <Link to={`/auctions/${auctionId}/lots`}>Back to the lots</Link>
+      </p>
+      <h1>{`${heading}: ${auctionTitle}`}</h1>
+      {editable ? (
+        <Form method="post" {...formProps} className="stack">
+          <ErrorSummary
+            formErrors={fieldLinks.length > 0 ? ["Please correct the fields below."] : (form.errors ?? [])}
+            fieldErrors={fieldLinks}
+            submissionKey={submissionKey}
+          />
+          <TextField
+            field={fields.title}
+            label="Name of the lot"
+            hint="What sellers see, e.g. 'Rig move' or 'Drilling fluids'."
+          />
+          <TextField
+            field={fields.reserve}
+            label="Reserve for the lot's total (CAD)"
+            hint="Your maximum for the whole lot: no bid's total may be higher. Dollars and cents, e.g. 250000.00."
+            inputProps={{ inputMode: "decimal", autoComplete: "off" }}
+          />
+          <RadioGroupField
+            field={fields.decrement_kind}
+            legend="Each bid's total must be lower than the lowest by at least"
+            options={DECREMENT_KINDS}
+          />
+          <TextField
+            field={fields.decrement_amount}
+            label="Minimum decrement (CAD)"
+            hint="For a fixed amount, e.g. 100.00."
+            inputProps={{ inputMode: "decimal", autoComplete: "off" }}
+          />
+          <TextField
+            field={fields.decrement_percent}
+            label="Minimum decrement (%)"
+            hint="For a percentage, from 0.01 to 50, e.g. 1.5."
+            inputProps={{ inputMode: "decimal", autoComplete: "off" }}
+          />
+          <section className="form-section" aria-labelledby="lot-lines">
+            <h2 id="lot-lines">Line items</h2>
+            <p className="field__hint">
+              {`Sellers bid a unit price on every line; the lot's total is each line's quantity × unit price, rounded to the cent, added up. At most ${MAX_LINES_PER_LOT} lines.`}
+            </p>
+            <RepeatableGroup
+              form={form}
+              list={fields.lines}
+              heading="Line"
+              noun="line"
+              headingLevel={3}
+              render={(line) => {
+                const cells = line.getFieldset();
+                return (
+                  <>
+                    <TextField field={cells.description} label="Description" hint="e.g. Vacuum truck, hourly" />
+                    <TextField field={cells.unit} label="Unit" hint="e.g. hour, km, m³" />
+                    <TextField
+                      field={cells.quantity}
+                      label="Estimated quantity"
+                      hint="Up to three decimals, e.g. 120 or 12.5"
+                      inputProps={{ inputMode: "decimal", autoComplete: "off" }}
+                    />
+                    <TextField
+                      field={cells.ceiling}
+                      label="Ceiling on the unit price (CAD, optional)"
+                      hint="The most a seller may ask per unit. Leave empty for none."
+                      inputProps={{ inputMode: "decimal", autoComplete: "off" }}
+                    />
+                  </>
+                );
+              }}
+            />
+            <span id={`${fields.lines.id}-add`} tabIndex={-1} />
+            <TextAreaField
+              field={fields.csv}
+              label="Or paste the line items from a spreadsheet (CSV)"
+              hint={`One line per row: ${LINE_ITEM_COLUMNS.join(", ")} (the ceiling may be left empty). A first row naming the columns is skipped. When you paste here, these rows replace the lines above.`}
+              rows={6}
+            />
+          </section>
+          <SubmitButton>Save the lot</SubmitButton>
+        </Form>
+      ) : (
+        <Alert title="The lots can no longer change">
+          <p>Bidding has started, or this is a sealed-bid auction, which is priced as one amount.</p>
+        </Alert>
+      )}
+    </div>
+  );
+}

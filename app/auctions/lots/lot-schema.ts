@@ -1,0 +1,114 @@
+import { z } from "zod";
+import { textField } from "~/forms/text-schema";
+import { money, parseDollars } from "~/shared/money";
+import { decrementValueOf, MAX_AUCTION_CENTS } from "../lifecycle/auction-schema";
+import { type LineItem, lineItemFieldProblems, MAX_LINES_PER_LOT, readLineItemsCsv } from "./line-items-csv";
+import { parseQuantity } from "./line-pricing";
+import { MAX_LOT_CLOSE_GAP_MINUTES } from "./lot-schedule";
+
+// The forms of a lotted auction (issue 31): a lot (its name, reserve, decrement and line items, typed
+// as repeatable rows or pasted as CSV), and how the lots close and what sellers see. One schema per
+// form, for the browser and the action.
+
+export const MAX_LOT_TITLE_LENGTH = 200;
+
+/** A line as the form sends it: every field may be blank (the row's own messages say what is missing). */
+const lineRow = z.preprocess(
+  (value) => value ?? {},
+  z.object({
+    description: textField().optional(),
+    unit: textField().optional(),
+    quantity: textField().optional(),
+    ceiling: textField().optional(),
+  }),
+);
+
+export const lotFormSchema = z
+  .object({
+    title: z.preprocess(
+      (value) => value ?? "",
+      textField().max(MAX_LOT_TITLE_LENGTH, `Please keep the name to ${MAX_LOT_TITLE_LENGTH} characters`),
+    ),
+    reserve: money("Please enter the lot's reserve price", { max: MAX_AUCTION_CENTS }),
+    decrement_kind: z.enum(["amount", "percent"], { error: "Please choose how bids must go down" }),
+    decrement_amount: textField().optional(),
+    decrement_percent: textField().optional(),
+    lines: z
+      .array(lineRow, { error: "Please send a list" })
+      .max(MAX_LINES_PER_LOT, `A lot has at most ${MAX_LINES_PER_LOT} line items`)
+      .optional(),
+    /** Pasted CSV: when given, it replaces the rows above. */
+    csv: textField({ multiline: true, trim: false }).max(500_000, "Please paste at most 500,000 characters").optional(),
+  })
+  .superRefine(
+    (value, context) => {
+      const reserve = typeof value.reserve === "number" ? value.reserve : Number.POSITIVE_INFINITY;
+      if (value.decrement_kind && decrementValueOf({ ...value, reserve }) === null) {
+        const amount = value.decrement_kind === "amount";
+        const cents = amount ? parseDollars(value.decrement_amount ?? "") : null;
+        context.addIssue({
+          code: "custom",
+          path: [amount ? "decrement_amount" : "decrement_percent"],
+          message: !amount
+            ? "Please enter a percentage between 0.01 and 50"
+            : cents !== null && cents >= 1
+              ? "The minimum decrement must be less than the reserve price"
+              : "Please enter the minimum decrement in dollars and cents, like 100.00",
+        });
+      }
+      if (value.csv?.trim()) {
+        const read = readLineItemsCsv(value.csv);
+        if (!read.ok) {
+          for (const problem of read.problems) {
+            context.addIssue({ code: "custom", path: ["csv"], message: `Row ${problem.row}: ${problem.message}` });
+          }
+        }
+        return;
+      }
+      const lines = value.lines ?? [];
+      if (lines.length === 0) {
+        context.addIssue({ code: "custom", path: ["lines"], message: "Please add at least one line item" });
+      }
+      for (const [index, line] of lines.entries()) {
+        const problems = lineItemFieldProblems(
+          line.description ?? "",
+          line.unit ?? "",
+          line.quantity ?? "",
+          line.ceiling ?? "",
+        );
+        for (const [field, message] of Object.entries(problems)) {
+          context.addIssue({ code: "custom", path: ["lines", index, field], message });
+        }
+      }
+    },
+    { when: () => true },
+  );
+
+export type LotFormValue = z.infer<typeof lotFormSchema>;
+
+/** The lot's line items from a valid submission: the pasted CSV's when given, else the rows'. */
+export function linesOf(value: LotFormValue): LineItem[] {
+  if (value.csv?.trim()) {
+    const read = readLineItemsCsv(value.csv);
+    return read.ok ? read.value : [];
+  }
+  return (value.lines ?? []).map((line) => ({
+    description: line.description ?? "",
+    unit: line.unit ?? "",
+    quantity: parseQuantity(line.quantity ?? "") as number,
+    ceilingCents: line.ceiling ? parseDollars(line.ceiling) : null,
+  }));
+}
+
+const minutes = z.coerce
+  .number({ error: "Please enter the minutes between closings as a whole number" })
+  .int("Please enter the minutes between closings as a whole number")
+  .min(0, "The minutes between closings cannot be negative")
+  .max(MAX_LOT_CLOSE_GAP_MINUTES, `Please keep the minutes between closings at most ${MAX_LOT_CLOSE_GAP_MINUTES}`);
+
+export const lotSettingsSchema = z.object({
+  gap: minutes,
+  seller_view: z.enum(["lowest", "rank"], { error: "Please choose what sellers see" }),
+});
+
+export type LotSettingsValue = z.infer<typeof lotSettingsSchema>;
