@@ -1,7 +1,7 @@
 import { asc, isNotNull } from "drizzle-orm";
 import { hashPassword } from "~/accounts/password.server";
 import { findAuction } from "~/auctions/auction-views.server";
-import { saveLots } from "~/auctions/lots/lots.server";
+import { type LotTerms, saveLots } from "~/auctions/lots/lots.server";
 import type { Database } from "~db/database.server";
 import {
   auctionInvitations,
@@ -208,6 +208,10 @@ export type AuctionOptions = {
   evaluatorOrganizationId?: number;
   priceWeightPercent?: number;
   technicalPassMark?: number;
+  /** Lots of line items (issue 31); none: one lot of one line priced as one amount (reserve, decrement). */
+  lots?: LotTerms[];
+  lotCloseGapMinutes?: number;
+  sellerView?: "lowest" | "rank";
 };
 
 /** An auction in the state asked for (an open one started a minute ago and ends in an hour by default). */
@@ -236,17 +240,23 @@ export async function createAuctionRow(db: Database, options: AuctionOptions) {
       evaluatorOrganizationId: options.evaluatorOrganizationId ?? null,
       priceWeightPercent: options.priceWeightPercent ?? 100,
       technicalPassMark: options.technicalPassMark ?? null,
+      lotCloseGapMinutes: options.lotCloseGapMinutes ?? 0,
+      sellerView: options.sellerView ?? "lowest",
     })
     .returning();
   if (!auction) throw new Error("no auction");
-  await saveLots(db, auction, [
-    {
-      title: "",
-      reserveCents: auction.reserveCents,
-      decrementKind: options.decrement?.kind ?? "amount",
-      decrementValue: options.decrement?.value ?? 10_000,
-    },
-  ]);
+  await saveLots(
+    db,
+    auction,
+    options.lots ?? [
+      {
+        title: "",
+        reserveCents: auction.reserveCents,
+        decrementKind: options.decrement?.kind ?? "amount",
+        decrementValue: options.decrement?.value ?? 10_000,
+      },
+    ],
+  );
   for (const [index, seller] of (options.sellers ?? []).entries()) {
     await db.insert(auctionInvitations).values({
       auctionId: auction.id,

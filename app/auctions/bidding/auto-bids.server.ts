@@ -1,6 +1,8 @@
 import { blockedSellers } from "~/payments/subscriptions/standing.server";
 import type { Database } from "~db/database.server";
 import { auctionAutoBids, auctionEvents } from "~db/schema";
+import { setLotAutoBid } from "../lots/lot-bidding";
+import { lineRefusalMessage } from "../lots/lot-messages";
 import { refusalMessage } from "./bid-messages";
 import {
   acceptedOutcome,
@@ -12,13 +14,29 @@ import {
   Round,
   refused,
 } from "./bid-round.server";
-import { setAutoBid } from "./bidding";
+import { type BiddingState, type NewBid, setAutoBid } from "./bidding";
 import { lockAndRead } from "./bidding-read.server";
 import { knownStatesOf, lotKey } from "./known-states.server";
 import { writeRound } from "./round-write.server";
 
 // A seller's secret minimum (issue 9): set or changed in a transaction that holds the auction's row
 // lock, with the automatic bids it sets off; the next round reads the auction again.
+
+/** A minimum on the round's lot: on one amount, or (issue 31) on a lot's total, scaling the seller's latest lines. */
+function decideMinimum(
+  round: Round,
+  request: MinimumRequest,
+): { ok: true; outcome: { bids: NewBid[]; state: BiddingState } } | { ok: false; message: string } {
+  const { sheet } = round;
+  if (!sheet) {
+    const outcome = setAutoBid(round.state, request.organizationId, request.minimumCents, round.nextRank);
+    return outcome.ok ? { ok: true, outcome } : { ok: false, message: refusalMessage(outcome) };
+  }
+  const outcome = setLotAutoBid(round.lotState(sheet), request.organizationId, request.minimumCents, round.nextRank);
+  if (!outcome.ok) return { ok: false, message: lineRefusalMessage(outcome) };
+  sheet.latestUnits = new Map(outcome.state.latestUnits);
+  return { ok: true, outcome: { bids: outcome.bids, state: outcome.state.bidding } };
+}
 
 export function minimumChange(db: Database, request: MinimumRequest): Promise<BidOutcome> {
   // The auto-bids change: the next round reads them again.
@@ -32,8 +50,9 @@ export function minimumChange(db: Database, request: MinimumRequest): Promise<Bi
     // Other sellers' minimums held back by their subscription (issue 19) bid nothing meanwhile.
     const others = read.autoBids.map((autoBid) => autoBid.seller).filter((seller) => seller !== request.organizationId);
     const round = new Round(read, new Set((await blockedSellers(tx, others, now)).keys()));
-    const outcome = setAutoBid(round.state, request.organizationId, request.minimumCents, round.nextRank);
-    if (!outcome.ok) return refused(400, refusalMessage(outcome), "minimum");
+    const decided = decideMinimum(round, request);
+    if (!decided.ok) return refused(400, decided.message, "minimum");
+    const { outcome } = decided;
     const entered = outcome.state.autoBids.find((autoBid) => autoBid.seller === request.organizationId);
     if (!entered) throw new Error("the auto-bid was not kept");
     const row = {

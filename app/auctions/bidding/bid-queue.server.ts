@@ -2,6 +2,9 @@ import { blockedMessage } from "~/payments/subscriptions/standing";
 import { blockedSellers, sellerMayBid } from "~/payments/subscriptions/standing.server";
 import type { Database, Transaction } from "~db/database.server";
 import { dropShare, LARGE_DROP } from "../auction-rules";
+import { lotTotalCents } from "../lots/line-pricing";
+import { placeLineBid } from "../lots/lot-bidding";
+import { lineRefusalMessage } from "../lots/lot-messages";
 import { minimumChange } from "./auto-bids.server";
 import { refusalMessage } from "./bid-messages";
 import {
@@ -16,7 +19,7 @@ import {
   Round,
   refused,
 } from "./bid-round.server";
-import { type BiddingState, placeBid, simultaneousOrder } from "./bidding";
+import { type BiddingState, type NewBid, placeBid, simultaneousOrder } from "./bidding";
 import { lockAndRead, type Read, readForBidding } from "./bidding-read.server";
 import { acceptedOnly, knownStatesOf, lotKey, perDatabase, remember, stateAfter } from "./known-states.server";
 import { writeRound } from "./round-write.server";
@@ -119,6 +122,31 @@ function roundOrder(
   return [...order, ...rest];
 }
 
+/**
+ * A manual bid on the round's lot: one amount, or (a lot priced by lines, issue 31) a unit price per
+ * line whose total the request names; the automatic bids it sets off carry their scaled lines.
+ */
+function decideManual(
+  round: Round,
+  request: ManualRequest,
+): { ok: true; bids: NewBid[]; state: BiddingState } | { ok: false; message: string } {
+  const { sheet } = round;
+  if (!sheet) {
+    const outcome = placeBid(round.state, request.organizationId, request.amountCents, round.nextRank);
+    return outcome.ok ? outcome : { ok: false, message: refusalMessage(outcome) };
+  }
+  const unitCents = request.unitCents ?? [];
+  const lines = round.lotState(sheet).lines;
+  if (unitCents.length === lines.length && lotTotalCents(lines, unitCents) !== request.amountCents) {
+    // The page showed another total (its lines changed meanwhile): asked again, nothing placed.
+    return { ok: false, message: "The lot's total has changed: please check your unit prices and bid again" };
+  }
+  const outcome = placeLineBid(round.lotState(sheet), request.organizationId, unitCents, round.nextRank);
+  if (!outcome.ok) return { ok: false, message: lineRefusalMessage(outcome) };
+  sheet.latestUnits = new Map(outcome.state.latestUnits);
+  return { ok: true, bids: outcome.bids, state: outcome.state.bidding };
+}
+
 /** Times a round of manual bids is decided on a fresh read and written with the guard before it takes the row lock first. */
 const GUARDED_ATTEMPTS = 3;
 
@@ -157,9 +185,9 @@ async function manualRound(db: Database, key: string, requests: ManualRequest[])
         decided[index] = unconfirmed;
         continue;
       }
-      const outcome = placeBid(round.state, request.organizationId, request.amountCents, round.nextRank);
+      const outcome = decideManual(round, request);
       if (!outcome.ok) {
-        decided[index] = refused(400, refusalMessage(outcome), "amount");
+        decided[index] = refused(400, outcome.message, "amount");
         continue;
       }
       const { userId, onBehalfNote } = request;

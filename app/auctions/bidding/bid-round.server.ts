@@ -1,5 +1,6 @@
 import type { OnBehalfEffect } from "~db/schema";
 import { decrementOf, endAfterBid, lotStatusAt } from "../auction-rules";
+import type { LotBiddingState } from "../lots/lot-bidding";
 import type { BiddingState, NewBid } from "./bidding";
 import type { Read } from "./bidding-read.server";
 
@@ -20,8 +21,12 @@ export type BidderRequest = {
   onBehalfNote?: string;
 };
 
-/** `confirmed: false`: a bid far under the price is only asked about (the typo guard), not placed. */
-export type ManualRequest = BidderRequest & { amountCents: number; confirmed?: boolean };
+/**
+ * `confirmed: false`: a bid far under the price is only asked about (the typo guard), not placed.
+ * On a lot priced by lines (issue 31), `unitCents` are the unit prices, line by line, and
+ * `amountCents` their total (`lotTotalCents`).
+ */
+export type ManualRequest = BidderRequest & { amountCents: number; unitCents?: number[]; confirmed?: boolean };
 export type MinimumRequest = BidderRequest & { minimumCents: number };
 
 export type BidOutcome =
@@ -101,6 +106,15 @@ export type Change = {
   endsAfter: Date;
 };
 
+/**
+ * Whether a lot is bid on line by line (issue 31): several lines, or one with a quantity other than 1
+ * or a ceiling. Otherwise its one line's unit price is the total: bid as one amount, no lines kept.
+ */
+export const pricedByLines = (lines: Read["lines"]) => {
+  const [only] = lines ?? [];
+  return (lines?.length ?? 0) > 1 || (only !== undefined && (only.quantity !== 1000 || only.ceilingCents !== null));
+};
+
 /** Changes decided in order on the lot as read, each on the state the one before left. */
 export class Round {
   readonly changes: Change[] = [];
@@ -108,6 +122,8 @@ export class Round {
   readonly auction: Read["auction"];
   /** The lot as the changes so far left it (a late bid moves its end). */
   lot: Read["lot"];
+  /** A lot priced by lines: its lines and each seller's latest unit prices as the changes so far left them. */
+  sheet: { lines: Read["lines"]; latestUnits: Map<number, readonly number[]> } | undefined;
 
   /** `paused`: sellers held back by their subscription, whose minimums bid nothing in this round. */
   constructor(
@@ -117,6 +133,23 @@ export class Round {
     this.state = paused?.size ? { ...biddingState(read), paused } : biddingState(read);
     this.auction = read.auction;
     this.lot = read.lot;
+    this.sheet = pricedByLines(read.lines)
+      ? {
+          lines: read.lines,
+          latestUnits: new Map(
+            Object.entries(read.latestUnits ?? {}).map(([seller, units]) => [Number(seller), units]),
+          ),
+        }
+      : undefined;
+  }
+
+  /** The lot's state for the line rules (lot-bidding.ts); only for a lot priced by lines. */
+  lotState(sheet: NonNullable<Round["sheet"]>): LotBiddingState {
+    return {
+      bidding: this.state,
+      lines: sheet.lines.map(({ quantity, ceilingCents }) => ({ quantity, ceilingCents })),
+      latestUnits: sheet.latestUnits,
+    };
   }
 
   /** The rank (and tie-break) of the next change: the auction's sequence number after it. */

@@ -1,6 +1,14 @@
 import { and, asc, eq, type SQL, sql } from "drizzle-orm";
 import type { Database, Transaction } from "~db/database.server";
-import { auctionAutoBids, auctionBids, auctionInvitations, auctionLots, auctions } from "~db/schema";
+import {
+  auctionAutoBids,
+  auctionBidLines,
+  auctionBids,
+  auctionInvitations,
+  auctionLineItems,
+  auctionLots,
+  auctions,
+} from "~db/schema";
 
 // Reading an auction's lot for bidding (issues 9 and 31): its state as the rules need it, in one
 // statement, with or without taking the auction's row lock first. Bids on every lot of an auction
@@ -51,6 +59,10 @@ type BiddingRead = {
   autoBids: { id: number; seller: number; minimum: number; enteredAt: number }[];
   /** Per asking seller, their own lowest bid (read for minimum changes only: manual bids never need it). */
   ownLowest: Record<string, number> | null;
+  /** The lot's lines in order (issue 31): quantities in thousandths, ceilings in cents. */
+  lines: { id: number; quantity: number; ceilingCents: number | null }[];
+  /** Per seller with a minimum on the lot, and per asking seller: the unit prices of their latest bid (a lot priced by lines). */
+  latestUnits: Record<string, number[]> | null;
 };
 
 export type Read = BiddingRead & { auction: BiddingAuction; lot: BiddingLot };
@@ -85,7 +97,17 @@ export async function readForBidding(
         'autoBids', (select coalesce(json_agg(json_build_object('id', id, 'seller', organization_id,
           'minimum', minimum_cents, 'enteredAt', entered_sequence) order by id), '[]'::json)
           from ${auctionAutoBids} where lot_id = ${auctionLots.id}),
-        'ownLowest', ${ownLowest}
+        'ownLowest', ${ownLowest},
+        'lines', (select json_agg(json_build_object('id', id, 'quantity', quantity_thousandths,
+          'ceilingCents', ceiling_cents) order by position) from ${auctionLineItems} where lot_id = ${auctionLots.id}),
+        'latestUnits', (select json_object_agg(latest.organization_id, (select json_agg(bid_line.unit_cents
+            order by line.position) from ${auctionBidLines} as bid_line
+            join ${auctionLineItems} as line on line.id = bid_line.line_item_id where bid_line.bid_id = latest.id))
+          from (select distinct on (organization_id) id, organization_id from ${auctionBids}
+            where auction_id = ${auctionId} and lot_id = ${auctionLots.id}
+              and (organization_id in (select organization_id from ${auctionAutoBids} where lot_id = ${auctionLots.id})
+                or organization_id in ${asking})
+            order by organization_id, id desc) as latest)
       )`,
     })
     .from(auctions)

@@ -57,6 +57,9 @@ export function stateAfter(round: Round): Read {
       extensions: read.auction.extensions + extended,
     },
     lot: round.lot,
+    latestUnits: round.sheet
+      ? Object.fromEntries([...round.sheet.latestUnits].map(([seller, units]) => [seller, [...units]]))
+      : read.latestUnits,
     lowest: round.state.lowest,
     ownLowest: null,
   };

@@ -1,7 +1,8 @@
 import { sql } from "drizzle-orm";
 import type { Database, Transaction } from "~db/database.server";
-import { auctionBids, auctionEvents, auctionLots, auctions, bidEffects } from "~db/schema";
+import { auctionBidLines, auctionBids, auctionEvents, auctionLots, auctions, bidEffects } from "~db/schema";
 import { AUCTION_CHANNEL } from "../auction-changes.server";
+import type { LineBid } from "../lots/lot-bidding";
 import { effectsOfRound, type Round } from "./bid-round.server";
 
 // The guarded write of a round (issue 9, decision 005): the bids with the automatic ones they set off,
@@ -41,6 +42,8 @@ export async function writeRound(db: Database | Transaction, round: Round, at: D
     rank: number;
     cause_ord: number | null;
     triggered_by_auto_bid_id: number | null;
+    /** A lot priced by lines (issue 31): the bid's unit price per line, in the lines' order. */
+    units: number[] | null;
   };
   const rows: BidRow[] = [];
   const extensions: { event_ord: number; data: { from: string; to: string } }[] = [];
@@ -61,6 +64,7 @@ export async function writeRound(db: Database | Transaction, round: Round, at: D
         rank: bid.rank,
         cause_ord: bid.kind === "auto" ? manualOrd : null,
         triggered_by_auto_bid_id: bid.kind === "auto" && manualOrd === null ? (change.autoBidId ?? null) : null,
+        units: round.sheet ? [...((bid as Partial<LineBid>).unitCents ?? [])] : null,
       });
     }
     if (change.endsAfter.getTime() !== change.endsBefore.getTime()) {
@@ -82,6 +86,7 @@ export async function writeRound(db: Database | Transaction, round: Round, at: D
           lowest_cents = ${lowest.amount}, leader_organization_id = ${lowest.seller}`
       : sql``;
   const endsAt = round.lot.endsAt;
+  const lineIds = `{${(round.sheet?.lines ?? []).map((line) => line.id).join(",")}}`;
   const extended = round.lot.extensions - lot.extensions;
   const iso = at.toISOString();
   // The outbid, extension and on-behalf notices, owed from the commit on: one row for the round, if
@@ -115,7 +120,7 @@ export async function writeRound(db: Database | Transaction, round: Round, at: D
       from taken
       join json_to_recordset(${JSON.stringify(rows)}::json) as bid(ord int, event_ord int, organization_id int,
         user_id int, entered_by_user_id int, on_behalf_note text, amount_cents bigint, kind text, rank int,
-        cause_ord int, triggered_by_auto_bid_id int)
+        cause_ord int, triggered_by_auto_bid_id int, units jsonb)
         on bid.ord = taken.ord
     ),
     bid_caused as (
@@ -128,6 +133,12 @@ export async function writeRound(db: Database | Transaction, round: Round, at: D
       select id, ${auction.id}, ${lot.id}, organization_id, user_id, entered_by_user_id, on_behalf_note,
         amount_cents, kind, rank, triggered_by_bid_id, triggered_by_auto_bid_id, ${iso}::timestamptz
       from bid_caused order by ord
+    ),
+    lines_written as (
+      insert into ${auctionBidLines} (bid_id, line_item_id, unit_cents)
+      select new_bid.id, (${lineIds}::int[])[unit.ord], unit.cents::bigint
+      from new_bid, jsonb_array_elements_text(new_bid.units) with ordinality as unit(cents, ord)
+      where new_bid.units is not null
     ),
     moved as (
       update ${auctions} set sequence = ${auction.sequence + changes.length},
