@@ -8,6 +8,7 @@ import {
   auctionBids,
   auctionDocuments,
   auctionInvitations,
+  auctionLineItems,
   auctionLots,
   auctions,
   organizations,
@@ -75,19 +76,37 @@ export async function viewerOf(
   return seller ? { kind: "seller", organizationId: user.organizationId } : null;
 }
 
+/** A lot with how many lines it has, and whether it is bid on as one amount (one line of quantity 1, no ceiling). */
+export type LotWithLines = LotRow & { lineCount: number; oneAmount: boolean };
+
 /** An auction with its lots in order (issue 31): every auction has at least one. */
-export type AuctionWithLots = AuctionRow & { lots: LotRow[] };
+export type AuctionWithLots = AuctionRow & {
+  lots: LotWithLines[];
+  /** Several lots, a named lot or one bid on line by line: the pages show lots and lines. */
+  pricedByLots: boolean;
+};
 
 /** The auction and its lots, in one read. */
 export async function findAuction(db: Database, auctionId: number): Promise<AuctionWithLots | undefined> {
   const rows = await db
-    .select({ auction: auctions, lot: auctionLots })
+    .select({
+      auction: auctions,
+      lot: auctionLots,
+      lineCount: sql<number>`(select count(*) from ${auctionLineItems} where lot_id = ${auctionLots.id})`.mapWith(
+        Number,
+      ),
+      oneAmount: sql<boolean>`(select bool_and(quantity_thousandths = 1000 and ceiling_cents is null) and count(*) = 1
+        from ${auctionLineItems} where lot_id = ${auctionLots.id})`,
+    })
     .from(auctions)
     .innerJoin(auctionLots, eq(auctionLots.auctionId, auctions.id))
     .where(eq(auctions.id, auctionId))
     .orderBy(asc(auctionLots.position));
   const [first] = rows;
-  return first ? { ...first.auction, lots: rows.map((row) => row.lot) } : undefined;
+  if (!first) return undefined;
+  const lots = rows.map((row) => ({ ...row.lot, lineCount: row.lineCount, oneAmount: row.oneAmount === true }));
+  const [only] = lots;
+  return { ...first.auction, lots, pricedByLots: lots.length > 1 || !only?.oneAmount || only.title !== "" };
 }
 
 /** The lot an auction of one lot is bid on: its first (the pages of several lots show each). */
@@ -139,6 +158,7 @@ async function auctionTerms(db: Database, auction: AuctionWithLots) {
     extensions: auction.extensions,
     lotCloseGapMinutes: auction.lotCloseGapMinutes,
     sellerView: auction.sellerView,
+    pricedByLots: auction.pricedByLots,
     documents,
   };
 }
@@ -232,7 +252,11 @@ export async function ownerView(
         }
       : null,
     bidCount: auction.bidCount,
-    lots: auction.lots.map((row) => ({ ...lotSummary(auction, row, now), lowestCents: row.lowestCents })),
+    lots: auction.lots.map((row) => ({
+      ...lotSummary(auction, row, now),
+      lineCount: row.lineCount,
+      lowestCents: row.lowestCents,
+    })),
     bids: bids.map((bid) => ({ ...bid, createdAt: bid.createdAt.toISOString() })),
     invitedCount: invited?.total ?? 0,
     award: awardOf(auction),
@@ -246,7 +270,8 @@ export async function ownerView(
 }
 
 /** What every party reads of a lot: its name, terms, end and status. */
-function lotSummary(auction: AuctionWithLots, lot: LotRow, now: Date) {
+function lotSummary(auction: AuctionWithLots, lot: LotRow, at: Date | string) {
+  const now = new Date(at);
   return {
     id: lot.id,
     position: lot.position,
@@ -414,6 +439,13 @@ function sellerViewOf(
     ownSealedBid: own.ownSealedBid,
     /** The lowest price over time and the seller's own bids (issue 21), once they accepted the terms; null for a sealed auction. */
     priceChart: own.termsAcceptedAt ? own.priceChart : null,
+    /** Each lot as this seller may see it (issue 31): the lowest total unless the auction shows ranks only. */
+    lots: auction.lots.map((row) => ({
+      ...lotSummary(auction, row, shared.serverTime),
+      lineCount: row.lineCount,
+      lowestCents: sealed || auction.sellerView === "rank" ? null : row.lowestCents,
+      leading: !sealed && row.leaderOrganizationId === own.organizationId,
+    })),
     outcome:
       auction.status === "awarded"
         ? { awarded: true as const, won: auction.awardedOrganizationId === own.organizationId }

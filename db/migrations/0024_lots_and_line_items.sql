@@ -3,7 +3,7 @@ CREATE TABLE "auction_bid_lines" (
 	"line_item_id" integer NOT NULL,
 	"unit_cents" bigint NOT NULL,
 	CONSTRAINT "auction_bid_lines_bid_id_line_item_id_pk" PRIMARY KEY("bid_id","line_item_id"),
-	CONSTRAINT "auction_bid_lines_unit_check" CHECK ("auction_bid_lines"."unit_cents" > 0)
+	CONSTRAINT "auction_bid_lines_unit_check" CHECK ("auction_bid_lines"."unit_cents" >= 0)
 );
 --> statement-breakpoint
 CREATE TABLE "auction_line_items" (

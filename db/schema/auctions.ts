@@ -366,7 +366,7 @@ export const auctionBidLines = pgTable(
   },
   (table) => [
     primaryKey({ columns: [table.bidId, table.lineItemId] }),
-    check("auction_bid_lines_unit_check", sql`${table.unitCents} > 0`),
+    check("auction_bid_lines_unit_check", sql`${table.unitCents} >= 0`),
   ],
 );
 

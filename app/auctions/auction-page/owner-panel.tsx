@@ -8,6 +8,7 @@ import { type TimeTexts, timeText } from "~/platform/zoned-time";
 import { formatCents } from "~/shared/money";
 import { termsEditable } from "../auction-rules";
 import type { OwnerView } from "../auction-views.server";
+import { LotsPanel } from "../lots/lots-panel";
 import { PriceChart } from "../price-chart/price-chart";
 import { SealedBidsSide } from "../sealed/sealed-bid-panels";
 import type { AuctionActionData } from "./auction-page.server";
@@ -131,7 +132,7 @@ export function OwnerPanel({
         <Link to={`/auctions/${auctionId}/evaluation`}>Technical evaluation</Link>
         {view.viewer === "evaluator" ? " (you evaluate this auction)" : ""}
       </p>
-      {view.priceChart ? (
+      {view.priceChart && !view.terms.pricedByLots ? (
         <PriceChart
           chart={view.priceChart}
           status={view.status}
@@ -150,14 +151,23 @@ export function OwnerPanel({
       ) : (
         <section aria-labelledby="console">
           <h2 id="console">Bids</h2>
-          <dl className="summary-list" aria-live="polite">
-            <Row label="Lowest bid">
-              {view.lowest
-                ? `${formatCents(view.lowest.amountCents)} by ${view.lowest.organizationName}`
-                : "No bids yet"}
-            </Row>
-            <Row label="Bids placed">{String(view.bidCount)}</Row>
-          </dl>
+          {view.terms.pricedByLots ? (
+            <>
+              <LotsPanel view={view} times={times} />
+              <dl className="summary-list">
+                <Row label="Bids placed">{String(view.bidCount)}</Row>
+              </dl>
+            </>
+          ) : (
+            <dl className="summary-list" aria-live="polite">
+              <Row label="Lowest bid">
+                {view.lowest
+                  ? `${formatCents(view.lowest.amountCents)} by ${view.lowest.organizationName}`
+                  : "No bids yet"}
+              </Row>
+              <Row label="Bids placed">{String(view.bidCount)}</Row>
+            </dl>
+          )}
           {onBehalf && (view.status === "open" || view.status === "scheduled") ? (
             <p>
               <Link to={`/auctions/${auctionId}/on-behalf`}>Bid on a seller's behalf</Link> (a seller who phoned)

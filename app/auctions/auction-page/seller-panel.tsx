@@ -7,6 +7,7 @@ import type { TimeTexts } from "~/platform/zoned-time";
 import { formatCents } from "~/shared/money";
 import type { SellerView } from "../auction-views.server";
 import { OwnBidsTable } from "../bidding/own-bids-table";
+import { LotsPanel } from "../lots/lots-panel";
 import { PriceChart } from "../price-chart/price-chart";
 import type { AuctionActionData } from "./auction-page.server";
 import type { BoundForm } from "./page-forms";
@@ -72,6 +73,15 @@ export function SellerPanel({
     );
   }
   if (view.terms.kind === "sealed") return <SealedSellerPanel view={view} times={times} lastResult={bid.lastResult} />;
+  if (view.terms.pricedByLots) {
+    // Lots of line items (issue 31): each lot is bid on from its own page.
+    return (
+      <>
+        <LotsPanel view={view} times={times} />
+        <OwnBids view={view} times={times} />
+      </>
+    );
+  }
   return (
     <>
       <section aria-labelledby="standing" className="card">
@@ -174,22 +184,29 @@ export function SellerPanel({
           </Form>
         </section>
       ) : null}
-      <section aria-labelledby="own-bids">
-        <h2 id="own-bids">Your bids</h2>
-        {view.ownBids.length === 0 ? (
-          <p>None yet.</p>
-        ) : (
-          <>
-            {view.ownBidCount > view.ownBids.length ? (
-              <p>
-                {`Your latest ${view.ownBids.length} of ${view.ownBidCount} bids. `}
-                <Link to={`/auctions/${view.terms.id}/own-bids`}>See all your bids</Link>
-              </p>
-            ) : null}
-            <OwnBidsTable bids={view.ownBids} times={times} />
-          </>
-        )}
-      </section>
+      <OwnBids view={view} times={times} />
     </>
+  );
+}
+
+/** The seller's own latest bids, with the way to all of them. */
+function OwnBids({ view, times }: { view: SellerView; times: TimeTexts }) {
+  return (
+    <section aria-labelledby="own-bids">
+      <h2 id="own-bids">Your bids</h2>
+      {view.ownBids.length === 0 ? (
+        <p>None yet.</p>
+      ) : (
+        <>
+          {view.ownBidCount > view.ownBids.length ? (
+            <p>
+              {`Your latest ${view.ownBids.length} of ${view.ownBidCount} bids. `}
+              <Link to={`/auctions/${view.terms.id}/own-bids`}>See all your bids</Link>
+            </p>
+          ) : null}
+          <OwnBidsTable bids={view.ownBids} times={times} />
+        </>
+      )}
+    </section>
   );
 }

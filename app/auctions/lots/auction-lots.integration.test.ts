@@ -154,17 +154,17 @@ describe.each(databaseKinds)("lots and line items on %s", (kind) => {
 
     // Lot 2 closes 30 minutes after lot 1; the auction ends with it.
     const settings = await as(buyer).request(`/auctions/${auction.id}/lots`, {
-      form: { gap: "30", seller_view: "rank" },
+      form: { gap: "30" },
     });
     expect(settings.status).toBe(302);
     const spaced = await auctionRow(db(), auction.id);
     const [first, later] = spaced.lots;
-    expect(spaced).toMatchObject({ lotCloseGapMinutes: 30, sellerView: "rank" });
+    expect(spaced).toMatchObject({ lotCloseGapMinutes: 30 });
     expect((later?.scheduledEndsAt.getTime() ?? 0) - (first?.scheduledEndsAt.getTime() ?? 0)).toBe(30 * 60_000);
     expect(spaced.endsAt.getTime()).toBe(later?.endsAt.getTime());
 
     const wrongGap = await as(buyer).request(`/auctions/${auction.id}/lots`, {
-      form: { gap: "-5", seller_view: "rank" },
+      form: { gap: "-5" },
     });
     expect(wrongGap.status).toBe(400);
     expectIn(await wrongGap.text(), "The minutes between closings cannot be negative");

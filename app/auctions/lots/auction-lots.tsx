@@ -3,7 +3,7 @@ import { data, Form, Link, redirect } from "react-router";
 import { Alert } from "~/forms/alert";
 import { validatedBy } from "~/forms/browser-validation";
 import { ErrorSummary } from "~/forms/error-summary";
-import { RadioGroupField, radioId, TextField } from "~/forms/field";
+import { TextField } from "~/forms/field";
 import { parseSubmission } from "~/forms/parse-submission.server";
 import { RowActionForm } from "~/forms/row-action-form";
 import { useSubmitAttempts } from "~/forms/submit-attempts";
@@ -38,7 +38,6 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     editable: termsOpenForChange(auction, new Date()) && auction.kind === "reverse",
     sealed: auction.kind === "sealed",
     gap: String(auction.lotCloseGapMinutes),
-    sellerView: auction.sellerView,
     done: done === "saved" || done === "removed" || done === "settings" ? (done as keyof typeof DONE_TEXT) : null,
     lots: lots.map((lot) => ({
       id: lot.id,
@@ -65,10 +64,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   }
   const submission = parseSubmission(body, { schema: lotSettingsSchema });
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
-  const changed = await saveLotSettings(services, auction.id, actor, {
-    gapMinutes: submission.value.gap,
-    sellerView: submission.value.seller_view,
-  });
+  const changed = await saveLotSettings(services, auction.id, actor, { gapMinutes: submission.value.gap });
   if (changed.kind === "refused") {
     return data({ result: submission.reply({ formErrors: [changed.message] }) }, { status: changed.status });
   }
@@ -79,32 +75,24 @@ export function meta({ loaderData }: Route.MetaArgs) {
   return [{ title: pageTitle(loaderData ? `Lots: ${loaderData.title}` : "Lots") }];
 }
 
-const SELLER_VIEWS = [
-  { value: "lowest", label: "The lowest total on each lot, and whether they have it" },
-  { value: "rank", label: "Only their own rank on each lot (\u201cYou are 2nd.\u201d), never a price of others" },
-];
-
 const DONE_TEXT = {
   saved: "The lot was saved.",
   removed: "The lot was removed; the ones after it moved up.",
-  settings: "The closing gap and what sellers see were saved.",
+  settings: "The gap between the lots' closings was saved.",
 } as const;
 
 export default function AuctionLots({ loaderData, actionData }: Route.ComponentProps) {
   const { auctionId, title, editable, sealed, lots, done, maxLots } = loaderData;
   const result = actionData && "result" in actionData ? actionData.result : undefined;
   const refused = actionData && "refused" in actionData ? actionData.refused : undefined;
-  const [form, fields] = useForm<{ gap: string; seller_view: string }, LotSettingsValue>({
+  const [form, fields] = useForm<{ gap: string }, LotSettingsValue>({
     id: "lot-settings",
     lastResult: result,
-    defaultValue: { gap: loaderData.gap, seller_view: loaderData.sellerView },
+    defaultValue: { gap: loaderData.gap },
     ...validatedBy(lotSettingsSchema, { constraint: false }),
   });
   const { formProps, submissionKey } = useSubmitAttempts(form, result);
-  const fieldLinks = [
-    ...(fields.gap.errors ?? []).map((message) => ({ fieldId: fields.gap.id, message })),
-    ...(fields.seller_view.errors ?? []).map((message) => ({ fieldId: radioId(fields.seller_view, 0), message })),
-  ];
+  const fieldLinks = (fields.gap.errors ?? []).map((message) => ({ fieldId: fields.gap.id, message }));
   return (
     <div className="narrow">
       <p>
@@ -168,7 +156,7 @@ export default function AuctionLots({ loaderData, actionData }: Route.ComponentP
               </Link>
             </p>
           ) : null}
-          <h2>Closing and what sellers see</h2>
+          <h2>Closing</h2>
           <Form method="post" {...formProps} className="stack">
             <ErrorSummary
               formErrors={fieldLinks.length > 0 ? ["Please correct the fields below."] : (form.errors ?? [])}
@@ -181,7 +169,6 @@ export default function AuctionLots({ loaderData, actionData }: Route.ComponentP
               hint="Lot 1 closes at the auction's end, lot 2 this many minutes later, and so on. A late bid moves only its own lot's end. 0: all at once."
               inputProps={{ inputMode: "numeric" }}
             />
-            <RadioGroupField field={fields.seller_view} legend="What sellers see" options={SELLER_VIEWS} />
             <SubmitButton>Save</SubmitButton>
           </Form>
         </>

@@ -149,12 +149,12 @@ export async function deleteLot(
   });
 }
 
-/** How far apart the lots close, and whether sellers see the lowest total or only their rank. */
+/** How far apart the lots close. */
 export async function saveLotSettings(
   services: MessageServices,
   auctionId: number,
   actor: Actor,
-  settings: { gapMinutes: number; sellerView: "lowest" | "rank" },
+  settings: { gapMinutes: number },
   now = new Date(),
 ): Promise<AuctionChange> {
   return services.db.transaction(async (tx) => {
@@ -165,7 +165,6 @@ export async function saveLotSettings(
       .update(auctions)
       .set({
         lotCloseGapMinutes: settings.gapMinutes,
-        sellerView: settings.sellerView,
         // The latest end follows the gap; set with it, so the row's times stay in order meanwhile.
         endsAt: sql`${auctions.scheduledEndsAt} + ((select max(position) from ${auctionLots} where auction_id = ${auctionId}) - 1) * ${settings.gapMinutes} * interval '1 minute'`,
         updatedAt: now,
@@ -176,13 +175,6 @@ export async function saveLotSettings(
     const changed: string[] = [];
     if (settings.gapMinutes !== auction.lotCloseGapMinutes) {
       changed.push(`Minutes between lots' closings: ${auction.lotCloseGapMinutes} → ${settings.gapMinutes}`);
-    }
-    if (settings.sellerView !== auction.sellerView) {
-      changed.push(
-        settings.sellerView === "rank"
-          ? "Sellers now see their rank only, not the lowest bid"
-          : "Sellers now see the lowest bid",
-      );
     }
     await tellLotsChanged(services, tx, auction, changed);
     await notifyAuction(tx, auctionId);

@@ -106,9 +106,43 @@ const minutes = z.coerce
   .min(0, "The minutes between closings cannot be negative")
   .max(MAX_LOT_CLOSE_GAP_MINUTES, `Please keep the minutes between closings at most ${MAX_LOT_CLOSE_GAP_MINUTES}`);
 
-export const lotSettingsSchema = z.object({
-  gap: minutes,
-  seller_view: z.enum(["lowest", "rank"], { error: "Please choose what sellers see" }),
-});
+// What sellers see stays "the lowest total" until ranks-only bidding has its own rules (a bid must
+// then beat the seller's own, not a price they cannot see): the column is there, the choice is not yet.
+export const lotSettingsSchema = z.object({ gap: minutes });
 
 export type LotSettingsValue = z.infer<typeof lotSettingsSchema>;
+
+/** A unit price as typed: dollars and cents, zero allowed (a line at no charge). */
+const unitPrice = textField()
+  .refine((text) => parseDollars(text) !== null, {
+    message: "Please enter a unit price in dollars and cents, like 185.00",
+  })
+  .optional();
+
+/**
+ * A seller's forms on a lot's bidding page: a unit price per line (the total is asked about once
+ * without JavaScript: `confirm`), a secret minimum on the lot's total, or a filled-in price sheet.
+ */
+export const lotBidSchema = z.discriminatedUnion(
+  "intent",
+  [
+    z.object({
+      intent: z.literal("bid"),
+      prices: z.array(unitPrice, { error: "Please send a list" }).max(MAX_LINES_PER_LOT),
+      confirm: z.literal("yes").optional(),
+    }),
+    z.object({
+      intent: z.literal("minimum"),
+      minimum: money("Please enter your minimum for the lot's total", { max: MAX_AUCTION_CENTS }),
+    }),
+    z.object({
+      intent: z.literal("sheet"),
+      sheet: textField({ multiline: true, trim: false })
+        .max(500_000, "Please paste at most 500,000 characters")
+        .optional(),
+    }),
+  ],
+  { error: "Please choose what to do." },
+);
+
+export type LotBidValue = z.infer<typeof lotBidSchema>;

@@ -1,0 +1,350 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { useState } from "react";
+import { data, Form, Link, redirect } from "react-router";
+import { Alert } from "~/forms/alert";
+import { validatedBy } from "~/forms/browser-validation";
+import { ErrorSummary } from "~/forms/error-summary";
+import { parseSubmission } from "~/forms/parse-submission.server";
+import { SubmitButton } from "~/forms/submit-button";
+import { TextAreaInput, TextInput } from "~/forms/text-input";
+import { useHydrated } from "~/forms/use-hydrated";
+import { pageTitle } from "~/layout/page-title";
+import { readFormBody } from "~/platform/request-body.server";
+import { formatInZone } from "~/platform/zoned-time";
+import { appServicesContext } from "~/server/app-context";
+import { parseId } from "~/shared/ids";
+import { dollars, formatCents, parseDollars } from "~/shared/money";
+import { requireAuction } from "../auction-access.server";
+import { decrementOf, describeDecrement, STATUS_LABELS } from "../auction-rules";
+import { tellBidEffectsSoon } from "../bidding/bid-notices.server";
+import { placeManualBid, setAutoBidMinimum } from "../bidding/bid-queue.server";
+import { timezoneOf } from "../lifecycle/auction-form.server";
+import type { Route } from "./+types/auction-lot-bid";
+import { readPriceSheetCsv } from "./line-items-csv";
+import { lotTotalCents, quantityText } from "./line-pricing";
+import { linesOfLot, sellerLotStanding } from "./lot-bid.server";
+import { rankSentence } from "./lot-schedule";
+import { type LotBidValue, lotBidSchema } from "./lot-schema";
+import { lotName } from "./lot-words";
+
+// /auctions/{id}/lots/{lotId}/bid: an invited seller bids on one lot of line items (issue 31): a
+// unit price for every line, the lot's total shown before the bid binds (computed in the page with
+// JavaScript; a confirmation step without it), a filled-in price sheet uploaded or pasted, and a
+// secret minimum on the lot's total. Never another seller's lines, name or count.
+
+const MAX_SHEET_BYTES = 600_000;
+
+async function requireSellerLot(
+  request: Request,
+  context: Route.LoaderArgs["context"],
+  params: Route.LoaderArgs["params"],
+) {
+  const found = await requireAuction(request, context, params.auctionId);
+  const lot = found.auction.lots.find((row) => row.id === parseId(params.lotId));
+  if (!lot || found.viewer.kind !== "seller" || found.auction.kind !== "reverse") throw data(null, { status: 404 });
+  return { ...found, lot, sellerId: found.viewer.organizationId };
+}
+
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const { user, auction, lot, sellerId } = await requireSellerLot(request, context, params);
+  const { db } = context.get(appServicesContext);
+  const standing = await sellerLotStanding(db, auction, lot, sellerId);
+  const timezone = timezoneOf(user);
+  const done = new URL(request.url).searchParams.get("done");
+  return {
+    auctionId: auction.id,
+    lotId: lot.id,
+    auctionTitle: auction.title,
+    name: auction.lots.length > 1 || standing.lines.length > 1 ? lotName(lot) : "Your bid",
+    status: standing.status,
+    statusLabel: STATUS_LABELS[standing.status],
+    endsAt: formatInZone(lot.endsAt, timezone),
+    reserve: formatCents(lot.reserveCents),
+    decrement: describeDecrement(decrementOf(lot), formatCents),
+    lines: standing.lines.map((line) => ({
+      position: line.position,
+      quantity: line.quantity,
+      quantityText: quantityText(line.quantity),
+      ceilingCents: line.ceilingCents,
+      description: line.description,
+      unit: line.unit,
+    })),
+    standing: {
+      ranksOnly: standing.ranksOnly,
+      lowest: standing.lowestCents === null ? null : formatCents(standing.lowestCents),
+      sentence: standing.ranksOnly
+        ? rankSentence(standing.rank)
+        : standing.leading
+          ? "You have the lowest bid."
+          : standing.hasBid
+            ? "You do not have the lowest bid."
+            : "You have not bid on this lot.",
+      highestAllowed: standing.ranksOnly ? null : formatCents(standing.highestAllowedCents),
+      minimum: standing.minimumCents === null ? null : formatCents(standing.minimumCents),
+    },
+    latest: standing.latestUnits.map((cents) => dollars(cents)),
+    done: done === "placed" || done === "minimum" ? done : null,
+  };
+}
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const { user, auction, lot, sellerId } = await requireSellerLot(request, context, params);
+  const services = context.get(appServicesContext);
+  const formData = await readFormBody(request, { multipart: true, maxBytes: MAX_SHEET_BYTES });
+  // An uploaded sheet is read as the pasted one.
+  const file = formData.get("sheet_file");
+  if (file instanceof File && file.size > 0 && !String(formData.get("sheet") ?? "").trim()) {
+    formData.set("sheet", await file.text());
+  }
+  formData.delete("sheet_file");
+  const submission = parseSubmission(formData, { schema: lotBidSchema });
+  if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
+  const value: LotBidValue = submission.value;
+  const lines = await linesOfLot(services.db, lot.id);
+  const bidder = { auctionId: auction.id, lotId: lot.id, organizationId: sellerId, userId: user.id };
+  const here = `/auctions/${auction.id}/lots/${lot.id}/bid`;
+  const refuse = (status: number, fieldErrors: Record<string, string[]>) =>
+    data({ result: submission.reply({ fieldErrors }) }, { status });
+
+  if (value.intent === "minimum") {
+    const outcome = await setAutoBidMinimum(services.db, { ...bidder, minimumCents: value.minimum });
+    if (outcome.kind === "refused") return refuse(outcome.status, { minimum: [outcome.message] });
+    if (outcome.kind === "accepted" && outcome.previousLeaderId !== outcome.leaderId) {
+      void tellBidEffectsSoon(services, auction.id);
+    }
+    return redirect(`${here}?done=minimum`);
+  }
+
+  let typed: string[];
+  if (value.intent === "sheet") {
+    const read = readPriceSheetCsv(value.sheet ?? "", lines);
+    if (!read.ok) {
+      return refuse(400, { sheet: read.problems.map((problem) => `Row ${problem.row}: ${problem.message}`) });
+    }
+    typed = read.value.map((cents) => dollars(cents));
+  } else {
+    typed = value.prices.map((price) => price ?? "");
+  }
+  const missing = lines.flatMap((_, index) => ((typed[index] ?? "").trim() === "" ? [index] : []));
+  if (typed.length !== lines.length || missing.length > 0) {
+    return refuse(400, {
+      ...Object.fromEntries(
+        missing.map((index) => [`prices[${index}]`, [`Please enter a unit price for line ${index + 1}`]]),
+      ),
+      ...(typed.length !== lines.length
+        ? { prices: [`Please enter a unit price for each of the lot's ${lines.length} lines`] }
+        : {}),
+    });
+  }
+  const unitCents = typed.map((price) => parseDollars(price) as number);
+  const totalCents = lotTotalCents(lines, unitCents);
+  if (value.intent === "sheet" || value.confirm !== "yes") {
+    // Without JavaScript (or from a sheet): the total, asked about once before it binds.
+    return { review: { prices: typed, totalCents } };
+  }
+  const outcome = await placeManualBid(services.db, { ...bidder, unitCents, amountCents: totalCents, confirmed: true });
+  if (outcome.kind === "refused") {
+    if (outcome.status === 404) throw data(null, { status: 404 });
+    return data({ result: submission.reply({ formErrors: [outcome.message] }) }, { status: outcome.status });
+  }
+  if (outcome.kind === "accepted" && (outcome.extended || outcome.previousLeaderId !== outcome.leaderId)) {
+    void tellBidEffectsSoon(services, auction.id);
+  }
+  return redirect(`${here}?done=placed`);
+}
+
+export function meta({ loaderData }: Route.MetaArgs) {
+  return [{ title: pageTitle(loaderData ? `${loaderData.name}: ${loaderData.auctionTitle}` : "Bid on a lot") }];
+}
+
+type BidFields = { intent: string; prices: string[]; confirm: string };
+
+export default function AuctionLotBid({ loaderData, actionData }: Route.ComponentProps) {
+  const { auctionId, lotId, auctionTitle, name, lines, standing, latest, done } = loaderData;
+  const review = actionData && "review" in actionData ? actionData.review : undefined;
+  const result = actionData && "result" in actionData ? actionData.result : undefined;
+  const hydrated = useHydrated();
+  const [form, fields] = useForm<BidFields, LotBidValue>({
+    id: "lot-bid",
+    lastResult: result,
+    defaultValue: { prices: review?.prices ?? (latest.length === lines.length ? latest : lines.map(() => "")) },
+    ...validatedBy(lotBidSchema, { constraint: false }),
+  });
+  const prices = fields.prices.getFieldList();
+  const [typed, setTyped] = useState<string[]>(review?.prices ?? (latest.length === lines.length ? latest : []));
+  const units = lines.map((_, index) => parseDollars(typed[index] ?? ""));
+  const liveTotal = units.every((cents) => cents !== null) ? lotTotalCents(lines, units as number[]) : null;
+  const open = loaderData.status === "open";
+  const errorsOf = (name: string) => result?.error?.[name] ?? undefined;
+  const errorLinks = [
+    ...(fields.prices.errors ?? []).map((message) => ({ fieldId: "lot-price-0", message })),
+    ...(errorsOf("sheet") ?? []).map((message) => ({ fieldId: "lot-sheet", message })),
+    ...(errorsOf("minimum") ?? []).map((message) => ({ fieldId: "lot-minimum", message })),
+    ...lines.flatMap((_, index) =>
+      (errorsOf(`prices[${index}]`) ?? prices[index]?.errors ?? []).map((message) => ({
+        fieldId: `lot-price-${index}`,
+        message,
+      })),
+    ),
+  ];
+  return (
+    <div className="narrow">
+      <p>
+        <Link to={`/auctions/${auctionId}`}>Back to the auction</Link>
+      </p>
+      <h1>{`${name}: ${auctionTitle}`}</h1>
+      {done ? (
+        <Alert title={done === "placed" ? "Bid placed" : "Minimum saved"} tone="success">
+          <p>
+            {done === "placed" ? "Your bid is placed. It is binding." : "Your secret minimum for this lot is saved."}
+          </p>
+        </Alert>
+      ) : null}
+      <section aria-labelledby="lot-standing" className="card">
+        <h2 id="lot-standing">Where you stand</h2>
+        <dl className="summary-list">
+          <div className="summary-list__row">
+            <dt>Bidding</dt>
+            <dd>{`${loaderData.statusLabel}; closes ${loaderData.endsAt}`}</dd>
+          </div>
+          {standing.ranksOnly ? null : (
+            <div className="summary-list__row">
+              <dt>Current lowest total</dt>
+              <dd>{standing.lowest ?? "No bids yet"}</dd>
+            </div>
+          )}
+          <div className="summary-list__row">
+            <dt>You</dt>
+            <dd>
+              <strong>{standing.sentence}</strong>
+            </dd>
+          </div>
+          <div className="summary-list__row">
+            <dt>Your secret minimum</dt>
+            <dd>{standing.minimum ?? "Not set"}</dd>
+          </div>
+        </dl>
+        <p className="field__hint">
+          {`Reserve for the lot's total: ${loaderData.reserve}. Each bid's total must beat the lowest by at least ${loaderData.decrement}${standing.highestAllowed ? `: up to ${standing.highestAllowed} now` : ""}.`}
+        </p>
+      </section>
+      {open && review ? (
+        <section aria-labelledby="lot-review" className="card">
+          <h2 id="lot-review" tabIndex={-1}>{`Place a bid of ${formatCents(review.totalCents)} in total?`}</h2>
+          <p>
+            Bids are binding and cannot be retracted. The total is each line's quantity × unit price, rounded to the
+            cent, added up.
+          </p>
+          <Form method="post" className="button-row">
+            <input type="hidden" name="intent" value="bid" />
+            {review.prices.map((price, index) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: one hidden field per line, in the lines' order
+              <input key={index} type="hidden" name={`prices[${index}]`} value={price} />
+            ))}
+            <input type="hidden" name="confirm" value="yes" />
+            <SubmitButton>Yes, place this bid</SubmitButton>
+            <Link to=".">No, change it</Link>
+          </Form>
+        </section>
+      ) : null}
+      {open ? (
+        <section aria-labelledby="lot-bid" className="card">
+          <h2 id="lot-bid">Your unit prices</h2>
+          <Form method="post" {...getFormProps(form)} className="stack">
+            <ErrorSummary formErrors={form.errors} fieldErrors={errorLinks} submissionKey={[result]} />
+            <input type="hidden" name="intent" value="bid" />
+            {hydrated ? <input type="hidden" name="confirm" value="yes" /> : null}
+            <table className="table">
+              <caption>{`The lot's ${lines.length} ${lines.length === 1 ? "line" : "lines"}: enter a unit price for each`}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Line</th>
+                  <th scope="col">Quantity</th>
+                  <th scope="col">Ceiling</th>
+                  <th scope="col">Unit price (CAD)</th>
+                </tr>
+              </thead>
+              <tbody>
+                {lines.map((line, index) => {
+                  const price = prices[index];
+                  return (
+                    <tr key={line.position}>
+                      <th scope="row" id={`lot-line-${index}`}>{`${index + 1}. ${line.description}`}</th>
+                      <td>{`${line.quantityText} ${line.unit}`}</td>
+                      <td>{line.ceilingCents === null ? "None" : formatCents(line.ceilingCents)}</td>
+                      <td>
+                        <TextInput
+                          id={`lot-price-${index}`}
+                          name={`prices[${index}]`}
+                          label={`Unit price, line ${index + 1}: ${line.description}, per ${line.unit}`}
+                          errors={errorsOf(`prices[${index}]`) ?? price?.errors}
+                          inputProps={{
+                            inputMode: "decimal",
+                            autoComplete: "off",
+                            defaultValue: (price?.initialValue as string | undefined) ?? "",
+                            onChange: (event) => {
+                              const next = [...typed];
+                              next[index] = event.currentTarget.value;
+                              setTyped(next);
+                            },
+                          }}
+                        />
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+            {hydrated ? (
+              <p>
+                <strong>
+                  {liveTotal === null ? "Total: enter every unit price" : `Total: ${formatCents(liveTotal)}`}
+                </strong>
+              </p>
+            ) : null}
+            <SubmitButton>
+              {hydrated && liveTotal !== null ? `Place binding bid of ${formatCents(liveTotal)}` : "Review the total"}
+            </SubmitButton>
+          </Form>
+          <h3>With a spreadsheet</h3>
+          <p>
+            <a href={`/auctions/${auctionId}/lots/${lotId}/price-sheet.csv`} download>
+              Download the price sheet (CSV)
+            </a>
+            {", fill in the unit_price column, and upload it or paste it here. You will see the total before it binds."}
+          </p>
+          <Form method="post" encType="multipart/form-data" className="stack">
+            <input type="hidden" name="intent" value="sheet" />
+            <div className="field">
+              <label className="field__label" htmlFor="lot-sheet-file">
+                Filled-in price sheet (CSV file)
+              </label>
+              <input className="file-input" id="lot-sheet-file" name="sheet_file" type="file" accept=".csv,text/csv" />
+            </div>
+            <TextAreaInput id="lot-sheet" name="sheet" label="Or paste it" errors={errorsOf("sheet")} />
+            <SubmitButton secondary>Read the price sheet</SubmitButton>
+          </Form>
+          <h3>Auto-bid</h3>
+          <Form method="post" className="stack">
+            <input type="hidden" name="intent" value="minimum" />
+            <TextInput
+              id="lot-minimum"
+              name="minimum"
+              label="Your secret minimum for the lot's total (CAD)"
+              hint="We bid for you one decrement under the lowest total, never below this amount, scaling the unit prices of your latest bid in proportion. Nobody else sees it."
+              errors={errorsOf("minimum")}
+              inputProps={{ inputMode: "decimal", autoComplete: "off" }}
+            />
+            <SubmitButton secondary>Save my minimum</SubmitButton>
+          </Form>
+        </section>
+      ) : (
+        <p>
+          <strong>
+            {loaderData.status === "scheduled" ? "Bidding has not started yet." : "Bidding on this lot has closed."}
+          </strong>
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,93 @@
+import { and, asc, desc, eq, sql } from "drizzle-orm";
+import type { Database } from "~db/database.server";
+import { auctionAutoBids, auctionBidLines, auctionBids, auctionLineItems } from "~db/schema";
+import { decrementOf, lotStatusAt } from "../auction-rules";
+import type { AuctionWithLots } from "../auction-views.server";
+import { highestAllowedBid } from "../bidding/bidding";
+import type { LineItem } from "./line-items-csv";
+import { sellerRank } from "./lot-schedule";
+import type { LotRow } from "./lots.server";
+
+// What a seller reads when bidding on one lot (issue 31): its lines, where they stand (the lowest
+// total, or only their rank when the auction shows ranks), their latest unit prices and minimum.
+// Never another seller's lines, name or count.
+
+export type LotLine = LineItem & { id: number; position: number };
+
+/** The lot's lines in order. */
+export async function linesOfLot(db: Pick<Database, "select">, lotId: number): Promise<LotLine[]> {
+  const rows = await db
+    .select()
+    .from(auctionLineItems)
+    .where(eq(auctionLineItems.lotId, lotId))
+    .orderBy(asc(auctionLineItems.position));
+  return rows.map((row) => ({
+    id: row.id,
+    position: row.position,
+    description: row.description,
+    unit: row.unit,
+    quantity: row.quantityThousandths,
+    ceilingCents: row.ceilingCents,
+  }));
+}
+
+/** The seller's standing on the lot and their latest unit prices, read for their page only. */
+export async function sellerLotStanding(
+  db: Database,
+  auction: AuctionWithLots,
+  lot: LotRow,
+  sellerId: number,
+  now = new Date(),
+) {
+  const [lines, [latest], [minimum], standing] = await Promise.all([
+    linesOfLot(db, lot.id),
+    db
+      .select({ id: auctionBids.id, amountCents: auctionBids.amountCents })
+      .from(auctionBids)
+      .where(and(eq(auctionBids.lotId, lot.id), eq(auctionBids.organizationId, sellerId)))
+      .orderBy(desc(auctionBids.id))
+      .limit(1),
+    db
+      .select({ minimumCents: auctionAutoBids.minimumCents })
+      .from(auctionAutoBids)
+      .where(and(eq(auctionAutoBids.lotId, lot.id), eq(auctionAutoBids.organizationId, sellerId))),
+    // Each seller's best bid on the lot, for the rank (the count is never shown).
+    auction.sellerView === "rank"
+      ? db
+          .select({
+            seller: auctionBids.organizationId,
+            amount: sql<number>`min(${auctionBids.amountCents})`.mapWith(Number),
+            rank: sql<number>`min(${auctionBids.rank})`.mapWith(Number),
+          })
+          .from(auctionBids)
+          .where(eq(auctionBids.lotId, lot.id))
+          .groupBy(auctionBids.organizationId)
+      : Promise.resolve([]),
+  ]);
+  const latestUnits = latest
+    ? (
+        await db
+          .select({ unitCents: auctionBidLines.unitCents })
+          .from(auctionBidLines)
+          .innerJoin(auctionLineItems, eq(auctionLineItems.id, auctionBidLines.lineItemId))
+          .where(eq(auctionBidLines.bidId, latest.id))
+          .orderBy(asc(auctionLineItems.position))
+      ).map((row) => row.unitCents)
+    : [];
+  const ranksOnly = auction.sellerView === "rank";
+  const lowestCents = ranksOnly ? null : lot.lowestCents;
+  return {
+    lines,
+    status: lotStatusAt(auction, lot, now),
+    ranksOnly,
+    lowestCents,
+    leading: lot.leaderOrganizationId === sellerId,
+    rank: ranksOnly ? sellerRank(standing, sellerId) : null,
+    hasBid: latest !== undefined,
+    /** The seller's latest unit prices on the lot (a lot bid on as one amount: that amount). */
+    latestUnits: latestUnits.length === lines.length ? latestUnits : latest ? [latest.amountCents] : [],
+    minimumCents: minimum?.minimumCents ?? null,
+    /** The most a new bid's total may be: the reserve, or the lowest less the decrement (never shown in ranks-only). */
+    highestAllowedCents: highestAllowedBid(lot.reserveCents, lot.lowestCents, decrementOf(lot)),
+  };
+}
