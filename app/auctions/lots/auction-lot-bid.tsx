@@ -20,7 +20,7 @@ import { tellBidEffectsSoon } from "../bidding/bid-notices.server";
 import { placeManualBid, setAutoBidMinimum } from "../bidding/bid-queue.server";
 import { timezoneOf } from "../lifecycle/auction-form.server";
 import type { Route } from "./+types/auction-lot-bid";
-import { readPriceSheetCsv } from "./line-items-csv";
+import { readPriceSheetCsv } from "./line-items-csv.server";
 import { lotTotalCents, quantityText } from "./line-pricing";
 import { linesOfLot, sellerLotStanding } from "./lot-bid.server";
 import { rankSentence } from "./lot-schedule";
@@ -248,8 +248,8 @@ export default function AuctionLotBid({ loaderData, actionData }: Route.Componen
         </section>
       ) : null}
       {open ? (
-        <section aria-labelledby="lot-bid" className="card">
-          <h2 id="lot-bid">Your unit prices</h2>
+        <section aria-labelledby="lot-bid-heading" className="card">
+          <h2 id="lot-bid-heading">Your unit prices</h2>
           <Form method="post" {...getFormProps(form)} className="stack">
             <ErrorSummary formErrors={form.errors} fieldErrors={errorLinks} submissionKey={[result]} />
             <input type="hidden" name="intent" value="bid" />

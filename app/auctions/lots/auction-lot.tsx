@@ -18,7 +18,8 @@ import { requireAuctionOwner } from "../auction-access.server";
 import { termsOpenForChange } from "../auction-rules";
 import { decrementValueOf } from "../lifecycle/auction-schema";
 import type { Route } from "./+types/auction-lot";
-import { LINE_ITEM_COLUMNS, MAX_LINES_PER_LOT } from "./line-items-csv";
+import { LINE_ITEM_COLUMNS, MAX_LINES_PER_LOT } from "./line-items";
+import { readLineItemsCsv } from "./line-items-csv.server";
 import { quantityText } from "./line-pricing";
 import { lotsWithLines, saveLotTerms } from "./lot-editing.server";
 import { type LotFormValue, linesOf, lotFormSchema } from "./lot-schema";
@@ -82,13 +83,22 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (submission.status === undefined) return { result: submission.reply() };
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
   const value: LotFormValue = submission.value;
+  let lines = linesOf(value);
+  if (value.csv?.trim()) {
+    const read = readLineItemsCsv(value.csv);
+    if (!read.ok) {
+      const messages = read.problems.map((problem) => `Row ${problem.row}: ${problem.message}`);
+      return data({ result: submission.reply({ fieldErrors: { csv: messages } }) }, { status: 400 });
+    }
+    lines = read.value;
+  }
   const changed = await saveLotTerms(services, auction.id, actor, lotId, {
     title: value.title,
     reserveCents: value.reserve,
     decrementKind: value.decrement_kind,
     // Checked by the schema: a valid decrement for this reserve.
     decrementValue: decrementValueOf(value) as number,
-    lines: linesOf(value),
+    lines,
   });
   if (changed.kind === "refused") {
     return data({ result: submission.reply({ formErrors: [changed.message] }) }, { status: changed.status });

@@ -18,7 +18,7 @@ import { requireAuctionOwner } from "../auction-access.server";
 import { decrementOf, describeDecrement, termsOpenForChange } from "../auction-rules";
 import { timezoneOf } from "../lifecycle/auction-form.server";
 import type { Route } from "./+types/auction-lots";
-import { MAX_LOTS } from "./line-items-csv";
+import { MAX_LOTS } from "./line-items";
 import { deleteLot, lotsWithLines, saveLotSettings } from "./lot-editing.server";
 import { type LotSettingsValue, lotSettingsSchema } from "./lot-schema";
 import { lotName } from "./lot-words";

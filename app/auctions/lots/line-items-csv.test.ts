@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type LineItem, priceSheetCsv, readLineItemsCsv, readPriceSheetCsv } from "./line-items-csv";
+import type { LineItem } from "./line-items";
+import { priceSheetCsv, readLineItemsCsv, readPriceSheetCsv } from "./line-items-csv.server";
 
 // Line items from a buyer's spreadsheet and price sheets to and from a seller's (issue 31): each
 // wrong row named as the spreadsheet numbers it, nothing taken until every row is right.

@@ -4,7 +4,7 @@ import { auctionAutoBids, auctionBidLines, auctionBids, auctionLineItems } from 
 import { decrementOf, lotStatusAt } from "../auction-rules";
 import type { AuctionWithLots } from "../auction-views.server";
 import { highestAllowedBid } from "../bidding/bidding";
-import type { LineItem } from "./line-items-csv";
+import type { LineItem } from "./line-items";
 import { sellerRank } from "./lot-schedule";
 import type { LotRow } from "./lots.server";
 

@@ -15,7 +15,7 @@ import {
 } from "../auction-changes.server";
 import { auctionLink, kindName } from "../auction-notices.server";
 import { termsOpenForChange } from "../auction-rules";
-import { type LineItem, MAX_LOTS } from "./line-items-csv";
+import { type LineItem, MAX_LOTS } from "./line-items";
 import { lotName } from "./lot-words";
 import { type LotRow, type LotTerms, removeLot, rescheduleLots, saveLot } from "./lots.server";
 

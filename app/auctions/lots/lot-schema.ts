@@ -2,7 +2,7 @@ import { z } from "zod";
 import { textField } from "~/forms/text-schema";
 import { money, parseDollars } from "~/shared/money";
 import { decrementValueOf, MAX_AUCTION_CENTS } from "../lifecycle/auction-schema";
-import { type LineItem, lineItemFieldProblems, MAX_LINES_PER_LOT, readLineItemsCsv } from "./line-items-csv";
+import { type LineItem, lineItemFieldProblems, MAX_LINES_PER_LOT } from "./line-items";
 import { parseQuantity } from "./line-pricing";
 import { MAX_LOT_CLOSE_GAP_MINUTES } from "./lot-schedule";
 
@@ -56,15 +56,8 @@ export const lotFormSchema = z
               : "Please enter the minimum decrement in dollars and cents, like 100.00",
         });
       }
-      if (value.csv?.trim()) {
-        const read = readLineItemsCsv(value.csv);
-        if (!read.ok) {
-          for (const problem of read.problems) {
-            context.addIssue({ code: "custom", path: ["csv"], message: `Row ${problem.row}: ${problem.message}` });
-          }
-        }
-        return;
-      }
+      // Pasted CSV replaces the rows; the server reads it (lot page's action), a message per wrong row.
+      if (value.csv?.trim()) return;
       const lines = value.lines ?? [];
       if (lines.length === 0) {
         context.addIssue({ code: "custom", path: ["lines"], message: "Please add at least one line item" });
@@ -86,12 +79,8 @@ export const lotFormSchema = z
 
 export type LotFormValue = z.infer<typeof lotFormSchema>;
 
-/** The lot's line items from a valid submission: the pasted CSV's when given, else the rows'. */
+/** The lot's line items typed as rows, from a valid submission without pasted CSV. */
 export function linesOf(value: LotFormValue): LineItem[] {
-  if (value.csv?.trim()) {
-    const read = readLineItemsCsv(value.csv);
-    return read.ok ? read.value : [];
-  }
   return (value.lines ?? []).map((line) => ({
     description: line.description ?? "",
     unit: line.unit ?? "",

@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, inArray, sql } from "drizzle-orm";
 import type { Database, Transaction } from "~db/database.server";
 import { auctionLineItems, auctionLots, auctions } from "~db/schema";
-import type { LineItem } from "./line-items-csv";
+import type { LineItem } from "./line-items";
 import { QUANTITY_SCALE } from "./line-pricing";
 
 // An auction's lots (issue 31, decision 027): what is bid on and awarded. The auction's row keeps

@@ -4,7 +4,7 @@ import { csvResponse } from "~/shared/csv";
 import { parseId } from "~/shared/ids";
 import { requireAuction } from "../auction-access.server";
 import type { Route } from "./+types/price-sheet-csv";
-import { priceSheetCsv } from "./line-items-csv";
+import { priceSheetCsv } from "./line-items-csv.server";
 import { sellerLotStanding } from "./lot-bid.server";
 
 // GET /auctions/:auctionId/lots/:lotId/price-sheet.csv: a lot's lines for an invited seller to fill

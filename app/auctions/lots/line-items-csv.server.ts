@@ -2,25 +2,17 @@ import { CsvError, parse } from "csv-parse/sync";
 import { csvText } from "~/shared/csv";
 import { dollars, formatCents, parseDollars } from "~/shared/money";
 import { listOfWords } from "~/shared/words";
-import { type LineTerms, MAX_CENTS, parseQuantity, quantityText } from "./line-pricing";
+import { LINE_ITEM_COLUMNS, type LineItem, lineItemProblems, MAX_LINES_PER_LOT } from "./line-items";
+import { MAX_CENTS, parseQuantity, quantityText } from "./line-pricing";
 
 // Line items in and out of spreadsheets (issue 31). A buyer pastes or uploads a lot's lines
 // (description, unit, quantity, and optionally a ceiling on the unit price); a seller downloads a
 // lot's price sheet and uploads it with a unit price on every line. Every row that is wrong gets its
 // own message naming the row as a spreadsheet numbers it, and nothing is taken until all are right.
 
-export const MAX_LOTS = 50;
-export const MAX_LINES_PER_LOT = 250;
-export const MAX_DESCRIPTION_LENGTH = 200;
-export const MAX_UNIT_LENGTH = 20;
-
-/** A lot's line as the buyer describes it. */
-export type LineItem = LineTerms & { description: string; unit: string };
-
 export type RowProblem = { row: number; message: string };
 export type CsvOutcome<T> = { ok: true; value: T } | { ok: false; problems: RowProblem[] };
 
-export const LINE_ITEM_COLUMNS = ["description", "unit", "quantity", "ceiling_unit_price"] as const;
 export const PRICE_SHEET_COLUMNS = ["line", "description", "unit", "quantity", "unit_price"] as const;
 
 /** The rows of a CSV text with the line each starts on; a malformed file is one problem at its row. */
@@ -81,38 +73,6 @@ export function readLineItemsCsv(text: string): CsvOutcome<LineItem[]> {
   }
   return problems.length > 0 ? { ok: false, problems } : { ok: true, value: items };
 }
-
-/** What is wrong with each field of one line item as typed; the same rules for the form's rows and the CSV's. */
-export function lineItemFieldProblems(
-  description: string,
-  unit: string,
-  quantity: string,
-  ceiling: string,
-): Partial<Record<"description" | "unit" | "quantity" | "ceiling", string>> {
-  const problems: Partial<Record<"description" | "unit" | "quantity" | "ceiling", string>> = {};
-  if (description.trim() === "") problems.description = "Please enter a description";
-  else if (description.length > MAX_DESCRIPTION_LENGTH) {
-    problems.description = `Please keep the description to ${MAX_DESCRIPTION_LENGTH} characters`;
-  }
-  if (unit.trim() === "") problems.unit = "Please enter a unit, like hour, km or m³";
-  else if (unit.length > MAX_UNIT_LENGTH) problems.unit = `Please keep the unit to ${MAX_UNIT_LENGTH} characters`;
-  if (quantity.trim() === "") problems.quantity = "Please enter an estimated quantity";
-  else if (parseQuantity(quantity) === null) {
-    problems.quantity = "Please enter a quantity above zero with at most three decimals, like 12.5";
-  }
-  if (ceiling.trim() !== "") {
-    const cents = parseDollars(ceiling);
-    if (cents === null || cents < 1 || cents > MAX_CENTS) {
-      problems.ceiling =
-        "Please enter the ceiling as a unit price in dollars and cents, like 185.00, or leave it empty";
-    }
-  }
-  return problems;
-}
-
-/** What is wrong with one line item as typed, in the order of its columns. */
-export const lineItemProblems = (description: string, unit: string, quantity: string, ceiling: string): string[] =>
-  Object.values(lineItemFieldProblems(description, unit, quantity, ceiling));
 
 /** A lot's price sheet to fill in: its lines, and the seller's latest unit prices where they have some. */
 export function priceSheetCsv(lines: readonly LineItem[], unitCents?: readonly number[]): string {
