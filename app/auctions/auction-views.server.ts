@@ -225,7 +225,7 @@ export async function ownerView(
   ]);
   // The lowest and the awarded bid are nearly always among the latest; when not, one more read.
   const lot = firstLot(auction);
-  const wanted = [lot.lowestBidId, auction.awardedBidId].filter(
+  const wanted = [lot.lowestBidId, auction.awardedBidId, ...auction.lots.map((row) => row.awardedBidId)].filter(
     (id): id is number => id !== null && !bids.some((bid) => bid.id === id),
   );
   const older = wanted.length
@@ -252,11 +252,22 @@ export async function ownerView(
         }
       : null,
     bidCount: auction.bidCount,
-    lots: auction.lots.map((row) => ({
-      ...lotSummary(auction, row, now),
-      lineCount: row.lineCount,
-      lowestCents: row.lowestCents,
-    })),
+    lots: auction.lots.map((row) => {
+      const awardedBid = bidById(row.awardedBidId);
+      return {
+        ...lotSummary(auction, row, now),
+        lineCount: row.lineCount,
+        lowestCents: row.lowestCents,
+        /** Who the lot went to (issue 31), once awarded. */
+        awarded: awardedBid
+          ? {
+              organizationName: awardedBid.organizationName,
+              amountCents: awardedBid.amountCents,
+              reason: row.awardReason,
+            }
+          : null,
+      };
+    }),
     bids: bids.map((bid) => ({ ...bid, createdAt: bid.createdAt.toISOString() })),
     invitedCount: invited?.total ?? 0,
     award: awardOf(auction),
@@ -445,10 +456,16 @@ function sellerViewOf(
       lineCount: row.lineCount,
       lowestCents: sealed || auction.sellerView === "rank" ? null : row.lowestCents,
       leading: !sealed && row.leaderOrganizationId === own.organizationId,
+      won: row.awardedOrganizationId === own.organizationId,
     })),
     outcome:
       auction.status === "awarded"
-        ? { awarded: true as const, won: auction.awardedOrganizationId === own.organizationId }
+        ? {
+            awarded: true as const,
+            won:
+              auction.awardedOrganizationId === own.organizationId ||
+              auction.lots.some((row) => row.awardedOrganizationId === own.organizationId),
+          }
         : auction.status === "cancelled"
           ? { awarded: false as const, cancelled: true as const }
           : null,

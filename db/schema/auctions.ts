@@ -157,6 +157,10 @@ export const auctionLots = pgTable(
     lowestBidId: bigint("lowest_bid_id", { mode: "number" }),
     lowestCents: bigint("lowest_cents", { mode: "number" }),
     leaderOrganizationId: integer("leader_organization_id").references(() => organizations.id),
+    /** The lot's award (issue 31): the bid chosen, its seller, and why the lowest was passed over if it was. */
+    awardedBidId: bigint("awarded_bid_id", { mode: "number" }),
+    awardedOrganizationId: integer("awarded_organization_id").references(() => organizations.id),
+    awardReason: text("award_reason"),
   },
   (table) => [
     uniqueIndex("auction_lots_position_idx").on(table.auctionId, table.position),

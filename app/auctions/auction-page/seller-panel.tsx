@@ -33,6 +33,23 @@ export function SellerPanel({
 }) {
   const confirmBid = answer && "confirmBid" in answer ? answer.confirmBid : undefined;
   const biddingOpen = view.status === "open";
+  if (view.outcome?.awarded && view.terms.pricedByLots) {
+    return (
+      <>
+        <Alert
+          title={view.outcome.won ? "You won lots of this auction" : "Not awarded to you"}
+          tone={view.outcome.won ? "success" : "error"}
+        >
+          <p>
+            {view.outcome.won
+              ? "The lots awarded to you are marked below. The buyer will contact you about the work."
+              : "The lots were awarded to other sellers."}
+          </p>
+        </Alert>
+        <LotsPanel view={view} times={times} />
+      </>
+    );
+  }
   if (view.outcome?.awarded) {
     return (
       <Alert

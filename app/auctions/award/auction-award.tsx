@@ -14,9 +14,12 @@ import { TableRegion } from "~/layout/table-region";
 import { BUYER_AUCTION_FEE_CENTS } from "~/payments/fees";
 import { readFormBody } from "~/platform/request-body.server";
 import { appServicesContext } from "~/server/app-context";
+import { parseId } from "~/shared/ids";
 import { formatCents } from "~/shared/money";
 import { requireAuctionOwner } from "../auction-access.server";
 import { statusAt } from "../auction-rules";
+import { LotsAwardForm } from "../lots/lots-award-form";
+import { loadLotsAward, submitLotsAward } from "../lots/lots-award-page.server";
 import type { Route } from "./+types/auction-award";
 import { awardAuction, NOT_QUALIFIED, passOverMessage } from "./award.server";
 import { type AwardFormFields, awardFormSchema, CHOOSE_A_BID, oneAwardError } from "./award-schema";
@@ -28,6 +31,20 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { auction } = await requireAuctionOwner(request, context, params.auctionId);
   const now = new Date();
   const status = statusAt(auction, now);
+  if (auction.pricedByLots) {
+    // Lots are awarded each on its own (issue 31).
+    const seller = parseId(new URL(request.url).searchParams.get("seller"));
+    return {
+      auctionId: auction.id,
+      title: auction.title,
+      status,
+      hasCriteria: false,
+      evaluationPending: false,
+      bids: [],
+      feeCents: BUYER_AUCTION_FEE_CENTS,
+      lotted: status === "closed" ? await loadLotsAward(context.get(appServicesContext).db, auction, seller) : null,
+    };
+  }
   // Nothing of the bids before the close (a sealed auction's stay unread until its deadline).
   const candidates =
     status === "closed" ? await rankedCandidates(context.get(appServicesContext).db, auction, now) : null;
@@ -48,12 +65,18 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       rank: bid.rank,
     })),
     feeCents: BUYER_AUCTION_FEE_CENTS,
+    lotted: null,
   };
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const { auction, actor } = await requireAuctionOwner(request, context, params.auctionId);
   const services = context.get(appServicesContext);
+  if (auction.pricedByLots) {
+    const answer = await submitLotsAward(services, auction, actor, await readFormBody(request));
+    if (answer.kind === "done") return redirect(`/auctions/${auction.id}?done=awarded`);
+    return data({ lots: answer }, { status: answer.kind === "refused" ? answer.status : 200 });
+  }
   const submission = parseSubmission(await readFormBody(request), { schema: awardFormSchema });
   const refuse = (status: number, fieldErrors: Record<string, string[]>, formErrors: string[] = []) =>
     data({ result: submission.reply({ fieldErrors, formErrors }) }, { status });
@@ -123,7 +146,13 @@ export default function AwardAuction({ loaderData, actionData }: Route.Component
         ]}
         submissionKey={submissionKey}
       />
-      {status !== "closed" ? (
+      {loaderData.lotted && status === "closed" ? (
+        <LotsAwardForm
+          data={loaderData.lotted}
+          answer={actionData && "lots" in actionData ? actionData.lots : undefined}
+          feeCents={feeCents}
+        />
+      ) : status !== "closed" ? (
         <p>{status === "awarded" ? "This auction has been awarded." : "An auction is awarded after bidding closes."}</p>
       ) : bids.length === 0 ? (
         <p>Nobody bid, so there is nothing to award. You can cancel the auction from its page.</p>

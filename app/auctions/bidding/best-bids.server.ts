@@ -1,9 +1,9 @@
-import { asc, eq } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import type { Database } from "~db/database.server";
 import { auctionBids, organizations } from "~db/schema";
 
-/** Each bidder's lowest bid, best first: what the buyer awards from. */
-export async function bestBidPerSeller(db: Database, auctionId: number) {
+/** Each bidder's lowest bid (on one lot, when named), best first: what the buyer awards from. */
+export async function bestBidPerSeller(db: Pick<Database, "select">, auctionId: number, lotId?: number) {
   const rows = await db
     .select({
       bidId: auctionBids.id,
@@ -14,7 +14,7 @@ export async function bestBidPerSeller(db: Database, auctionId: number) {
     })
     .from(auctionBids)
     .innerJoin(organizations, eq(organizations.id, auctionBids.organizationId))
-    .where(eq(auctionBids.auctionId, auctionId))
+    .where(and(eq(auctionBids.auctionId, auctionId), lotId === undefined ? undefined : eq(auctionBids.lotId, lotId)))
     .orderBy(asc(auctionBids.amountCents), asc(auctionBids.rank), asc(auctionBids.id));
   const best = new Map<number, (typeof rows)[number]>();
   for (const row of rows) if (!best.has(row.organizationId)) best.set(row.organizationId, row);

@@ -64,7 +64,11 @@ describe("comparing awards", () => {
     ]);
     expect(comparison.lotByLot.choices).toEqual([{ lot: 1, seller: A, amount: 9_000 }]);
     expect(comparison.unbid).toEqual([2]);
-    expect(comparison.oneSeller).toEqual([]);
+    // A lot nobody bid on goes to nobody either way: one seller for all means every lot with bids.
+    expect(comparison.oneSeller).toEqual([
+      { seller: A, total: 9_000, overLotByLot: 0 },
+      { seller: B, total: 9_000, overLotByLot: 0 },
+    ]);
   });
 
   it("never costs more lot by lot than any one seller for all", () => {

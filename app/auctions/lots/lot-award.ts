@@ -3,7 +3,8 @@ import { type LineTerms, lineTotalCents } from "./line-pricing";
 
 // What each way of awarding a lotted auction costs (issue 31), for the award page's side-by-side
 // view: every lot to its lowest bid (the lots may go to different sellers), or every lot to one
-// seller (only a seller with a standing bid on every lot can take them all). Pure integer cents.
+// seller (only a seller with a standing bid on every lot that has bids can take them all). Pure
+// integer cents.
 
 /** A seller's standing bid on a lot: their lowest total there, and its rank (ties go to the earlier). */
 export type StandingBid = { seller: number; amount: number; rank: number };
@@ -15,7 +16,7 @@ export type LotChoice = { lot: number; seller: number; amount: number };
 export type AwardComparison = {
   /** Each lot to its lowest bid; lots nobody bid on are left out (and listed in `unbid`). */
   lotByLot: { total: number; choices: LotChoice[] };
-  /** Each seller who bid on every lot, cheapest first: the total if every lot goes to them. */
+  /** Each seller who bid on every lot that has bids, cheapest first: the total if those lots all go to them. */
   oneSeller: { seller: number; total: number; overLotByLot: number }[];
   /** Lots without a bid: they cannot be awarded. */
   unbid: number[];
@@ -43,10 +44,12 @@ export function compareAwards(lots: readonly LotBids[]): AwardComparison {
   }
   const lotByLotTotal = choices.reduce((sum, choice) => sum + choice.amount, 0);
   const sellers = new Set(perLot.flatMap((standing) => [...standing.keys()]));
+  // Every lot that can be awarded: a lot nobody bid on goes to nobody either way.
+  const bidOn = perLot.filter((standing) => standing.size > 0);
   const oneSeller = [...sellers]
-    .filter((seller) => perLot.every((standing) => standing.has(seller)))
+    .filter((seller) => bidOn.every((standing) => standing.has(seller)))
     .map((seller) => {
-      const total = perLot.reduce((sum, standing) => sum + (standing.get(seller)?.amount ?? 0), 0);
+      const total = bidOn.reduce((sum, standing) => sum + (standing.get(seller)?.amount ?? 0), 0);
       return { seller, total, overLotByLot: total - lotByLotTotal };
     })
     .sort((a, b) => a.total - b.total || a.seller - b.seller);

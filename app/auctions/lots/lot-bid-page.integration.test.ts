@@ -1,4 +1,4 @@
-import { asc, eq } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auctionBidLines, auctionBids, auctionLineItems } from "~db/schema";
 import {
@@ -15,6 +15,9 @@ import {
 import { expectIn, expectNotIn } from "../../../tests/support/html";
 import { createClient, startTestApp, type TestApp } from "../../../tests/support/test-app";
 import { databaseKinds } from "../../../tests/support/test-database";
+import { placeManualBid } from "../bidding/bid-queue.server";
+import { advanceAuctions } from "../clock/auction-clock.server";
+import { moveAuctionTimes } from "./lots.server";
 
 // A seller bids on a lot of line items without JavaScript (issue 31): the lot's lines with a unit
 // price each, the total asked about before it binds, a price sheet downloaded and sent back filled
@@ -170,6 +173,84 @@ describe.each(databaseKinds)("bidding on a lot's page on %s", (kind) => {
       lowestCents: 129_900,
       leaderOrganizationId: alpha.organizationId,
     });
+  });
+
+  it("awards lot by lot after the last lot closes: the cost side by side, a reason where the lowest is passed over", async () => {
+    const auction = await createAuctionRow(db(), {
+      owner: buyer,
+      ...catalogue,
+      sellers: [alpha, bravo],
+      lotCloseGapMinutes: 10,
+      lots: [
+        { title: "Rig move", reserveCents: 500_000, decrementKind: "amount", decrementValue: 1_000 },
+        { title: "Fluids", reserveCents: 300_000, decrementKind: "amount", decrementValue: 1_000 },
+        { title: "Cementing", reserveCents: 200_000, decrementKind: "amount", decrementValue: 1_000 },
+      ],
+    });
+    const [rig, fluids, cement] = auction.lots;
+    if (!rig || !fluids || !cement) throw new Error("no lots");
+    const bid = async (party: Party, lotId: number, amountCents: number) =>
+      expect(
+        await placeManualBid(db(), {
+          auctionId: auction.id,
+          lotId,
+          organizationId: party.organizationId,
+          userId: party.userId,
+          amountCents,
+        }),
+      ).toMatchObject({ kind: "accepted" });
+    await bid(alpha, rig.id, 450_000);
+    await bid(bravo, rig.id, 440_000);
+    await bid(bravo, fluids.id, 270_000);
+    await bid(alpha, fluids.id, 250_000);
+    const award = `/auctions/${auction.id}/award`;
+    expectIn(await (await as(buyer).request(award)).text(), "An auction is awarded after bidding closes.");
+    await moveAuctionTimes(db(), auction.id, {
+      startsAt: new Date(Date.now() - 3_600_000),
+      endsAt: new Date(Date.now() - 1_800_000),
+    });
+    await advanceAuctions(app.services);
+
+    const page = await (await as(buyer).request(award)).text();
+    expectIn(page, "Each lot to its lowest bid");
+    expectIn(page, "$6,900.00"); // 4,400 + 2,500
+    expectIn(page, `Every lot to Alpha Vac Ltd.`);
+    expectIn(page, "Lot 3: Cementing: nobody bid.");
+    // Every lot to Bravo ticks Bravo's bids; fluids then passes over the lowest and needs a reason.
+    const bravoBids = await db()
+      .select({ id: auctionBids.id, lotId: auctionBids.lotId })
+      .from(auctionBids)
+      .where(and(eq(auctionBids.auctionId, auction.id), eq(auctionBids.organizationId, bravo.organizationId)));
+    const bravoOn = (lotId: number) => String(bravoBids.find((row) => row.lotId === lotId)?.id);
+    const oneSeller = await as(buyer).request(award, {
+      form: { [`lot_${rig.id}`]: bravoOn(rig.id), [`lot_${fluids.id}`]: bravoOn(fluids.id) },
+    });
+    expect(oneSeller.status).toBe(400);
+    expectIn(await oneSeller.text(), "Lot 2: Fluids: Please say why you are passing over the lowest bid on this lot");
+
+    const choices = {
+      [`lot_${rig.id}`]: bravoOn(rig.id),
+      [`lot_${fluids.id}`]: bravoOn(fluids.id),
+      [`reason_${fluids.id}`]: "One crew for the whole program",
+    };
+    const asked = await as(buyer).request(award, { form: choices });
+    expect(asked.status).toBe(200);
+    expectIn(await asked.text(), "Lot 2: Fluids: Bravo Cement Inc. at $2,700.00");
+    const done = await as(buyer).request(award, { form: { ...choices, confirm: "yes" } });
+    expect(done.status).toBe(302);
+    const awarded = await auctionRow(db(), auction.id);
+    expect(awarded.status).toBe("awarded");
+    expect(awarded.lots.map((lot) => [lot.awardedOrganizationId, lot.awardReason])).toEqual([
+      [bravo.organizationId, null],
+      [bravo.organizationId, "One crew for the whole program"],
+      [null, null],
+    ]);
+    const console = await (await as(buyer).request(`/auctions/${auction.id}`)).text();
+    expectIn(console, "Bravo Cement Inc. at $2,700.00 (lowest passed over: One crew for the whole program)");
+    expectIn(await (await as(bravo).request(`/auctions/${auction.id}`)).text(), "You won lots of this auction");
+    expectIn(await (await as(alpha).request(`/auctions/${auction.id}`)).text(), "Not awarded to you");
+    // Once only.
+    expect((await as(buyer).request(award, { form: { ...choices, confirm: "yes" } })).status).toBe(409);
   });
 
   it("is for invited sellers only", async () => {

@@ -11,6 +11,7 @@ import { lotName } from "./lot-words";
 
 export function LotsPanel({ view, times }: { view: AuctionView; times: TimeTexts }) {
   const seller = view.kind === "seller";
+  const awarded = view.status === "awarded";
   return (
     <section aria-labelledby="lots" className="card">
       <h2 id="lots">Lots</h2>
@@ -28,6 +29,7 @@ export function LotsPanel({ view, times }: { view: AuctionView; times: TimeTexts
             <th scope="col">Status</th>
             <th scope="col">Lowest total</th>
             {seller ? <th scope="col">You</th> : null}
+            {awarded ? <th scope="col">Awarded</th> : null}
           </tr>
         </thead>
         <tbody>
@@ -46,6 +48,17 @@ export function LotsPanel({ view, times }: { view: AuctionView; times: TimeTexts
               <td>{STATUS_LABELS[lot.status]}</td>
               <td>{lot.lowestCents === null ? "No bids yet" : formatCents(lot.lowestCents)}</td>
               {"leading" in lot ? <td>{lot.leading ? "You have the lowest bid" : "—"}</td> : null}
+              {awarded ? (
+                <td>
+                  {"won" in lot
+                    ? lot.won
+                      ? "Awarded to you"
+                      : "Not awarded to you"
+                    : "awarded" in lot && lot.awarded
+                      ? `${lot.awarded.organizationName} at ${formatCents(lot.awarded.amountCents)}${lot.awarded.reason ? ` (lowest passed over: ${lot.awarded.reason})` : ""}`
+                      : "Not awarded"}
+                </td>
+              ) : null}
             </tr>
           ))}
         </tbody>

@@ -1,0 +1,198 @@
+import { asc, eq } from "drizzle-orm";
+import { markEmailed } from "~/invoices/invoice-delivery.server";
+import { invoiceEmail } from "~/invoices/invoice-email";
+import { invoiceIssuer } from "~/invoices/invoice-issuer";
+import { issueInvoiceForAward } from "~/invoices/invoice-issuing.server";
+import { queueMessage } from "~/messaging/delivery/outbox.server";
+import type { MessageServices } from "~/messaging/messaging.server";
+import { notifyOrganizations } from "~/notifications/notifications.server";
+import { BUYER_AUCTION_FEE_CENTS } from "~/payments/fees";
+import { formatCents } from "~/shared/money";
+import type { Database } from "~db/database.server";
+import { auctionLots, auctions } from "~db/schema";
+import {
+  type Actor,
+  type AuctionChange,
+  lockOwned,
+  logEvent,
+  NOT_FOUND,
+  notifyAuction,
+  refused,
+} from "../auction-changes.server";
+import { auctionLink, kindName } from "../auction-notices.server";
+import { statusAt } from "../auction-rules";
+import { bestBidPerSeller } from "../bidding/best-bids.server";
+import { compareAwards } from "./lot-award";
+import { lotName } from "./lot-words";
+
+// Awarding a lotted auction after its last lot closes (issue 31): each lot to its lowest bid, or to
+// another seller's best bid on it with the reason recorded, or every lot to one seller. Once, in one
+// transaction with the auction's buyer fee and its invoice (as a single price's award); each seller
+// is told which lots they won.
+
+export const PASS_OVER_LOT = "Please say why you are passing over the lowest bid on this lot";
+export const CHOOSE_A_LOT_BID = "Please choose one of this lot's bids";
+
+/** Each lot with its sellers' best bids (lowest first) and what each way of awarding costs. */
+export async function lotAwardCandidates(db: Pick<Database, "select">, auctionId: number) {
+  const lots = await db
+    .select()
+    .from(auctionLots)
+    .where(eq(auctionLots.auctionId, auctionId))
+    .orderBy(asc(auctionLots.position));
+  const withBids = await Promise.all(
+    lots.map(async (lot) => ({ lot, bids: await bestBidPerSeller(db, auctionId, lot.id) })),
+  );
+  const comparison = compareAwards(
+    withBids.map(({ lot, bids }) => ({
+      lot: lot.id,
+      reserve: lot.reserveCents,
+      bids: bids.map((bid) => ({ seller: bid.organizationId, amount: bid.amountCents, rank: bid.rank })),
+    })),
+  );
+  return { lots: withBids, comparison };
+}
+
+export type LotAwardChoice = { lotId: number; bidId: number; reason?: string };
+
+/** Why a lot's choice is refused, by lot id; none: the choices stand. */
+export type LotAwardRefusal = {
+  kind: "refused";
+  status: 400 | 404 | 409;
+  message: string;
+  lots?: Record<number, string>;
+};
+
+/** Checks the buyer's choices against the lots' bids: every lot with bids chosen, a reason where the lowest is passed over. */
+export function checkLotChoices(
+  candidates: Awaited<ReturnType<typeof lotAwardCandidates>>,
+  choices: LotAwardChoice[],
+): Record<number, string> {
+  const problems: Record<number, string> = {};
+  for (const { lot, bids } of candidates.lots) {
+    if (bids.length === 0) continue;
+    const choice = choices.find((row) => row.lotId === lot.id);
+    const chosen = bids.find((bid) => bid.bidId === choice?.bidId);
+    if (!chosen) problems[lot.id] = CHOOSE_A_LOT_BID;
+    else if (chosen.bidId !== bids[0]?.bidId && !choice?.reason?.trim()) problems[lot.id] = PASS_OVER_LOT;
+  }
+  return problems;
+}
+
+export async function awardLots(
+  services: MessageServices,
+  auctionId: number,
+  actor: Actor,
+  choices: LotAwardChoice[],
+  now = new Date(),
+): Promise<AuctionChange | LotAwardRefusal> {
+  const outcome = await services.db.transaction(async (tx) => {
+    const auction = await lockOwned(tx, auctionId, actor);
+    if (!auction) return refused(404, NOT_FOUND);
+    const status = statusAt(auction, now);
+    if (status !== "closed") {
+      return refused(
+        409,
+        status === "awarded" ? "This auction has already been awarded." : "An auction is awarded after bidding closes.",
+      );
+    }
+    const candidates = await lotAwardCandidates(tx, auctionId);
+    if (candidates.lots.every(({ bids }) => bids.length === 0)) return refused(409, "Nobody bid on any lot.");
+    const problems = checkLotChoices(candidates, choices);
+    if (Object.keys(problems).length > 0) {
+      return {
+        kind: "refused" as const,
+        status: 400 as const,
+        message: "Please correct the lots below.",
+        lots: problems,
+      };
+    }
+    const won = new Map<number, string[]>();
+    const awardedLots: Record<string, unknown>[] = [];
+    for (const { lot, bids } of candidates.lots) {
+      const choice = choices.find((row) => row.lotId === lot.id);
+      const chosen = bids.find((bid) => bid.bidId === choice?.bidId);
+      if (!chosen) continue;
+      const passesOver = chosen.bidId !== bids[0]?.bidId;
+      await tx
+        .update(auctionLots)
+        .set({
+          awardedBidId: chosen.bidId,
+          awardedOrganizationId: chosen.organizationId,
+          awardReason: passesOver ? (choice?.reason?.trim() ?? null) : null,
+        })
+        .where(eq(auctionLots.id, lot.id));
+      won.set(chosen.organizationId, [
+        ...(won.get(chosen.organizationId) ?? []),
+        `${lotName(lot)}: ${formatCents(chosen.amountCents)}`,
+      ]);
+      awardedLots.push({
+        lotId: lot.id,
+        bidId: chosen.bidId,
+        organizationId: chosen.organizationId,
+        amountCents: chosen.amountCents,
+        passedOver: passesOver ? (bids[0]?.bidId ?? null) : null,
+        reason: passesOver ? choice?.reason : null,
+      });
+    }
+    await tx
+      .update(auctions)
+      .set({
+        status: "awarded",
+        closedAt: auction.closedAt ?? auction.endsAt,
+        awardedAt: now,
+        awardedByUserId: actor.userId,
+        buyerFeeCents: BUYER_AUCTION_FEE_CENTS,
+        updatedAt: now,
+      })
+      .where(eq(auctions.id, auctionId));
+    const invoice = await issueInvoiceForAward(tx, services.env, auction, BUYER_AUCTION_FEE_CENTS, now);
+    if (invoice.deliveryState === "to_email" && invoice.billToEmail) {
+      const email = invoiceEmail(invoice, invoice.pdf, {
+        issuer: invoiceIssuer(services.env),
+        appUrl: services.env.APP_URL,
+      });
+      await queueMessage(tx, services.messaging, { channel: "email", kind: "invoice", ...email });
+      await markEmailed(tx, invoice.id, now);
+    }
+    await logEvent(tx, auctionId, "awarded", actor, { lots: awardedLots, buyerFeeCents: BUYER_AUCTION_FEE_CENTS });
+    await notifyAuction(tx, auctionId);
+    const link = auctionLink(services, auctionId);
+    const kind = kindName(auction);
+    for (const [organizationId, lines] of won) {
+      await notifyOrganizations(
+        services,
+        [organizationId],
+        {
+          kind: "awarded",
+          auctionId,
+          subject: `You won: ${auction.title}`,
+          lines: [
+            `The buyer awarded you ${lines.length === 1 ? "this lot" : "these lots"} of the ${kind} "${auction.title}":`,
+            ...lines.map((line) => `- ${line}`),
+            "The buyer will contact you about the work.",
+            "",
+            link,
+          ],
+        },
+        tx,
+      );
+    }
+    const losers = [...new Set(candidates.lots.flatMap(({ bids }) => bids.map((bid) => bid.organizationId)))].filter(
+      (organizationId) => !won.has(organizationId),
+    );
+    await notifyOrganizations(
+      services,
+      losers,
+      {
+        kind: "not-awarded",
+        auctionId,
+        subject: `Not awarded: ${auction.title}`,
+        lines: [`The ${kind} "${auction.title}" has been awarded to other sellers. Thank you for bidding.`, "", link],
+      },
+      tx,
+    );
+    return { kind: "done" as const, auctionId };
+  });
+  return outcome;
+}
