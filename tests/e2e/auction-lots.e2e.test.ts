@@ -1,9 +1,10 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
+import { placeManualBid } from "~/auctions/bidding/bid-queue.server";
 import { auctionRow, createAuctionRow, createBuyer } from "../support/auction-fixtures";
 import { errorAlertText, submit } from "./account-helpers";
 import { signInAs } from "./app-pages";
-import { auctionAppForFile, mainText, twoSellers } from "./auction-steps";
+import { auctionAppForFile, closeAuction, mainText, twoSellers } from "./auction-steps";
 import { expectNoAxeViolations, javaScriptModes, validateHtml, waitForAppIfShipped } from "./browser";
 
 // Lots of line items in Chromium, with JavaScript on and off (issue 31): the buyer gives a draft a
@@ -27,7 +28,8 @@ describe.each(javaScriptModes)("lots and line items with %s", (mode) => {
     const { app, catalogue } = started();
     const db = app.services.db;
     const buyer = await createBuyer(db, `Lotted Program ${mode} Ltd.`);
-    const [alpha, bravo] = await twoSellers(app, catalogue, [`Alpha Vac ${mode} Ltd.`, `Bravo Haul ${mode} Inc.`]);
+    const [alphaName, bravoName] = [`Alpha Vac ${mode} Ltd.`, `Bravo Haul ${mode} Inc.`];
+    const [alpha, bravo] = await twoSellers(app, catalogue, [alphaName, bravoName]);
 
     // The buyer: a draft's second lot from pasted CSV, the closings 30 minutes apart.
     const draft = await createAuctionRow(db, {
@@ -142,10 +144,39 @@ describe.each(javaScriptModes)("lots and line items with %s", (mode) => {
     await expect.poll(() => mainText(buyerPage)).toContain("Lot 2: Cementing");
     expect(await mainText(buyerPage)).toContain("$1,299.00");
     await axe(buyerPage);
+    // Bravo takes lot 2; after the last lot closes the buyer awards each lot to its lowest bid: a split award.
+    expect(
+      await placeManualBid(db, {
+        auctionId: auction.id,
+        lotId: auction.lots[1]?.id,
+        organizationId: bravo.organizationId,
+        userId: bravo.userId,
+        amountCents: 450_000,
+      }),
+    ).toMatchObject({ kind: "accepted" });
+    await closeAuction(app, auction.id);
+    await buyerPage.goto(`/auctions/${auction.id}/award`);
+    await waitForAppIfShipped(buyerPage);
+    expect(await mainText(buyerPage)).toContain("Each lot to its lowest bid");
+    await axe(buyerPage);
+    const awardHtml = mode === "no-js" ? await buyerPage.content() : "";
+    await submit(buyerPage, mode, buyerPage.getByRole("button", { name: "Review the award" }));
+    await expect.poll(() => mainText(buyerPage)).toContain(`Lot 2: Cementing: ${bravoName} at $4,500.00`);
+    expect(await mainText(buyerPage)).toContain(`Lot 1: Hauling: ${alphaName} at $1,299.00`);
+    await submit(buyerPage, mode, buyerPage.getByRole("button", { name: "Yes, award" }));
+    await expect.poll(() => mainText(buyerPage)).toContain(`${bravoName} at $4,500.00`);
+    await axe(buyerPage);
+    await alphaPage.goto(`/auctions/${auction.id}`);
+    expect(await mainText(alphaPage)).toContain("You won lots of this auction");
     if (mode === "no-js") {
-      expect(await validateHtml({ lotForm: refusedHtml, lotBid: bidHtml, console: await buyerPage.content() })).toEqual(
-        [],
-      );
+      expect(
+        await validateHtml({
+          lotForm: refusedHtml,
+          lotBid: bidHtml,
+          award: awardHtml,
+          console: await buyerPage.content(),
+        }),
+      ).toEqual([]);
     }
     for (const page of [buyerPage, alphaPage, bravoPage]) await page.context().close();
   });
