@@ -92,18 +92,9 @@ export const auctionFormSchema = z
             message: `Please list at most ${MAX_REQUIREMENTS} documents of at most 100 characters each`,
           });
         }
-      } else if (decrementValueOf({ ...value, reserve }) === null) {
-        const amount = value.decrement_kind === "amount";
-        const cents = amount ? parseDollars(value.decrement_amount ?? "") : null;
-        context.addIssue({
-          code: "custom",
-          path: [amount ? "decrement_amount" : "decrement_percent"],
-          message: !amount
-            ? "Please enter a percentage between 0.01 and 50"
-            : cents !== null && cents >= 1
-              ? "The minimum decrement must be less than the reserve price"
-              : "Please enter the minimum decrement in dollars and cents, like 100.00",
-        });
+      } else {
+        const issue = decrementIssue({ ...value, reserve });
+        if (issue) context.addIssue({ code: "custom", ...issue });
       }
       if (
         typeof value.ends_at === "string" &&
@@ -115,6 +106,21 @@ export const auctionFormSchema = z
     },
     { when: () => true },
   );
+
+/** What is wrong with the decrement as typed (at its field), or null when it is right for the reserve. */
+export function decrementIssue(value: Parameters<typeof decrementValueOf>[0]) {
+  if (decrementValueOf(value) !== null) return null;
+  const amount = value.decrement_kind === "amount";
+  const cents = amount ? parseDollars(value.decrement_amount ?? "") : null;
+  return {
+    path: [amount ? "decrement_amount" : "decrement_percent"],
+    message: !amount
+      ? "Please enter a percentage between 0.01 and 50"
+      : cents !== null && cents >= 1
+        ? "The minimum decrement must be less than the reserve price"
+        : "Please enter the minimum decrement in dollars and cents, like 100.00",
+  };
+}
 
 /** The decrement in the auction's unit (cents, or basis points for a percentage), or null when invalid. */
 export function decrementValueOf(value: {

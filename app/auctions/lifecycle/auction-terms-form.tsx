@@ -9,6 +9,7 @@ import { SubmitButton } from "~/forms/submit-button";
 import { useHydrated } from "~/forms/use-hydrated";
 import type { AuctionFormOptions } from "./auction-form.server";
 import { type AuctionFormValue, auctionFormSchema } from "./auction-schema";
+import { DecrementFields } from "./decrement-fields";
 
 /** The form's fields as the browser sends them. */
 type AuctionFormFields = Record<
@@ -36,11 +37,6 @@ type AuctionFormFields = Record<
 const AUCTION_KINDS = [
   { value: "reverse", label: "Reverse auction: sellers bid the price down in the open until the end" },
   { value: "sealed", label: "Sealed bids: one bid each with its documents, opened after the deadline" },
-];
-
-const DECREMENT_KINDS = [
-  { value: "amount", label: "A fixed amount" },
-  { value: "percent", label: "A percentage of the lowest bid" },
 ];
 
 /**
@@ -134,22 +130,11 @@ export function AuctionTermsForm({
               inputProps={{ inputMode: "decimal", autoComplete: "off" }}
             />
             <div className="stack" hidden={hydrated && sealed}>
-              <RadioGroupField
-                field={fields.decrement_kind}
+              <DecrementFields
+                kind={fields.decrement_kind}
+                amount={fields.decrement_amount}
+                percent={fields.decrement_percent}
                 legend="Each bid must be lower than the lowest bid by at least"
-                options={DECREMENT_KINDS}
-              />
-              <TextField
-                field={fields.decrement_amount}
-                label="Minimum decrement (CAD)"
-                hint="For a fixed amount, e.g. 100.00."
-                inputProps={{ inputMode: "decimal", autoComplete: "off" }}
-              />
-              <TextField
-                field={fields.decrement_percent}
-                label="Minimum decrement (%)"
-                hint="For a percentage, from 0.01 to 50, e.g. 1.5."
-                inputProps={{ inputMode: "decimal", autoComplete: "off" }}
               />
               {hydrated ? null : <p className="field__hint">The decrement is for a reverse auction only.</p>}
             </div>

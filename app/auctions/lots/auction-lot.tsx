@@ -3,7 +3,7 @@ import { data, Form, Link, redirect } from "react-router";
 import { Alert } from "~/forms/alert";
 import { validatedBy } from "~/forms/browser-validation";
 import { ErrorSummary } from "~/forms/error-summary";
-import { RadioGroupField, radioId, TextAreaField, TextField } from "~/forms/field";
+import { radioId, TextAreaField, TextField } from "~/forms/field";
 import { summaryLinks } from "~/forms/form-errors";
 import { parseSubmission } from "~/forms/parse-submission.server";
 import { RepeatableGroup } from "~/forms/repeatable-group";
@@ -17,6 +17,7 @@ import { dollars } from "~/shared/money";
 import { requireAuctionOwner } from "../auction-access.server";
 import { termsOpenForChange } from "../auction-rules";
 import { decrementValueOf } from "../lifecycle/auction-schema";
+import { DecrementFields } from "../lifecycle/decrement-fields";
 import type { Route } from "./+types/auction-lot";
 import { LINE_ITEM_COLUMNS, MAX_LINES_PER_LOT } from "./line-items";
 import { readLineItemsCsv } from "./line-items-csv.server";
@@ -110,11 +111,6 @@ export function meta({ loaderData }: Route.MetaArgs) {
   return [{ title: pageTitle(loaderData ? `${loaderData.heading}: ${loaderData.auctionTitle}` : "Lot") }];
 }
 
-const DECREMENT_KINDS = [
-  { value: "amount", label: "A fixed amount" },
-  { value: "percent", label: "A percentage of the lowest total" },
-];
-
 export default function AuctionLot({ loaderData, actionData }: Route.ComponentProps) {
   const { auctionId, auctionTitle, heading, editable, values } = loaderData;
   const [form, fields] = useForm<LotFields, LotFormValue>({
@@ -160,22 +156,11 @@ export default function AuctionLot({ loaderData, actionData }: Route.ComponentPr
             hint="Your maximum for the whole lot: no bid's total may be higher. Dollars and cents, e.g. 250000.00."
             inputProps={{ inputMode: "decimal", autoComplete: "off" }}
           />
-          <RadioGroupField
-            field={fields.decrement_kind}
-            legend="Each bid's total must be lower than the lowest by at least"
-            options={DECREMENT_KINDS}
-          />
-          <TextField
-            field={fields.decrement_amount}
-            label="Minimum decrement (CAD)"
-            hint="For a fixed amount, e.g. 100.00."
-            inputProps={{ inputMode: "decimal", autoComplete: "off" }}
-          />
-          <TextField
-            field={fields.decrement_percent}
-            label="Minimum decrement (%)"
-            hint="For a percentage, from 0.01 to 50, e.g. 1.5."
-            inputProps={{ inputMode: "decimal", autoComplete: "off" }}
+          <DecrementFields
+            kind={fields.decrement_kind}
+            amount={fields.decrement_amount}
+            percent={fields.decrement_percent}
+            legend="Each bid's total must be lower than the lowest total by at least"
           />
           <section className="form-section" aria-labelledby="lot-lines">
             <h2 id="lot-lines">Line items</h2>

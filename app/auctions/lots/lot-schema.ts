@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { textField } from "~/forms/text-schema";
 import { money, parseDollars } from "~/shared/money";
-import { decrementValueOf, MAX_AUCTION_CENTS } from "../lifecycle/auction-schema";
+import { decrementIssue, MAX_AUCTION_CENTS } from "../lifecycle/auction-schema";
 import { type LineItem, lineItemFieldProblems, MAX_LINES_PER_LOT } from "./line-items";
 import { parseQuantity } from "./line-pricing";
 import { MAX_LOT_CLOSE_GAP_MINUTES } from "./lot-schedule";
@@ -43,19 +43,8 @@ export const lotFormSchema = z
   .superRefine(
     (value, context) => {
       const reserve = typeof value.reserve === "number" ? value.reserve : Number.POSITIVE_INFINITY;
-      if (value.decrement_kind && decrementValueOf({ ...value, reserve }) === null) {
-        const amount = value.decrement_kind === "amount";
-        const cents = amount ? parseDollars(value.decrement_amount ?? "") : null;
-        context.addIssue({
-          code: "custom",
-          path: [amount ? "decrement_amount" : "decrement_percent"],
-          message: !amount
-            ? "Please enter a percentage between 0.01 and 50"
-            : cents !== null && cents >= 1
-              ? "The minimum decrement must be less than the reserve price"
-              : "Please enter the minimum decrement in dollars and cents, like 100.00",
-        });
-      }
+      const issue = value.decrement_kind ? decrementIssue({ ...value, reserve }) : null;
+      if (issue) context.addIssue({ code: "custom", ...issue });
       // Pasted CSV replaces the rows; the server reads it (lot page's action), a message per wrong row.
       if (value.csv?.trim()) return;
       const lines = value.lines ?? [];
