@@ -8,6 +8,9 @@
 // (c) 500 event-stream watchers on an auction (seller and buyer sessions); bids placed one at a time;
 //     for each, the time from the accepted POST's answer to its `view` event at every watcher, target
 //     p99 under 200 ms.
+// (e) issue 31: (a) again on a lot of 20 line items (POST /auctions/<id>/lots/<lot>/bid, a unit price
+//     per line, the lines written with each bid), run beside (a) on the same server: (e) ÷ (a), target
+//     at least 0.8.
 // Usage: npm run build && node bench/bids.mjs
 //   BENCH_SECONDS (each of (a) and (b), default 5), BENCH_WATCHERS (default 500), BENCH_WATCH_BIDS
 //   (default 20), BENCH_DATABASE_URL (an existing PostgreSQL database to create the run's database
@@ -38,6 +41,10 @@ const RATIO_TARGET = 0.3;
 const LATENCY_TARGET_MS = 200;
 const DECREMENT_CENTS = 100; // $1
 const RESERVE_CENTS = 1_000_000_000; // $10,000,000: room for every bid of a long run
+const LOT_LINES = 20;
+const LOT_RATIO_TARGET = 0.8;
+/** Every line but the last at this unit price (quantity 1 each): the last takes the rest of the total. */
+const FIXED_LINE_CENTS = 1_000;
 const watchers = Number(process.env.BENCH_WATCHERS ?? 500);
 const watchBids = Number(process.env.BENCH_WATCH_BIDS ?? 20);
 
@@ -84,7 +91,7 @@ function request(origin, path, { method = "GET", headers = {}, body } = {}) {
   });
 }
 
-/** POST /auctions/<id> with the bid form; accepted = a redirect whose Location has `placed=`. */
+/** POST /auctions/<id> with the bid form; accepted = a redirect to the page with `done=placed`. */
 async function postBid(origin, cookie, auctionId, cents) {
   const started = performance.now();
   const response = await request(origin, `/auctions/${auctionId}`, {
@@ -92,7 +99,22 @@ async function postBid(origin, cookie, auctionId, cents) {
     headers: { "content-type": "application/x-www-form-urlencoded", cookie },
     body: new URLSearchParams({ intent: "bid", amount: dollars(cents), confirm: "yes" }).toString(),
   });
-  const accepted = [302, 303].includes(response.status) && response.location.includes("placed=");
+  const accepted = [302, 303].includes(response.status) && response.location.includes("done=placed");
+  return { status: response.status, accepted, latencyMs: response.at - started, answeredAt: response.at };
+}
+
+/** POST /auctions/<id>/lots/<lot>/bid with a unit price per line adding up to `cents`; accepted = a redirect to `done=placed`. */
+async function postLotBid(origin, cookie, auctionId, lotId, cents) {
+  const started = performance.now();
+  const form = new URLSearchParams({ intent: "bid", confirm: "yes" });
+  for (let line = 0; line < LOT_LINES - 1; line += 1) form.set(`prices[${line}]`, dollars(FIXED_LINE_CENTS));
+  form.set(`prices[${LOT_LINES - 1}]`, dollars(cents - (LOT_LINES - 1) * FIXED_LINE_CENTS));
+  const response = await request(origin, `/auctions/${auctionId}/lots/${lotId}/bid`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie },
+    body: form.toString(),
+  });
+  const accepted = [302, 303].includes(response.status) && response.location.includes("done=placed");
   return { status: response.status, accepted, latencyMs: response.at - started, answeredAt: response.at };
 }
 
@@ -328,6 +350,25 @@ async function main() {
       endsAt: new Date(Date.now() + 6 * 3_600_000),
     };
     const biddingAuction = await fixtures.createAuctionRow(db, auctionOptions);
+    // (e): one lot of 20 lines of quantity 1 (a rate sheet), its reserve the single price's.
+    const lotAuction = await fixtures.createAuctionRow(db, {
+      ...auctionOptions,
+      lots: [
+        {
+          title: "Rate sheet",
+          reserveCents: RESERVE_CENTS,
+          decrementKind: "amount",
+          decrementValue: DECREMENT_CENTS,
+          lines: Array.from({ length: LOT_LINES }, (_, line) => ({
+            description: `Line ${line + 1}`,
+            unit: "each",
+            quantity: 1000,
+            ceilingCents: null,
+          })),
+        },
+      ],
+    });
+    const lotId = lotAuction.lots[0].id;
     const watchedAuction = await fixtures.createAuctionRow(db, auctionOptions);
     for (const seller of sellers) seller.cookie = await signIn(origin, seller);
     buyer.cookie = await signIn(origin, buyer);
@@ -373,6 +414,13 @@ async function main() {
       (overHttp ? overHttpTo : inProcess)(biddingAuction.id),
       settings.seconds,
     );
+    // (e) beside (a): the same bidders on a lot of 20 lines (over HTTP only: the lot's form is the page's).
+    const onLot = (index, amount) => postLotBid(origin, sellers[index].cookie, lotAuction.id, lotId, amount);
+    let lotted;
+    if (overHttp) {
+      await biddingRun(origin, lotAuction.id, sellers, onLot, 1);
+      lotted = await biddingRun(origin, lotAuction.id, sellers, onLot, settings.seconds);
+    }
     const pgbench = await pgbenchRun(database.url, handle.query, settings.seconds);
     const ratio = bidding.perSecond / pgbench.tps;
     const healthz = await healthzRun(origin, settings.seconds);
@@ -399,6 +447,17 @@ async function main() {
           fixed(percentile(bidding.latencies, 0.99), 1),
           `${bidding.accepted} accepted, ${bidding.refused} refused (beaten to it), ${bidding.errors} errors in ${fixed(bidding.elapsed, 1)} s`,
         ],
+        ...(lotted
+          ? [
+              [
+                `(e) accepted bids on a lot of ${LOT_LINES} lines, ${BIDDERS} bidders (HTTP)`,
+                fixed(lotted.perSecond, 1),
+                fixed(percentile(lotted.latencies, 0.5), 1),
+                fixed(percentile(lotted.latencies, 0.99), 1),
+                `${lotted.accepted} accepted, ${lotted.refused} refused, ${lotted.errors} errors in ${fixed(lotted.elapsed, 1)} s`,
+              ],
+            ]
+          : []),
         [
           `(b) pgbench single-row UPDATE, ${BIDDERS} clients`,
           fixed(pgbench.tps, 1),
@@ -427,6 +486,12 @@ async function main() {
       `${ratio >= RATIO_TARGET ? "PASS" : "MISS"} accepted bids/s ÷ pgbench updates/s = ${fixed(ratio, 3)} ` +
         `(target at least ${RATIO_TARGET})${overHttp ? "" : " (in-process bids, not over HTTP)"}`,
     );
+    if (lotted) {
+      const lotRatio = lotted.perSecond / bidding.perSecond;
+      console.log(
+        `${lotRatio >= LOT_RATIO_TARGET ? "PASS" : "MISS"} bids/s on a lot of ${LOT_LINES} lines ÷ single-price bids/s = ${fixed(lotRatio, 3)} (target at least ${LOT_RATIO_TARGET})`,
+      );
+    }
     const ceiling = healthz / pgbench.tps;
     console.log(
       `note: accepted bids/s ÷ (d) = ${fixed(bidding.perSecond / healthz, 3)}; (d) ÷ (b) = ${fixed(ceiling, 3)}` +
