@@ -329,6 +329,11 @@ export const auctionBids = pgTable(
     /** Who placed a manual bid, or set the minimum an automatic one came from. */
     userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
     amountCents: bigint("amount_cents", { mode: "number" }).notNull(),
+    /**
+     * A lot bid on line by line (issue 31): the unit price of each line, in the lines' order (which is
+     * fixed once bidding opens). Null for a lot of one line of quantity 1: the amount is its price.
+     */
+    unitCents: bigint("unit_cents", { mode: "number" }).array(),
     kind: text("kind", { enum: ["manual", "auto"] }).notNull(),
     /** Sequence rank for ties: equal amounts go to the lower rank. */
     rank: integer("rank").notNull(),
@@ -347,30 +352,10 @@ export const auctionBids = pgTable(
     check("auction_bids_kind_check", sql`${table.kind} in ('manual', 'auto')`),
     check("auction_bids_on_behalf_check", sql`${table.onBehalfNote} is null or ${table.kind} = 'manual'`),
     check("auction_bids_amount_check", sql`${table.amountCents} > 0`),
+    check("auction_bids_unit_check", sql`${table.unitCents} is null or 0 <= all(${table.unitCents})`),
     index("auction_bids_auction_idx").on(table.auctionId, table.id),
     // With the amount, a seller's own lowest bid (read with every bid) is one index lookup.
     index("auction_bids_seller_idx").on(table.auctionId, table.organizationId, table.lotId, table.amountCents),
-  ],
-);
-
-/**
- * A bid's unit price for each line of its lot (issue 31). A lot whose only line has quantity 1 keeps
- * none: there the bid's amount is the unit price.
- */
-export const auctionBidLines = pgTable(
-  "auction_bid_lines",
-  {
-    bidId: bigint("bid_id", { mode: "number" })
-      .notNull()
-      .references(() => auctionBids.id, { onDelete: "restrict" }),
-    lineItemId: integer("line_item_id")
-      .notNull()
-      .references(() => auctionLineItems.id, { onDelete: "restrict" }),
-    unitCents: bigint("unit_cents", { mode: "number" }).notNull(),
-  },
-  (table) => [
-    primaryKey({ columns: [table.bidId, table.lineItemId] }),
-    check("auction_bid_lines_unit_check", sql`${table.unitCents} >= 0`),
   ],
 );
 

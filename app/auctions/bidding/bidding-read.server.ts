@@ -1,14 +1,6 @@
 import { and, asc, eq, type SQL, sql } from "drizzle-orm";
 import type { Database, Transaction } from "~db/database.server";
-import {
-  auctionAutoBids,
-  auctionBidLines,
-  auctionBids,
-  auctionInvitations,
-  auctionLineItems,
-  auctionLots,
-  auctions,
-} from "~db/schema";
+import { auctionAutoBids, auctionBids, auctionInvitations, auctionLineItems, auctionLots, auctions } from "~db/schema";
 
 // Reading an auction's lot for bidding (issues 9 and 31): its state as the rules need it, in one
 // statement, with or without taking the auction's row lock first. Bids on every lot of an auction
@@ -100,10 +92,8 @@ export async function readForBidding(
         'ownLowest', ${ownLowest},
         'lines', (select json_agg(json_build_object('id', id, 'quantity', quantity_thousandths,
           'ceilingCents', ceiling_cents) order by position) from ${auctionLineItems} where lot_id = ${auctionLots.id}),
-        'latestUnits', (select json_object_agg(latest.organization_id, (select json_agg(bid_line.unit_cents
-            order by line.position) from ${auctionBidLines} as bid_line
-            join ${auctionLineItems} as line on line.id = bid_line.line_item_id where bid_line.bid_id = latest.id))
-          from (select distinct on (organization_id) id, organization_id from ${auctionBids}
+        'latestUnits', (select json_object_agg(latest.organization_id, latest.unit_cents)
+          from (select distinct on (organization_id) organization_id, unit_cents from ${auctionBids}
             where auction_id = ${auctionId} and lot_id = ${auctionLots.id}
               and (organization_id in (select organization_id from ${auctionAutoBids} where lot_id = ${auctionLots.id})
                 or organization_id in ${asking})

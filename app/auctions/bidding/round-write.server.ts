@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Database, Transaction } from "~db/database.server";
-import { auctionBidLines, auctionBids, auctionEvents, auctionLots, auctions, bidEffects } from "~db/schema";
+import { auctionBids, auctionEvents, auctionLots, auctions, bidEffects } from "~db/schema";
 import { AUCTION_CHANNEL } from "../auction-changes.server";
 import type { LineBid } from "../lots/lot-bidding";
 import { effectsOfRound, type Round } from "./bid-round.server";
@@ -86,7 +86,6 @@ export async function writeRound(db: Database | Transaction, round: Round, at: D
           lowest_cents = ${lowest.amount}, leader_organization_id = ${lowest.seller}`
       : sql``;
   const endsAt = round.lot.endsAt;
-  const lineIds = `{${(round.sheet?.lines ?? []).map((line) => line.id).join(",")}}`;
   const extended = round.lot.extensions - lot.extensions;
   const iso = at.toISOString();
   // The outbid, extension and on-behalf notices, owed from the commit on: one row for the round, if
@@ -120,7 +119,7 @@ export async function writeRound(db: Database | Transaction, round: Round, at: D
       from taken
       join json_to_recordset(${JSON.stringify(rows)}::json) as bid(ord int, event_ord int, organization_id int,
         user_id int, entered_by_user_id int, on_behalf_note text, amount_cents bigint, kind text, rank int,
-        cause_ord int, triggered_by_auto_bid_id int, units jsonb)
+        cause_ord int, triggered_by_auto_bid_id int, units bigint[])
         on bid.ord = taken.ord
     ),
     bid_caused as (
@@ -129,16 +128,10 @@ export async function writeRound(db: Database | Transaction, round: Round, at: D
     ),
     bids_written as (
       insert into ${auctionBids} (id, auction_id, lot_id, organization_id, user_id, entered_by_user_id, on_behalf_note,
-        amount_cents, kind, rank, triggered_by_bid_id, triggered_by_auto_bid_id, created_at)
+        amount_cents, unit_cents, kind, rank, triggered_by_bid_id, triggered_by_auto_bid_id, created_at)
       select id, ${auction.id}, ${lot.id}, organization_id, user_id, entered_by_user_id, on_behalf_note,
-        amount_cents, kind, rank, triggered_by_bid_id, triggered_by_auto_bid_id, ${iso}::timestamptz
+        amount_cents, units, kind, rank, triggered_by_bid_id, triggered_by_auto_bid_id, ${iso}::timestamptz
       from bid_caused order by ord
-    ),
-    lines_written as (
-      insert into ${auctionBidLines} (bid_id, line_item_id, unit_cents)
-      select new_bid.id, (${lineIds}::int[])[unit.ord], unit.cents::bigint
-      from new_bid, jsonb_array_elements_text(new_bid.units) with ordinality as unit(cents, ord)
-      where new_bid.units is not null
     ),
     moved as (
       update ${auctions} set sequence = ${auction.sequence + changes.length},

@@ -22,7 +22,7 @@ import { timezoneOf } from "../lifecycle/auction-form.server";
 import type { Route } from "./+types/auction-lot-bid";
 import { readPriceSheetCsv } from "./line-items-csv.server";
 import { lotTotalCents, quantityText } from "./line-pricing";
-import { linesOfLot, sellerLotStanding } from "./lot-bid.server";
+import { linesOfOpenLot, sellerLotStanding } from "./lot-bid.server";
 import { rankSentence } from "./lot-schedule";
 import { type LotBidValue, lotBidSchema } from "./lot-schema";
 import { lotName } from "./lot-words";
@@ -100,7 +100,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const submission = parseSubmission(formData, { schema: lotBidSchema });
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
   const value: LotBidValue = submission.value;
-  const lines = await linesOfLot(services.db, lot.id);
+  const lines = await linesOfOpenLot(services.db, auction, lot.id);
   const bidder = { auctionId: auction.id, lotId: lot.id, organizationId: sellerId, userId: user.id };
   const here = `/auctions/${auction.id}/lots/${lot.id}/bid`;
   const refuse = (status: number, fieldErrors: Record<string, string[]>) =>

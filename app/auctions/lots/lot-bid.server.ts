@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import type { Database } from "~db/database.server";
-import { auctionAutoBids, auctionBidLines, auctionBids, auctionLineItems } from "~db/schema";
+import { auctionAutoBids, auctionBids, auctionLineItems } from "~db/schema";
 import { decrementOf, lotStatusAt } from "../auction-rules";
 import type { AuctionWithLots } from "../auction-views.server";
 import { highestAllowedBid } from "../bidding/bidding";
@@ -31,6 +31,37 @@ export async function linesOfLot(db: Pick<Database, "select">, lotId: number): P
   }));
 }
 
+/**
+ * Per database handle: the lines of lots whose bidding has opened (they never change after: the lots
+ * are fixed once bidding starts), so a bid on a busy lot does not read them again.
+ */
+const openLotLines = new WeakMap<object, Map<number, Promise<LotLine[]>>>();
+const OPEN_LOT_LINES_KEPT = 1_000;
+
+/** The lines of a lot being bid on: read once per process while its auction is open or over. */
+export function linesOfOpenLot(
+  db: Pick<Database, "select">,
+  auction: { status: string; startsAt: Date },
+  lotId: number,
+  now = new Date(),
+): Promise<LotLine[]> {
+  const fixed = auction.status !== "draft" && (auction.status !== "scheduled" || now >= auction.startsAt);
+  if (!fixed) return linesOfLot(db, lotId);
+  let cache = openLotLines.get(db);
+  if (!cache) {
+    cache = new Map();
+    openLotLines.set(db, cache);
+  }
+  let lines = cache.get(lotId);
+  if (!lines) {
+    if (cache.size >= OPEN_LOT_LINES_KEPT) cache.clear();
+    lines = linesOfLot(db, lotId);
+    lines.catch(() => cache?.delete(lotId));
+    cache.set(lotId, lines);
+  }
+  return lines;
+}
+
 /** The seller's standing on the lot and their latest unit prices, read for their page only. */
 export async function sellerLotStanding(
   db: Database,
@@ -42,7 +73,7 @@ export async function sellerLotStanding(
   const [lines, [latest], [minimum], standing] = await Promise.all([
     linesOfLot(db, lot.id),
     db
-      .select({ id: auctionBids.id, amountCents: auctionBids.amountCents })
+      .select({ amountCents: auctionBids.amountCents, unitCents: auctionBids.unitCents })
       .from(auctionBids)
       .where(and(eq(auctionBids.lotId, lot.id), eq(auctionBids.organizationId, sellerId)))
       .orderBy(desc(auctionBids.id))
@@ -64,16 +95,7 @@ export async function sellerLotStanding(
           .groupBy(auctionBids.organizationId)
       : Promise.resolve([]),
   ]);
-  const latestUnits = latest
-    ? (
-        await db
-          .select({ unitCents: auctionBidLines.unitCents })
-          .from(auctionBidLines)
-          .innerJoin(auctionLineItems, eq(auctionLineItems.id, auctionBidLines.lineItemId))
-          .where(eq(auctionBidLines.bidId, latest.id))
-          .orderBy(asc(auctionLineItems.position))
-      ).map((row) => row.unitCents)
-    : [];
+  const latestUnits = latest?.unitCents ?? [];
   const ranksOnly = auction.sellerView === "rank";
   const lowestCents = ranksOnly ? null : lot.lowestCents;
   return {
