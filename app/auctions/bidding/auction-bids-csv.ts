@@ -10,5 +10,8 @@ import { bidHistoryCsv, bidHistoryRows } from "./bid-history-csv.server";
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { auction, viewer, db } = await requireAuctionViewer(request, context, params.auctionId);
   if (viewer.kind === "seller") throw data(null, { status: 404 });
-  return csvResponse(bidHistoryCsv(await bidHistoryRows(db, auction.id)), `auction-${auction.id}-bids.csv`);
+  return csvResponse(
+    bidHistoryCsv(await bidHistoryRows(db, auction.id), { lotted: auction.pricedByLots }),
+    `auction-${auction.id}-bids.csv`,
+  );
 }

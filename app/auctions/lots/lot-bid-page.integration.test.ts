@@ -109,6 +109,9 @@ describe.each(databaseKinds)("bidding on a lot's page on %s", (kind) => {
     const after = await (await as(alpha).request(bidPage)).text();
     expectIn(after, "$1,425.00");
     expectIn(after, "You have the lowest bid.");
+    const history = await (await as(buyer).request(`/auctions/${auction.id}/bids.csv`)).text();
+    expectIn(history, "bid_id,placed_at_utc,seller,lot,amount,unit_prices,");
+    expectIn(history, "Alpha Vac Ltd.,Lot 1: Hauling,1425.00,100.00;50.00;3.00,manual");
     const buyersConsole = await (await as(buyer).request(`/auctions/${auction.id}`)).text();
     expectIn(buyersConsole, "Lot 2: Cementing");
     expectIn(buyersConsole, "$1,425.00");
@@ -257,5 +260,13 @@ describe.each(databaseKinds)("bidding on a lot's page on %s", (kind) => {
     expect((await as(buyer).request(`/auctions/${auction.id}/lots/${hauling.id}/price-sheet.csv`)).status).toBe(404);
     expect((await as(alpha).request(`/auctions/${auction.id}/lots/999999/bid`)).status).toBe(404);
     expect((await as(bravo).request(bidPage, { form: { intent: "minimum", minimum: "1000.00" } })).status).toBe(404);
+    // Bids by phone take no lot yet: the page says so and enters nothing.
+    const byPhone = `/auctions/${auction.id}/on-behalf`;
+    expectIn(await (await as(buyer).request(byPhone)).text(), "each lot is bid on from its own page");
+    const phoned = await as(buyer).request(byPhone, {
+      form: { seller: String(alpha.organizationId), what: "bid", amount: "1000.00", caller: "Pat", calledAt: "10:00" },
+    });
+    expect(phoned.status).toBe(409);
+    expect(await db().select().from(auctionBids).where(eq(auctionBids.auctionId, auction.id))).toEqual([]);
   });
 });

@@ -40,17 +40,24 @@ async function requireOnBehalf(request: Request, context: Route.LoaderArgs["cont
   return { user, auction };
 }
 
+/** Until bids by phone take a lot and its unit prices, an auction of lots is bid on by its sellers only. */
+const LOTTED_BY_PHONE =
+  "Bids cannot yet be entered on a seller's behalf in an auction of lots or line items: each lot is bid on from its own page, by the seller.";
+
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { user, auction } = await requireOnBehalf(request, context, params.auctionId);
   const { db } = context.get(appServicesContext);
   const sealed = auction.kind === "sealed";
   const lot = firstLot(auction);
-  const sellers = sealed ? [] : await sellersWhoMayBid(db, auction.id);
+  // Lots of line items (issue 31) are bid on from each lot's page: not yet by phone.
+  const lotted = auction.pricedByLots;
+  const sellers = sealed || lotted ? [] : await sellersWhoMayBid(db, auction.id);
   const entered = new URL(request.url).searchParams.get("done");
   return {
     auctionId: auction.id,
     title: auction.title,
     sealed,
+    lotted,
     status: STATUS_LABELS[statusAt(auction, new Date())],
     lowestCents: lot.lowestCents,
     highestAllowedCents: highestAllowedBid(lot.reserveCents, lot.lowestCents, decrementOf(lot)),
@@ -65,6 +72,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const { user, auction } = await requireOnBehalf(request, context, params.auctionId);
   const services = context.get(appServicesContext);
   const submission = parseSubmission(await readFormBody(request), { schema: onBehalfSchema });
+  if (auction.pricedByLots) {
+    return data({ result: submission.reply({ formErrors: [LOTTED_BY_PHONE] }) }, { status: 409 });
+  }
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
   const form = submission.value;
   const timeZone = timezoneOf(user);
@@ -147,6 +157,8 @@ export default function AuctionOnBehalf({ loaderData, actionData }: Route.Compon
           Bids cannot be entered on a seller's behalf in a sealed-bid auction: a sealed bid needs the seller's own
           documents.
         </p>
+      ) : loaderData.lotted ? (
+        <p>{LOTTED_BY_PHONE}</p>
       ) : sellers.length === 0 ? (
         <p>No invited seller has accepted the terms, so nobody can bid yet.</p>
       ) : (
