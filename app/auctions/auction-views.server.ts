@@ -19,7 +19,9 @@ import {
 import { type AuctionRow, decrementOf, lotStatusAt, statusAt } from "./auction-rules";
 import { highestAllowedBid } from "./bidding/bidding";
 import { bidRequirements } from "./lifecycle/auction-terms.server";
+import { QUANTITY_SCALE } from "./lots/line-pricing";
 import type { LotRow } from "./lots/lots.server";
+import { shownAsLots } from "./lots/one-amount";
 import { enteredBySql } from "./on-behalf/entered-by.server";
 import { fullPriceChart, sellerPriceCharts } from "./price-chart/price-chart.server";
 import type { PriceChartData } from "./price-chart/price-chart-geometry";
@@ -95,8 +97,9 @@ export async function findAuction(db: Database, auctionId: number): Promise<Auct
       lineCount: sql<number>`(select count(*) from ${auctionLineItems} where lot_id = ${auctionLots.id})`.mapWith(
         Number,
       ),
-      oneAmount: sql<boolean>`(select bool_and(quantity_thousandths = 1000 and ceiling_cents is null) and count(*) = 1
-        from ${auctionLineItems} where lot_id = ${auctionLots.id})`,
+      // The rule of `bidAsOneAmount` (lots/one-amount.ts), on the lot's rows.
+      oneAmount: sql<boolean>`(select count(*) <= 1 and coalesce(bool_and(quantity_thousandths = ${QUANTITY_SCALE}
+        and ceiling_cents is null), true) from ${auctionLineItems} where lot_id = ${auctionLots.id})`,
     })
     .from(auctions)
     .innerJoin(auctionLots, eq(auctionLots.auctionId, auctions.id))
@@ -105,8 +108,7 @@ export async function findAuction(db: Database, auctionId: number): Promise<Auct
   const [first] = rows;
   if (!first) return undefined;
   const lots = rows.map((row) => ({ ...row.lot, lineCount: row.lineCount, oneAmount: row.oneAmount === true }));
-  const [only] = lots;
-  return { ...first.auction, lots, pricedByLots: lots.length > 1 || !only?.oneAmount || only.title !== "" };
+  return { ...first.auction, lots, pricedByLots: shownAsLots(lots) };
 }
 
 /** The lot an auction of one lot is bid on: its first (the pages of several lots show each). */

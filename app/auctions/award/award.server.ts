@@ -38,6 +38,29 @@ export const NOT_QUALIFIED = "This bid did not pass the technical evaluation and
 export const passOverMessage = (hasCriteria: boolean) =>
   hasCriteria ? PASS_OVER_RANKED_REASON_REQUIRED : PASS_OVER_REASON_REQUIRED;
 
+/**
+ * The award's buyer fee invoiced in the award's own transaction (issue 19): an award never stands
+ * without its invoice. Email Invoice: the PDF goes to the accounting contact through the durable
+ * queue, committed with the award; from there the message's own state (/staff/messages) says whether
+ * it arrived. Shared by a single price's award and a lotted auction's (issue 31).
+ */
+export async function invoiceTheAward(
+  services: MessageServices,
+  tx: Parameters<typeof issueInvoiceForAward>[0],
+  auction: Parameters<typeof issueInvoiceForAward>[2],
+  now: Date,
+) {
+  const invoice = await issueInvoiceForAward(tx, services.env, auction, BUYER_AUCTION_FEE_CENTS, now);
+  if (invoice.deliveryState === "to_email" && invoice.billToEmail) {
+    const email = invoiceEmail(invoice, invoice.pdf, {
+      issuer: invoiceIssuer(services.env),
+      appUrl: services.env.APP_URL,
+    });
+    await queueMessage(tx, services.messaging, { channel: "email", kind: "invoice", ...email });
+    await markEmailed(tx, invoice.id, now);
+  }
+}
+
 export async function awardAuction(
   services: MessageServices,
   auctionId: number,
@@ -88,17 +111,7 @@ export async function awardAuction(
       .returning({ id: auctions.id });
     // Under the auction's row lock the status was checked above; the guard makes a second award a no-op.
     if (awarded.length === 0) return { change: refused(409, "This auction has already been awarded.") };
-    const invoice = await issueInvoiceForAward(tx, services.env, auction, BUYER_AUCTION_FEE_CENTS, now);
-    if (invoice.deliveryState === "to_email" && invoice.billToEmail) {
-      // Email Invoice: the PDF goes to the accounting contact through the durable queue, committed with
-      // the award; from here the message's own state (/staff/messages) says whether it arrived.
-      const email = invoiceEmail(invoice, invoice.pdf, {
-        issuer: invoiceIssuer(services.env),
-        appUrl: services.env.APP_URL,
-      });
-      await queueMessage(tx, services.messaging, { channel: "email", kind: "invoice", ...email });
-      await markEmailed(tx, invoice.id, now);
-    }
+    await invoiceTheAward(services, tx, auction, now);
     await logEvent(tx, auctionId, "awarded", actor, {
       bidId: chosen.id,
       organizationId: chosen.organizationId,

@@ -1,6 +1,7 @@
 import type { OnBehalfEffect } from "~db/schema";
 import { decrementOf, endAfterBid, lotStatusAt } from "../auction-rules";
 import type { LotBiddingState } from "../lots/lot-bidding";
+import { bidAsOneAmount } from "../lots/one-amount";
 import type { BiddingState, NewBid } from "./bidding";
 import type { Read } from "./bidding-read.server";
 
@@ -110,10 +111,7 @@ export type Change = {
  * Whether a lot is bid on line by line (issue 31): several lines, or one with a quantity other than 1
  * or a ceiling. Otherwise its one line's unit price is the total: bid as one amount, no lines kept.
  */
-export const pricedByLines = (lines: Read["lines"]) => {
-  const [only] = lines ?? [];
-  return (lines?.length ?? 0) > 1 || (only !== undefined && (only.quantity !== 1000 || only.ceilingCents !== null));
-};
+export const pricedByLines = (lines: Read["lines"]) => !bidAsOneAmount(lines ?? []);
 
 /** Changes decided in order on the lot as read, each on the state the one before left. */
 export class Round {

@@ -19,9 +19,10 @@ import { decrementOf, describeDecrement, termsOpenForChange } from "../auction-r
 import { timezoneOf } from "../lifecycle/auction-form.server";
 import type { Route } from "./+types/auction-lots";
 import { MAX_LOTS } from "./line-items";
-import { deleteLot, lotsWithLines, saveLotSettings } from "./lot-editing.server";
+import { deleteLot, saveLotSettings } from "./lot-editing.server";
 import { type LotSettingsValue, lotSettingsSchema } from "./lot-schema";
 import { lotName } from "./lot-words";
+import { lotsWithLines } from "./lots.server";
 
 // /auctions/{id}/lots: a reverse auction's lots (issue 31), each with its reserve, decrement, line
 // items and scheduled closing; how far apart they close; and what sellers see of the others.

@@ -1,8 +1,7 @@
-import { asc, eq, inArray, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { MessageServices } from "~/messaging/messaging.server";
-import { notifyOrganizations } from "~/notifications/notifications.server";
-import type { Database, Transaction } from "~db/database.server";
-import { auctionInvitations, auctionLineItems, auctionLots, auctions } from "~db/schema";
+import type { Transaction } from "~db/database.server";
+import { auctionLots, auctions } from "~db/schema";
 import {
   type Actor,
   type AuctionChange,
@@ -13,8 +12,8 @@ import {
   refused,
   TERMS_LOCKED,
 } from "../auction-changes.server";
-import { auctionLink, kindName } from "../auction-notices.server";
 import { termsOpenForChange } from "../auction-rules";
+import { tellInvitedOfChanges } from "../questions/terms-changed.server";
 import { type LineItem, MAX_LOTS } from "./line-items";
 import { lotName } from "./lot-words";
 import { type LotRow, type LotTerms, removeLot, rescheduleLots, saveLot } from "./lots.server";
@@ -27,28 +26,6 @@ import { type LotRow, type LotTerms, removeLot, rescheduleLots, saveLot } from "
 export const SEALED_ONE_AMOUNT = "A sealed-bid auction is priced as one amount.";
 export const TOO_MANY_LOTS = `An auction has at most ${MAX_LOTS} lots.`;
 export const LAST_LOT = "An auction keeps at least one lot.";
-
-/** An auction's lots with their lines, in order, for the buyer's pages. */
-export async function lotsWithLines(db: Pick<Database, "select">, auctionId: number) {
-  const lots = await db
-    .select()
-    .from(auctionLots)
-    .where(eq(auctionLots.auctionId, auctionId))
-    .orderBy(asc(auctionLots.position));
-  const lines = lots.length
-    ? await db
-        .select()
-        .from(auctionLineItems)
-        .where(
-          inArray(
-            auctionLineItems.lotId,
-            lots.map((lot) => lot.id),
-          ),
-        )
-        .orderBy(asc(auctionLineItems.lotId), asc(auctionLineItems.position))
-    : [];
-  return lots.map((lot) => ({ ...lot, lines: lines.filter((line) => line.lotId === lot.id) }));
-}
 
 type Editable = { auction: NonNullable<Awaited<ReturnType<typeof lockOwned>>> } | { change: AuctionChange };
 
@@ -68,29 +45,7 @@ async function tellLotsChanged(
   auction: { id: number; title: string; status: string; kind: "reverse" | "sealed" },
   what: string[],
 ) {
-  if (auction.status !== "scheduled" || what.length === 0) return;
-  const invited = await tx
-    .select({ organizationId: auctionInvitations.organizationId })
-    .from(auctionInvitations)
-    .where(eq(auctionInvitations.auctionId, auction.id));
-  await notifyOrganizations(
-    services,
-    invited.map((row) => row.organizationId),
-    {
-      kind: "terms-changed",
-      auctionId: auction.id,
-      subject: `Terms changed: ${auction.title}`,
-      lines: [
-        `The buyer changed the terms of the ${kindName(auction)} "${auction.title}" before bidding opens:`,
-        "",
-        ...what.map((line) => `- ${line}`),
-        "",
-        "Read the terms again here:",
-        auctionLink(services, auction.id),
-      ],
-    },
-    tx,
-  );
+  if (auction.status === "scheduled") await tellInvitedOfChanges(services, tx, auction, what);
 }
 
 /** A lot's terms and line items (`lotId`), or a new lot after the others (null). */

@@ -1,9 +1,4 @@
 import { asc, eq } from "drizzle-orm";
-import { markEmailed } from "~/invoices/invoice-delivery.server";
-import { invoiceEmail } from "~/invoices/invoice-email";
-import { invoiceIssuer } from "~/invoices/invoice-issuer";
-import { issueInvoiceForAward } from "~/invoices/invoice-issuing.server";
-import { queueMessage } from "~/messaging/delivery/outbox.server";
 import type { MessageServices } from "~/messaging/messaging.server";
 import { notifyOrganizations } from "~/notifications/notifications.server";
 import { BUYER_AUCTION_FEE_CENTS } from "~/payments/fees";
@@ -21,6 +16,7 @@ import {
 } from "../auction-changes.server";
 import { auctionLink, kindName } from "../auction-notices.server";
 import { statusAt } from "../auction-rules";
+import { invoiceTheAward } from "../award/award.server";
 import { bestBidPerSeller } from "../bidding/best-bids.server";
 import { compareAwards } from "./lot-award";
 import { lotName } from "./lot-words";
@@ -146,15 +142,7 @@ export async function awardLots(
         updatedAt: now,
       })
       .where(eq(auctions.id, auctionId));
-    const invoice = await issueInvoiceForAward(tx, services.env, auction, BUYER_AUCTION_FEE_CENTS, now);
-    if (invoice.deliveryState === "to_email" && invoice.billToEmail) {
-      const email = invoiceEmail(invoice, invoice.pdf, {
-        issuer: invoiceIssuer(services.env),
-        appUrl: services.env.APP_URL,
-      });
-      await queueMessage(tx, services.messaging, { channel: "email", kind: "invoice", ...email });
-      await markEmailed(tx, invoice.id, now);
-    }
+    await invoiceTheAward(services, tx, auction, now);
     await logEvent(tx, auctionId, "awarded", actor, { lots: awardedLots, buyerFeeCents: BUYER_AUCTION_FEE_CENTS });
     await notifyAuction(tx, auctionId);
     const link = auctionLink(services, auctionId);

@@ -3,6 +3,7 @@ import type { Database, Transaction } from "~db/database.server";
 import { auctionLineItems, auctionLots, auctions } from "~db/schema";
 import type { LineItem } from "./line-items";
 import { QUANTITY_SCALE } from "./line-pricing";
+import { bidAsOneAmount, shownAsLots } from "./one-amount";
 
 // An auction's lots (issue 31, decision 027): what is bid on and awarded. The auction's row keeps
 // what is true of all of them together (the sum of the reserves, the latest end, the bids and
@@ -200,40 +201,44 @@ export async function moveAuctionTimes(
   if (times.endsAt) await rescheduleLots(db, auctionId);
 }
 
-/** Whether the auction is priced by lots: several, or one of several lines, a quantity other than 1 or a ceiling. */
-export function pricedByLots(lots: readonly LotTerms[]): boolean {
-  const [only] = lots;
-  if (lots.length !== 1 || !only) return true;
-  const lines = only.lines ?? [];
-  if (lines.length > 1 || only.title !== "") return true;
-  const [line] = lines;
-  return line !== undefined && (line.quantity !== QUANTITY_SCALE || line.ceilingCents !== null);
+/** Whether the auction is priced by lots (`shownAsLots`), from its lots as the buyer set them. */
+export const pricedByLots = (lots: readonly LotTerms[]): boolean =>
+  shownAsLots(lots.map((lot) => ({ title: lot.title, oneAmount: bidAsOneAmount(lot.lines ?? []) })));
+
+/** An auction's lots with their lines, in order, for the buyer's pages. */
+export async function lotsWithLines(db: Pick<Database, "select">, auctionId: number) {
+  const lots = await db
+    .select()
+    .from(auctionLots)
+    .where(eq(auctionLots.auctionId, auctionId))
+    .orderBy(asc(auctionLots.position));
+  const lines = lots.length
+    ? await db
+        .select()
+        .from(auctionLineItems)
+        .where(
+          inArray(
+            auctionLineItems.lotId,
+            lots.map((lot) => lot.id),
+          ),
+        )
+        .orderBy(asc(auctionLineItems.lotId), asc(auctionLineItems.position))
+    : [];
+  return lots.map((lot) => ({ ...lot, lines: lines.filter((line) => line.lotId === lot.id) }));
 }
 
 /** An auction's lots as the buyer set them, with their lines (to copy them, or to edit them). */
 export async function lotTermsOf(db: Pick<Database, "select">, auctionId: number): Promise<LotTerms[]> {
-  const rows = await db
-    .select({ lot: auctionLots, line: auctionLineItems })
-    .from(auctionLots)
-    .innerJoin(auctionLineItems, eq(auctionLineItems.lotId, auctionLots.id))
-    .where(eq(auctionLots.auctionId, auctionId))
-    .orderBy(asc(auctionLots.position), asc(auctionLineItems.position));
-  const lots = new Map<number, LotTerms & { lines: LineItem[] }>();
-  for (const { lot, line } of rows) {
-    const terms = lots.get(lot.id) ?? {
-      title: lot.title,
-      reserveCents: lot.reserveCents,
-      decrementKind: lot.decrementKind,
-      decrementValue: lot.decrementValue,
-      lines: [],
-    };
-    terms.lines.push({
+  return (await lotsWithLines(db, auctionId)).map((lot) => ({
+    title: lot.title,
+    reserveCents: lot.reserveCents,
+    decrementKind: lot.decrementKind,
+    decrementValue: lot.decrementValue,
+    lines: lot.lines.map((line) => ({
       description: line.description,
       unit: line.unit,
       quantity: line.quantityThousandths,
       ceilingCents: line.ceilingCents,
-    });
-    lots.set(lot.id, terms);
-  }
-  return [...lots.values()];
+    })),
+  }));
 }

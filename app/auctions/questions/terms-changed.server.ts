@@ -40,28 +40,42 @@ export async function tellTermsChanged(
     await snapshot(tx, before.row, before.requirements),
     await snapshot(tx, after.row, after.requirements),
   );
-  if (lines.length === 0) return [];
+  await tellInvitedOfChanges(services, tx, { id: before.row.id, kind: after.row.kind, title: after.row.title }, lines);
+  return lines;
+}
+
+/**
+ * Tells every invited seller what changed in a published auction's terms before bidding opens, one
+ * line each (nothing when nothing changed): the terms form's changes, and a lotted auction's lots
+ * (issue 31).
+ */
+export async function tellInvitedOfChanges(
+  services: MessageServices,
+  tx: Transaction,
+  auction: { id: number; kind: "reverse" | "sealed"; title: string },
+  lines: string[],
+) {
+  if (lines.length === 0) return;
   const invited = await tx
     .select({ organizationId: auctionInvitations.organizationId })
     .from(auctionInvitations)
-    .where(eq(auctionInvitations.auctionId, before.row.id));
+    .where(eq(auctionInvitations.auctionId, auction.id));
   await notifyOrganizations(
     services,
     invited.map((row) => row.organizationId),
     {
       kind: "terms-changed",
-      auctionId: before.row.id,
-      subject: `Terms changed: ${after.row.title}`,
+      auctionId: auction.id,
+      subject: `Terms changed: ${auction.title}`,
       lines: [
-        `The buyer changed the terms of the ${kindName(after.row)} "${after.row.title}" before bidding opens:`,
+        `The buyer changed the terms of the ${kindName(auction)} "${auction.title}" before bidding opens:`,
         "",
         ...lines.map((line) => `- ${line}`),
         "",
         "Read the terms again here:",
-        auctionLink(services, before.row.id),
+        auctionLink(services, auction.id),
       ],
     },
     tx,
   );
-  return lines;
 }
