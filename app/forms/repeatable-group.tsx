@@ -1,5 +1,6 @@
 import type { FieldMetadata, FormMetadata } from "@conform-to/react";
 import type { ReactNode } from "react";
+import { fieldList } from "./field-list";
 
 // Repeatable blocks (a key person's work experiences, a lot's line items): add and remove are
 // Conform intent buttons, so without JavaScript they post the form and the server answers with the
@@ -33,7 +34,7 @@ export function RepeatableGroup<Item extends Record<string, unknown>>({
   /** The heading's level: one below the section's or fieldset's. */
   headingLevel?: 3 | 4;
 }) {
-  const items = list.getFieldList();
+  const items = fieldList(list);
   const Heading = headingLevel === 3 ? "h3" : "h4";
   return (
     <div className="repeatable">

@@ -164,24 +164,40 @@ export default function AuctionLotBid({ loaderData, actionData }: Route.Componen
   const review = actionData && "review" in actionData ? actionData.review : undefined;
   const result = actionData && "result" in actionData ? actionData.result : undefined;
   const hydrated = useHydrated();
+  // The prices to start from: the ones asked about, the ones a refused form sent (read by position:
+  // a tampered form may send anything there), else the seller's latest.
+  const sent = result?.initialValue?.prices;
+  const startPrices =
+    review?.prices ??
+    (Array.isArray(sent)
+      ? lines.map((_, index) => (typeof sent[index] === "string" ? (sent[index] as string) : ""))
+      : latest.length === lines.length
+        ? latest
+        : lines.map(() => ""));
   const [form, fields] = useForm<BidFields, LotBidValue>({
     id: "lot-bid",
     lastResult: result,
-    defaultValue: { prices: review?.prices ?? (latest.length === lines.length ? latest : lines.map(() => "")) },
+    defaultValue: { prices: startPrices },
     ...validatedBy(lotBidSchema, { constraint: false }),
   });
-  const prices = fields.prices.getFieldList();
-  const [typed, setTyped] = useState<string[]>(review?.prices ?? (latest.length === lines.length ? latest : []));
+  const [typed, setTyped] = useState<string[]>(startPrices);
   const units = lines.map((_, index) => parseDollars(typed[index] ?? ""));
   const liveTotal = units.every((cents) => cents !== null) ? lotTotalCents(lines, units as number[]) : null;
   const open = loaderData.status === "open";
   const errorsOf = (name: string) => result?.error?.[name] ?? undefined;
+  /** A line's price errors, the browser's checks or the server's. */
+  const priceErrors = (index: number) => form.allErrors[`prices[${index}]`] ?? errorsOf(`prices[${index}]`);
+  /** What was sent in a refused form, kept in its field (an uploaded sheet's text lands in the box). */
+  const typedOf = (name: string) => {
+    const value = result?.initialValue?.[name];
+    return typeof value === "string" ? value : undefined;
+  };
   const errorLinks = [
     ...(fields.prices.errors ?? []).map((message) => ({ fieldId: "lot-price-0", message })),
     ...(errorsOf("sheet") ?? []).map((message) => ({ fieldId: "lot-sheet", message })),
     ...(errorsOf("minimum") ?? []).map((message) => ({ fieldId: "lot-minimum", message })),
     ...lines.flatMap((_, index) =>
-      (errorsOf(`prices[${index}]`) ?? prices[index]?.errors ?? []).map((message) => ({
+      (priceErrors(index) ?? []).map((message) => ({
         fieldId: `lot-price-${index}`,
         message,
       })),
@@ -266,7 +282,6 @@ export default function AuctionLotBid({ loaderData, actionData }: Route.Componen
               </thead>
               <tbody>
                 {lines.map((line, index) => {
-                  const price = prices[index];
                   return (
                     <tr key={line.position}>
                       <th scope="row" id={`lot-line-${index}`}>{`${index + 1}. ${line.description}`}</th>
@@ -277,11 +292,11 @@ export default function AuctionLotBid({ loaderData, actionData }: Route.Componen
                           id={`lot-price-${index}`}
                           name={`prices[${index}]`}
                           label={`Unit price, line ${index + 1}: ${line.description}, per ${line.unit}`}
-                          errors={errorsOf(`prices[${index}]`) ?? price?.errors}
+                          errors={priceErrors(index)}
                           inputProps={{
                             inputMode: "decimal",
                             autoComplete: "off",
-                            defaultValue: (price?.initialValue as string | undefined) ?? "",
+                            defaultValue: startPrices[index] ?? "",
                             onChange: (event) => {
                               const next = [...typed];
                               next[index] = event.currentTarget.value;
@@ -321,7 +336,13 @@ export default function AuctionLotBid({ loaderData, actionData }: Route.Componen
               </label>
               <input className="file-input" id="lot-sheet-file" name="sheet_file" type="file" accept=".csv,text/csv" />
             </div>
-            <TextAreaInput id="lot-sheet" name="sheet" label="Or paste it" errors={errorsOf("sheet")} />
+            <TextAreaInput
+              id="lot-sheet"
+              name="sheet"
+              label="Or paste it"
+              errors={errorsOf("sheet")}
+              defaultValue={typedOf("sheet")}
+            />
             <SubmitButton secondary>Read the price sheet</SubmitButton>
           </Form>
           <h3>Auto-bid</h3>
@@ -333,7 +354,7 @@ export default function AuctionLotBid({ loaderData, actionData }: Route.Componen
               label="Your secret minimum for the lot's total (CAD)"
               hint="We bid for you one decrement under the lowest total, never below this amount, scaling the unit prices of your latest bid in proportion. Nobody else sees it."
               errors={errorsOf("minimum")}
-              inputProps={{ inputMode: "decimal", autoComplete: "off" }}
+              inputProps={{ inputMode: "decimal", autoComplete: "off", defaultValue: typedOf("minimum") }}
             />
             <SubmitButton secondary>Save my minimum</SubmitButton>
           </Form>

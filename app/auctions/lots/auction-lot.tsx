@@ -4,6 +4,7 @@ import { Alert } from "~/forms/alert";
 import { validatedBy } from "~/forms/browser-validation";
 import { ErrorSummary } from "~/forms/error-summary";
 import { radioId, TextAreaField, TextField } from "~/forms/field";
+import { fieldList } from "~/forms/field-list";
 import { summaryLinks } from "~/forms/form-errors";
 import { parseSubmission } from "~/forms/parse-submission.server";
 import { RepeatableGroup } from "~/forms/repeatable-group";
@@ -22,9 +23,10 @@ import type { Route } from "./+types/auction-lot";
 import { LINE_ITEM_COLUMNS, MAX_LINES_PER_LOT } from "./line-items";
 import { readLineItemsCsv } from "./line-items-csv.server";
 import { quantityText } from "./line-pricing";
-import { lotsWithLines, saveLotTerms } from "./lot-editing.server";
+import { saveLotTerms } from "./lot-editing.server";
 import { type LotFormValue, linesOf, lotFormSchema } from "./lot-schema";
 import { lotName } from "./lot-words";
+import { lotsWithLines } from "./lots.server";
 
 // /auctions/{id}/lots/{lotId|new}: a lot's name, reserve, decrement and line items (issue 31). The
 // lines are repeatable rows (add and remove work without JavaScript) or pasted from a spreadsheet
@@ -120,7 +122,7 @@ export default function AuctionLot({ loaderData, actionData }: Route.ComponentPr
     ...validatedBy(lotFormSchema, { constraint: false }),
   });
   const { formProps, submissionKey } = useSubmitAttempts(form, actionData);
-  const lines = fields.lines.getFieldList();
+  const lines = fieldList(fields.lines);
   const fieldLinks = [
     ...summaryLinks([fields.title, fields.reserve]),
     ...(fields.decrement_kind.errors ?? []).map((message) => ({ fieldId: radioId(fields.decrement_kind, 0), message })),

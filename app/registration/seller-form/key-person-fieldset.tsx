@@ -2,6 +2,7 @@ import type { FieldMetadata } from "@conform-to/react";
 import type { ReactNode } from "react";
 import type { FieldErrorLink } from "~/forms/error-summary";
 import { DateFromTodayField, SelectField, type SelectOption, TextAreaField, TextField } from "~/forms/field";
+import { fieldList } from "~/forms/field-list";
 import { summaryLinks } from "~/forms/form-errors";
 import { type AnyForm, RepeatableGroup } from "~/forms/repeatable-group";
 import { certificationOptions } from "~db/reference-data/index";
@@ -62,7 +63,7 @@ export function keyPersonSummaryLinks(person: FieldMetadata<KeyPersonValues>): F
       fields.experience,
       fields.skills,
     ]),
-    ...fields.workExperiences.getFieldList().flatMap((item) => {
+    ...fieldList(fields.workExperiences).flatMap((item) => {
       const block = item.getFieldset();
       return summaryLinks([
         block.company_name,
@@ -72,11 +73,11 @@ export function keyPersonSummaryLinks(person: FieldMetadata<KeyPersonValues>): F
         block.responsibilities,
       ]);
     }),
-    ...fields.certifications.getFieldList().flatMap((item) => {
+    ...fieldList(fields.certifications).flatMap((item) => {
       const block = item.getFieldset();
       return summaryLinks([block.certification_name, block.expires_on]);
     }),
-    ...fields.education.getFieldList().flatMap((item) => {
+    ...fieldList(fields.education).flatMap((item) => {
       const block = item.getFieldset();
       return summaryLinks([block.program_name, block.cert_degree, block.start_year, block.end_year]);
     }),

@@ -22,6 +22,7 @@ import {
   TextAreaField,
   TextField,
 } from "~/forms/field";
+import { fieldList } from "~/forms/field-list";
 import { summaryLinks } from "~/forms/form-errors";
 import { RepeatableGroup } from "~/forms/repeatable-group";
 import { SubmitButton } from "~/forms/submit-button";
@@ -203,7 +204,7 @@ export function SellerRegistrationForm({
 
   const operationsAdded = fields.operations_contact_added.value === "yes";
   const serviceFieldId = firstCheckboxId("services", serviceTreeNodes(serviceCategories));
-  const wcbLinks = fields.wcbs.getFieldList().flatMap((item) => {
+  const wcbLinks = fieldList(fields.wcbs).flatMap((item) => {
     const block = item.getFieldset();
     return summaryLinks([block.state, block.number, block.expire_at]);
   });
