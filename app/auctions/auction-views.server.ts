@@ -17,9 +17,11 @@ import {
   services,
 } from "~db/schema";
 import { type AuctionRow, decrementOf, lotStatusAt, statusAt } from "./auction-rules";
-import { highestAllowedBid } from "./bidding/bidding";
+import { highestAllowedBid, highestOwnBid } from "./bidding/bidding";
 import { bidRequirements } from "./lifecycle/auction-terms.server";
 import { QUANTITY_SCALE } from "./lots/line-pricing";
+import type { StandingBid } from "./lots/lot-award";
+import { lotStandings, rankOn } from "./lots/lot-standings.server";
 import type { LotRow } from "./lots/lots.server";
 import { shownAsLots } from "./lots/one-amount";
 import { enteredBySql } from "./on-behalf/entered-by.server";
@@ -362,7 +364,9 @@ export async function sellerViews(
     .where(and(eq(auctionBids.auctionId, auction.id), inArray(auctionBids.organizationId, ids)))
     .as("ranked");
   const ownBidsQuery = db.select().from(ranked).where(lte(ranked.position, OWN_BIDS_SHOWN)).orderBy(desc(ranked.id));
-  const [terms, ownBids, autoBids, invitations, ownSealed, priceCharts] = await Promise.all([
+  // Ranks only (issue 31): each seller's place per lot, and no price chart (it draws the lowest price).
+  const ranksOnly = auction.kind === "reverse" && auction.sellerView === "rank";
+  const [terms, ownBids, autoBids, invitations, ownSealed, priceCharts, standings] = await Promise.all([
     knownTerms ?? auctionTerms(db, auction),
     ownBidsQuery,
     db
@@ -377,7 +381,8 @@ export async function sellerViews(
       .from(auctionInvitations)
       .where(and(eq(auctionInvitations.auctionId, auction.id), inArray(auctionInvitations.organizationId, ids))),
     auction.kind === "sealed" ? ownSealedBids(db, auction.id, ids) : undefined,
-    sellerPriceCharts(db, auction, ids),
+    ranksOnly ? undefined : sellerPriceCharts(db, auction, ids),
+    ranksOnly ? lotStandings(db, auction.id) : undefined,
   ]);
   const shared = { ...clock(auction, now), terms };
   const views = new Map<number, SellerView>();
@@ -391,7 +396,8 @@ export async function sellerViews(
           invitations.find((invitation) => invitation.organizationId === organizationId)?.termsAcceptedAt ?? null,
         organizationId,
         ownSealedBid: ownSealed?.get(organizationId) ?? null,
-        priceChart: priceCharts.get(organizationId) ?? null,
+        priceChart: priceCharts?.get(organizationId) ?? null,
+        standings,
       }),
     );
   }
@@ -419,13 +425,19 @@ function sellerViewOf(
     termsAcceptedAt: Date | null;
     ownSealedBid: OwnSealedBid | null;
     priceChart: PriceChartData | null;
+    /** Ranks only: each lot's standing bids, for the seller's rank; undefined otherwise. */
+    standings: Map<number, StandingBid[]> | undefined;
   },
 ) {
-  // A sealed auction tells a seller nothing of the others: no lowest price, no lead.
+  // A sealed auction tells a seller nothing of the others: no lowest price, no lead. Ranks only
+  // (issue 31): no lowest price either, but the seller's place.
   const sealed = auction.kind === "sealed";
+  const { standings } = own;
   const lot = firstLot(auction);
-  const lowestCents = sealed ? null : lot.lowestCents;
+  const lowestCents = sealed || standings ? null : lot.lowestCents;
   const leading = !sealed && lot.leaderOrganizationId === own.organizationId;
+  // In ranks only each bid beats the seller's own lowest.
+  const ownLowestCents = standings?.get(lot.id)?.find((bid) => bid.seller === own.organizationId)?.amount;
   return {
     kind: "seller" as const,
     ...shared,
@@ -446,8 +458,12 @@ function sellerViewOf(
     })),
     ownBidCount: own.ownBids[0]?.count ?? 0,
     ownMinimumCents: own.ownMinimumCents,
-    /** The highest amount a new bid may be (the reserve, or the lowest less the decrement). */
-    highestAllowedCents: highestAllowedBid(lot.reserveCents, lowestCents, decrementOf(lot)),
+    /** The highest amount a new bid may be (the reserve, or the lowest less the decrement; ranks only: their own lowest less it). */
+    highestAllowedCents: standings
+      ? highestOwnBid(lot.reserveCents, ownLowestCents, decrementOf(lot))
+      : highestAllowedBid(lot.reserveCents, lowestCents, decrementOf(lot)),
+    /** Ranks only: the seller's place on the first lot (1: the lowest), null before they bid; undefined otherwise. */
+    rank: standings ? rankOn(standings, lot.id, own.organizationId) : undefined,
     termsAccepted: Boolean(own.termsAcceptedAt),
     ownSealedBid: own.ownSealedBid,
     /** The lowest price over time and the seller's own bids (issue 21), once they accepted the terms; null for a sealed auction. */
@@ -456,8 +472,9 @@ function sellerViewOf(
     lots: auction.lots.map((row) => ({
       ...lotSummary(auction, row, shared.serverTime),
       lineCount: row.lineCount,
-      lowestCents: sealed || auction.sellerView === "rank" ? null : row.lowestCents,
+      lowestCents: sealed || standings ? null : row.lowestCents,
       leading: !sealed && row.leaderOrganizationId === own.organizationId,
+      rank: standings ? rankOn(standings, row.id, own.organizationId) : undefined,
       won: row.awardedOrganizationId === own.organizationId,
     })),
     outcome:

@@ -118,6 +118,70 @@ describe.each(databaseKinds)("auction pages on %s", (kind) => {
     expect(await db().select().from(auctionBids).where(eq(auctionBids.auctionId, auction.id))).toHaveLength(2);
   });
 
+  it("shows each seller only their rank when the buyer chooses ranks only (issue 31)", async () => {
+    // The buyer's choice on the terms form, kept and shown with the terms.
+    const created = await as(buyer).request("/auctions/new", { form: termsForm({ seller_view: "rank" }) });
+    expect(created.status).toBe(302);
+    const draftId = Number(/\/auctions\/(\d+)\/sellers/.exec(created.headers.get("location") ?? "")?.[1]);
+    expect((await auctionRow(db(), draftId)).sellerView).toBe("rank");
+    expectIn(await (await as(buyer).request(`/auctions/${draftId}`)).text(), "Their rank only (1st, 2nd, …)");
+    const wrongChoice = await as(buyer).request("/auctions/new", { form: termsForm({ seller_view: "prices" }) });
+    expect(wrongChoice.status).toBe(400);
+    expectIn(await wrongChoice.text(), "Please choose what sellers see");
+
+    // Reserve $10,000.00, decrement $100.00. Each bid beats the seller's own, not the lowest.
+    const auction = await createAuctionRow(db(), {
+      owner: buyer,
+      ...catalogue,
+      sellers: [alpha, bravo],
+      sellerView: "rank",
+      softClose: { window: 0, extension: 0, cap: 0 },
+    });
+    const page = async (party: Party) => (await as(party).request(`/auctions/${auction.id}`)).text();
+    const bid = (party: Party, amount: string) =>
+      as(party).request(`/auctions/${auction.id}`, { form: { intent: "bid", amount, confirm: "yes" } });
+    expect((await bid(alpha, "9000")).status).toBe(302);
+    // Above Alpha's price: Bravo cannot know it, so it is taken, and ranks second.
+    expect((await bid(bravo, "9500")).status).toBe(302);
+    const bravoPage = await page(bravo);
+    expectIn(bravoPage, "You are 2nd");
+    expectIn(bravoPage, "This auction shows sellers their rank only, so it takes no secret minimum");
+    // Nowhere on the page, nor in the data it carries for the live view, is Alpha's price.
+    expectNotIn(bravoPage, "9,000.00");
+    expectNotIn(bravoPage, "900000");
+    expectNotIn(bravoPage, "Current lowest price");
+    expectIn(await page(alpha), "You have the lowest bid");
+
+    const notUnderOwn = await bid(bravo, "9450");
+    expect(notUnderOwn.status).toBe(400);
+    const notUnderOwnHtml = await notUnderOwn.text();
+    expectIn(
+      notUnderOwnHtml,
+      "Your bid must be $9,400.00 or less: your own lowest bid of $9,500.00 less the minimum decrement",
+    );
+    expectNotIn(notUnderOwnHtml, "9,000.00");
+    const minimum = await as(bravo).request(`/auctions/${auction.id}`, {
+      form: { intent: "auto-bid", minimum: "5000" },
+    });
+    expect(minimum.status).toBeGreaterThanOrEqual(400);
+    expect(minimum.status).toBeLessThan(500);
+    expectIn(await minimum.text(), "takes no secret minimum");
+
+    // Bravo takes the lead; the leader may still widen it.
+    expect((await bid(bravo, "8950")).status).toBe(302);
+    expectIn(await page(bravo), "You have the lowest bid");
+    const alphaPage = await page(alpha);
+    expectIn(alphaPage, "You are 2nd");
+    expectNotIn(alphaPage, "8,950.00");
+    // What Alpha may bid is measured from Alpha's own bid.
+    expectIn(alphaPage, "Allowed: up to $8,900.00");
+    expect((await bid(bravo, "8700")).status).toBe(302);
+    // The buyer sees every price.
+    const buyerPage = await page(buyer);
+    for (const price of ["$9,000.00", "$9,500.00", "$8,950.00", "$8,700.00"]) expectIn(buyerPage, price);
+    expect(await db().select().from(auctionBids).where(eq(auctionBids.auctionId, auction.id))).toHaveLength(4);
+  });
+
   it("takes an auction from the buyer's terms through invitations, bidding and close to the award", async () => {
     // The terms: refused with the values kept, then saved as a draft.
     const refused = await as(buyer).request("/auctions/new", {

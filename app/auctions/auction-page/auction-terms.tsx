@@ -49,12 +49,23 @@ export function Terms({ view, auctionId }: { view: OwnerView | SellerView; aucti
           </>
         ) : (
           <>
-            <Row label="Each bid must beat the lowest by at least">
+            <Row
+              label={
+                terms.sellerView === "rank"
+                  ? "Each bid must beat the seller's own last bid by at least"
+                  : "Each bid must beat the lowest by at least"
+              }
+            >
               {describeDecrement(terms.decrement, formatCents)}
             </Row>
+            {terms.sellerView === "rank" ? (
+              <Row label="What sellers see">
+                Their rank only (1st, 2nd, …), never another seller's price. No secret minimums.
+              </Row>
+            ) : null}
             <Row label="Soft close">
               {terms.softCloseWindowMinutes > 0 && terms.softCloseExtensionMinutes > 0
-                ? `A bid in the last ${terms.softCloseWindowMinutes} minutes moves the end ${terms.softCloseExtensionMinutes} minutes later, at most ${terms.softCloseCapMinutes} minutes in all.`
+                ? `A ${terms.sellerView === "rank" ? "new lowest bid" : "bid"} in the last ${terms.softCloseWindowMinutes} minutes moves the end ${terms.softCloseExtensionMinutes} minutes later, at most ${terms.softCloseCapMinutes} minutes in all.`
                 : "None: bidding ends at the scheduled time."}
             </Row>
             <Row label="Bids">Binding: a bid cannot be retracted. Sellers never see each other's names or bids.</Row>

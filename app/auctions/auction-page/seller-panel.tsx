@@ -6,7 +6,9 @@ import { TextInput } from "~/forms/text-input";
 import type { TimeTexts } from "~/platform/zoned-time";
 import { formatCents } from "~/shared/money";
 import type { SellerView } from "../auction-views.server";
+import { NO_MINIMUMS_IN_RANKS_ONLY } from "../bidding/bid-messages";
 import { OwnBidsTable } from "../bidding/own-bids-table";
+import { rankWords } from "../lots/lot-schedule";
 import { LotsPanel } from "../lots/lots-panel";
 import { PriceChart } from "../price-chart/price-chart";
 import type { AuctionActionData } from "./auction-page.server";
@@ -33,6 +35,8 @@ export function SellerPanel({
 }) {
   const confirmBid = answer && "confirmBid" in answer ? answer.confirmBid : undefined;
   const biddingOpen = view.status === "open";
+  // Ranks only (issue 31): the seller's place, no lowest price, no minimum.
+  const ranksOnly = view.rank !== undefined;
   if (view.outcome?.awarded && view.terms.pricedByLots) {
     return (
       <>
@@ -104,22 +108,36 @@ export function SellerPanel({
       <section aria-labelledby="standing" className="card">
         <h2 id="standing">Where you stand</h2>
         <dl className="summary-list" aria-live="polite">
-          <Row label="Current lowest price">
-            {view.lowestCents === null ? "No bids yet" : formatCents(view.lowestCents)}
-          </Row>
+          {ranksOnly ? null : (
+            <Row label="Current lowest price">
+              {view.lowestCents === null ? "No bids yet" : formatCents(view.lowestCents)}
+            </Row>
+          )}
           <Row label="You">
             <strong>
-              {view.leading
-                ? "You have the lowest bid"
-                : view.ownBids.length > 0
-                  ? "You do not have the lowest bid"
-                  : "You have not bid"}
+              {ranksOnly
+                ? view.rank
+                  ? rankWords(view.rank)
+                  : "You have not bid"
+                : view.leading
+                  ? "You have the lowest bid"
+                  : view.ownBids.length > 0
+                    ? "You do not have the lowest bid"
+                    : "You have not bid"}
             </strong>
           </Row>
-          <Row label="Your secret minimum">
-            {view.ownMinimumCents === null ? "Not set" : formatCents(view.ownMinimumCents)}
-          </Row>
+          {ranksOnly ? null : (
+            <Row label="Your secret minimum">
+              {view.ownMinimumCents === null ? "Not set" : formatCents(view.ownMinimumCents)}
+            </Row>
+          )}
         </dl>
+        {ranksOnly ? (
+          <p className="field__hint">
+            This auction shows each seller their rank only, never another seller's price. Each bid must beat your own
+            last bid by the minimum decrement.
+          </p>
+        ) : null}
       </section>
       {view.priceChart ? (
         <PriceChart
@@ -147,7 +165,7 @@ export function SellerPanel({
         <section aria-labelledby="confirm-bid" className="card">
           <h2 id="confirm-bid">{`Place a bid of ${formatCents(confirmBid.amountCents)}?`}</h2>
           <p>
-            {`That is ${confirmBid.dropPercent} % under ${view.lowestCents === null ? "the reserve price" : "the current lowest price"} of ${formatCents(confirmBid.referenceCents)}. Bids are binding and cannot be retracted.`}
+            {`That is ${confirmBid.dropPercent} % under ${referenceName(view)} of ${formatCents(confirmBid.referenceCents)}. Bids are binding and cannot be retracted.`}
           </p>
           <Form method="post" className="button-row">
             <input type="hidden" name="intent" value="bid" />
@@ -161,7 +179,7 @@ export function SellerPanel({
       {biddingOpen && !confirmBid ? (
         <section aria-labelledby="bid" className="card">
           <h2 id="bid">Bid</h2>
-          {view.leading ? (
+          {view.leading && !ranksOnly ? (
             <p>You have the lowest bid. You can still lower your secret minimum below.</p>
           ) : (
             <Form method="post" {...getFormProps(bid.form)} onSubmit={bid.onSubmit} className="stack">
@@ -182,28 +200,38 @@ export function SellerPanel({
               <SubmitButton>Place binding bid</SubmitButton>
             </Form>
           )}
-          <Form method="post" {...getFormProps(minimum.form)} onSubmit={minimum.onSubmit} className="stack">
-            <input type="hidden" name="intent" value="auto-bid" />
-            <TextInput
-              key={minimum.fields.minimum.key}
-              id="auction-minimum"
-              name={minimum.fields.minimum.name}
-              label="Auto-bid: your secret minimum (CAD)"
-              hint="We bid for you one decrement under the lowest bid, never below this amount. Nobody else sees it. If another seller enters the same minimum later, yours wins."
-              errors={minimum.fields.minimum.errors}
-              inputProps={{
-                inputMode: "decimal",
-                autoComplete: "off",
-                defaultValue: minimum.fields.minimum.initialValue,
-              }}
-            />
-            <SubmitButton secondary>Save my minimum</SubmitButton>
-          </Form>
+          {ranksOnly ? (
+            <p>{NO_MINIMUMS_IN_RANKS_ONLY}</p>
+          ) : (
+            <Form method="post" {...getFormProps(minimum.form)} onSubmit={minimum.onSubmit} className="stack">
+              <input type="hidden" name="intent" value="auto-bid" />
+              <TextInput
+                key={minimum.fields.minimum.key}
+                id="auction-minimum"
+                name={minimum.fields.minimum.name}
+                label="Auto-bid: your secret minimum (CAD)"
+                hint="We bid for you one decrement under the lowest bid, never below this amount. Nobody else sees it. If another seller enters the same minimum later, yours wins."
+                errors={minimum.fields.minimum.errors}
+                inputProps={{
+                  inputMode: "decimal",
+                  autoComplete: "off",
+                  defaultValue: minimum.fields.minimum.initialValue,
+                }}
+              />
+              <SubmitButton secondary>Save my minimum</SubmitButton>
+            </Form>
+          )}
         </section>
       ) : null}
       <OwnBids view={view} times={times} />
     </>
   );
+}
+
+/** What a bid far under the price is measured against: what the seller knows. */
+function referenceName(view: SellerView): string {
+  if (view.rank !== undefined) return view.ownBids.length > 0 ? "your own lowest bid" : "the reserve price";
+  return view.lowestCents === null ? "the reserve price" : "the current lowest price";
 }
 
 /** The seller's own latest bids, with the way to all of them. */

@@ -175,7 +175,8 @@ export async function tellBidEffects(
         auctionId,
         subject: `Outbid: ${auction.title}`,
         lines: [
-          `Another seller now has the lowest bid in ${named}${lot.lowestCents !== null ? `: ${formatCents(lot.lowestCents)}` : ""}.`,
+          // Ranks only (issue 31): the price is not the seller's to know.
+          `Another seller now has the lowest bid in ${named}${lot.lowestCents !== null && auction.sellerView !== "rank" ? `: ${formatCents(lot.lowestCents)}` : ""}.`,
           `Bidding ends ${utcMinute(lot.endsAt)}.`,
           "",
           link,

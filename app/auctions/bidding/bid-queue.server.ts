@@ -88,7 +88,9 @@ function enqueue(db: Database, item: Queued) {
 
 /** The typo guard: a bid far under the price it would meet, not yet confirmed, is asked about once more. */
 function largeDropQuestion(state: BiddingState, request: ManualRequest): BidOutcome | undefined {
-  const referenceCents = state.lowest?.amount ?? state.reserve;
+  // Ranks only: against the seller's own lowest bid, the price they know.
+  const referenceCents =
+    (state.ranksOnly ? state.ownLowest.get(request.organizationId) : state.lowest?.amount) ?? state.reserve;
   const drop = dropShare(referenceCents, request.amountCents);
   if (drop <= LARGE_DROP || request.confirmed !== false) return undefined;
   return { kind: "unconfirmed", referenceCents, dropPercent: Math.round(drop * 100) };

@@ -87,6 +87,7 @@ function biddingState(read: Read): BiddingState {
     lowest,
     autoBids: autoBids.map(({ seller, minimum, enteredAt }) => ({ seller, minimum, enteredAt })),
     ownLowest,
+    ranksOnly: read.auction.sellerView === "rank",
   };
 }
 
@@ -163,7 +164,9 @@ export class Round {
     now: Date,
   ) {
     const endsBefore = this.lot.endsAt;
-    const endsAfter = bids.length > 0 ? endAfterBid({ ...this.auction, ...this.lot }, now) : endsBefore;
+    // Ranks only: a late bid moves the end when it takes the lead, not when it improves a later place.
+    const movesEnd = bids.length > 0 && (!this.state.ranksOnly || newLowest(this.state, after));
+    const endsAfter = movesEnd ? endAfterBid({ ...this.auction, ...this.lot }, now) : endsBefore;
     this.changes.push({ bids, ...cause, before: this.state, after, endsBefore, endsAfter });
     this.state = after;
     if (endsAfter.getTime() !== endsBefore.getTime()) {
@@ -171,6 +174,9 @@ export class Round {
     }
   }
 }
+
+const newLowest = (before: BiddingState, after: BiddingState) =>
+  before.lowest?.amount !== after.lowest?.amount || before.lowest?.seller !== after.lowest?.seller;
 
 export const acceptedOutcome = (change: Change, ids: number[]): BidOutcome => ({
   kind: "accepted",

@@ -18,6 +18,7 @@ const auctionColumns = {
   softCloseCapMinutes: auctions.softCloseCapMinutes,
   extensions: auctions.extensions,
   sequence: auctions.sequence,
+  sellerView: auctions.sellerView,
 };
 /** The lot's columns: its terms and end. */
 const lotColumns = {
@@ -49,7 +50,10 @@ type BiddingRead = {
   termsAccepted: Record<string, boolean> | null;
   lowest: { seller: number; amount: number; rank: number } | null;
   autoBids: { id: number; seller: number; minimum: number; enteredAt: number }[];
-  /** Per asking seller, their own lowest bid (read for minimum changes only: manual bids never need it). */
+  /**
+   * Per asking seller, their own lowest bid (read for minimum changes only: manual bids never need
+   * it); when sellers see ranks only, every seller's on the lot (each bid is measured against it).
+   */
   ownLowest: Record<string, number> | null;
   /** The lot's lines in order (issue 31): quantities in thousandths, ceilings in cents. */
   lines: { id: number; quantity: number; ceilingCents: number | null }[];
@@ -71,12 +75,13 @@ export async function readForBidding(
   withOwnLowest: boolean,
 ): Promise<Read | undefined> {
   const asking = sql`(select unnest(${`{${sellers.join(",")}}`}::int[]))`;
-  const ownLowest = withOwnLowest
-    ? sql`(select json_object_agg(organization_id, lowest) from (select organization_id, min(amount_cents) as lowest
-          from ${auctionBids} where auction_id = ${auctionId} and organization_id in ${asking}
+  const whose = withOwnLowest
+    ? sql`(organization_id in ${asking} or ${auctions.sellerView} = 'rank')`
+    : sql`${auctions.sellerView} = 'rank'`;
+  const ownLowest = sql`(select json_object_agg(organization_id, lowest) from (select organization_id, min(amount_cents) as lowest
+          from ${auctionBids} where auction_id = ${auctionId} and ${whose}
             and lot_id = ${auctionLots.id}
-          group by organization_id) as own)`
-    : sql`null`;
+          group by organization_id) as own)`;
   const [row] = await db
     .select({
       auction: auctionColumns,

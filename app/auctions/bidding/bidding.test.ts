@@ -483,3 +483,72 @@ describe("properties over random bidding", () => {
     );
   });
 });
+
+describe("ranks only (issue 31): each bid beats the seller's own, never tells the lowest", () => {
+  const ranked = (reserve: number, decrement: Decrement): BiddingState => ({
+    ...start(reserve, decrement),
+    ranksOnly: true,
+  });
+
+  it("measures a bid against the seller's own lowest, lets the leader widen its lead, takes no minimum", () => {
+    let state = ranked(10_000, amount(100));
+    state = accepted(placeBid(state, A, 9_000, 1)).state;
+    // B may bid above A's price: B does not know it.
+    state = accepted(placeBid(state, B, 9_500, 2)).state;
+    expect(state.lowest).toMatchObject({ seller: A, amount: 9_000 });
+    expect(placeBid(state, B, 9_450, 3)).toEqual({
+      ok: false,
+      reason: "not-under-own-bid",
+      highest: 9_400,
+      ownBid: 9_500,
+    });
+    // Over the reserve names the reserve only, never a price derived from the lowest.
+    expect(placeBid(state, C, 10_001, 3)).toEqual({
+      ok: false,
+      reason: "above-reserve",
+      reserve: 10_000,
+      highest: 10_000,
+    });
+    state = accepted(placeBid(state, A, 8_900, 3)).state;
+    expect(state.lowest).toMatchObject({ seller: A, amount: 8_900 });
+    expect(setAutoBid(state, B, 5_000, 4)).toEqual({ ok: false, reason: "no-minimums-in-ranks-only" });
+  });
+
+  it("keeps every rule over random bids: own steps by the decrement, the lowest never rises, the first equal leads", () => {
+    fc.assert(
+      fc.property(
+        scenarioArbitrary,
+        fc.array(fc.record({ seller: fc.integer({ min: 1, max: 4 }), amount: fc.integer({ min: 1, max: 5_100 }) }), {
+          maxLength: 40,
+        }),
+        ({ reserve, decrement }, bids) => {
+          let state = ranked(reserve, decrement);
+          const placed: NewBid[] = [];
+          let now = 0;
+          for (const { seller, amount: cents } of bids) {
+            now += 1;
+            const own = placed.filter((bid) => bid.seller === seller).map((bid) => bid.amount);
+            const ownLowest = own.length ? Math.min(...own) : undefined;
+            const legal =
+              cents <= reserve && (ownLowest === undefined || cents <= ownLowest - decrementAt(ownLowest, decrement));
+            const outcome = placeBid(state, seller, cents, now);
+            expect(outcome.ok).toBe(legal);
+            if (!outcome.ok) {
+              // A refusal never names an amount other than the reserve or one derived from the seller's own bid.
+              if (outcome.reason === "not-under-own-bid") expect(outcome.ownBid).toBe(ownLowest);
+              if (outcome.reason === "above-reserve") expect(outcome.highest).toBe(reserve);
+              continue;
+            }
+            expect(outcome.bids).toEqual([{ seller, amount: cents, kind: "manual", rank: now }]);
+            const previous = state.lowest;
+            state = outcome.state;
+            placed.push(...outcome.bids);
+            const leader = placed.reduce((best, bid) => (leadsOver(bid, best) ? bid : best));
+            expect(state.lowest).toEqual({ seller: leader.seller, amount: leader.amount, rank: leader.rank });
+            if (previous) expect(state.lowest?.amount).toBeLessThanOrEqual(previous.amount);
+          }
+        },
+      ),
+    );
+  });
+});

@@ -14,6 +14,11 @@
 //   with every bid except an auto-bid that ties a later manual bid and takes the lead from it.
 // - A paused auto-bid (its seller is held back by an unpaid subscription, issue 19) bids nothing
 //   while paused: it keeps its place in line and bids again once the seller is in good standing.
+// - Ranks only (issue 31: sellers see their place, never a price of others): a manual bid must be at
+//   most the reserve and beat the seller's own lowest bid by the decrement, not the auction's lowest,
+//   whose price a refusal would otherwise give away; the leader may widen its lead. No secret
+//   minimums: a bid placed for the seller one decrement under the lowest would tell them its price.
+//   An equal total ranks after the one placed first, as everywhere.
 
 export type Decrement = { kind: "amount"; cents: number } | { kind: "percent"; basisPoints: number };
 
@@ -50,6 +55,8 @@ export type BiddingState = {
    * cents). Absent: every amount can. Each auto-bid's minimum must then be a total it can reach.
    */
   reachAtMost?: (seller: number, amount: number) => number;
+  /** Sellers see their rank only: bids beat their own, `ownLowest` holds every seller's, no minimums. */
+  ranksOnly?: boolean;
 };
 
 export type NewBid = { seller: number; amount: number; kind: "manual" | "auto"; rank: number };
@@ -60,6 +67,10 @@ export type Refusal =
   | { reason: "above-reserve"; reserve: number; highest: number }
   /** A bid within the reserve that does not beat the lowest by the decrement; `highest` is the most it may be now. */
   | { reason: "not-low-enough"; highest: number }
+  /** Ranks only: a bid that does not beat the seller's own lowest by the decrement. */
+  | { reason: "not-under-own-bid"; highest: number; ownBid: number }
+  /** Ranks only: the auction takes no secret minimums. */
+  | { reason: "no-minimums-in-ranks-only" }
   | { reason: "minimum-above-reserve"; reserve: number }
   | { reason: "already-leading" }
   | { reason: "minimum-above-own-bid"; ownBid: number }
@@ -72,6 +83,7 @@ const isWholeAmount = (amount: number) => Number.isSafeInteger(amount) && amount
 /** A seller's manual bid at `now`, then the auto-bids it sets off, or why it is refused. */
 export function placeBid(state: BiddingState, seller: number, amount: number, now: number): Outcome {
   if (!isWholeAmount(amount)) return { ok: false, reason: "not-a-whole-amount" };
+  if (state.ranksOnly) return placeRankedBid(state, seller, amount, now);
   if (state.lowest?.seller === seller) return { ok: false, reason: "already-leading" };
   const highest = highestAllowedBid(state.reserve, state.lowest?.amount ?? null, state.decrement);
   if (amount > state.reserve) return { ok: false, reason: "above-reserve", reserve: state.reserve, highest };
@@ -82,11 +94,29 @@ export function placeBid(state: BiddingState, seller: number, amount: number, no
   return { ok: true, bids: [bid, ...resolved.bids], state: resolved.state };
 }
 
+/** The most a seller's next bid may be when sellers see ranks only: the reserve, or their own lowest less the decrement. */
+export function highestOwnBid(reserve: number, ownBid: number | undefined, decrement: Decrement): number {
+  return ownBid === undefined ? reserve : Math.min(reserve, ownBid - decrementAt(ownBid, decrement));
+}
+
+/** A manual bid when sellers see ranks only: measured against the seller's own bids. */
+function placeRankedBid(state: BiddingState, seller: number, amount: number, now: number): Outcome {
+  const ownBid = state.ownLowest.get(seller);
+  const highest = highestOwnBid(state.reserve, ownBid, state.decrement);
+  // Only the reserve is named: the seller's own bid is theirs to know, the lowest is not.
+  if (amount > state.reserve)
+    return { ok: false, reason: "above-reserve", reserve: state.reserve, highest: state.reserve };
+  if (ownBid !== undefined && amount > highest) return { ok: false, reason: "not-under-own-bid", highest, ownBid };
+  const bid: NewBid = { seller, amount, kind: "manual", rank: now };
+  return { ok: true, bids: [bid], state: withBid(state, bid) };
+}
+
 /**
  * A seller sets (or changes) their secret minimum at `now`, then the auto-bids run. The minimum keeps
  * its place in line when it is set to the same amount again.
  */
 export function setAutoBid(state: BiddingState, seller: number, minimum: number, now: number): Outcome {
+  if (state.ranksOnly) return { ok: false, reason: "no-minimums-in-ranks-only" };
   if (!isWholeAmount(minimum)) return { ok: false, reason: "not-a-whole-amount" };
   if (minimum > state.reserve) return { ok: false, reason: "minimum-above-reserve", reserve: state.reserve };
   const ownBid = state.ownLowest.get(seller);

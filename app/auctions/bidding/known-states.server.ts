@@ -61,6 +61,7 @@ export function stateAfter(round: Round): Read {
       ? Object.fromEntries([...round.sheet.latestUnits].map(([seller, units]) => [seller, [...units]]))
       : read.latestUnits,
     lowest: round.state.lowest,
-    ownLowest: null,
+    // Ranks only: every seller's own lowest, which each bid is measured against, moved on too.
+    ownLowest: round.state.ranksOnly ? Object.fromEntries(round.state.ownLowest) : null,
   };
 }

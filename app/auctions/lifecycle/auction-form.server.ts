@@ -88,6 +88,7 @@ export function auctionFormValues(auction: AuctionWithLots, timezone: string, re
     decrement_percent: !sealed && lot.decrementKind === "percent" ? String(lot.decrementValue / 100) : "",
     starts_at: utcToZonedLocal(auction.startsAt, timezone),
     ends_at: utcToZonedLocal(auction.scheduledEndsAt, timezone),
+    seller_view: auction.sellerView,
     soft_close_window: String(auction.softCloseWindowMinutes),
     soft_close_extension: String(auction.softCloseExtensionMinutes),
     soft_close_cap: String(auction.softCloseCapMinutes),
@@ -104,6 +105,7 @@ export function newAuctionValues(timezone: string, now = new Date()) {
   return {
     kind: "reverse",
     decrement_kind: "amount",
+    seller_view: "lowest",
     price_weight: "100",
     starts_at: `${tomorrow}T09:00`,
     ends_at: `${tomorrow}T17:00`,
@@ -168,6 +170,7 @@ export async function parseAuctionForm(
       decrementValue: sealed ? 1 : (decrementValueOf(value) ?? 0),
       startsAt,
       endsAt,
+      sellerView: sealed ? "lowest" : value.seller_view,
       softCloseWindowMinutes: sealed ? 0 : value.soft_close_window,
       softCloseExtensionMinutes: sealed ? 0 : value.soft_close_extension,
       softCloseCapMinutes: sealed ? 0 : value.soft_close_cap,

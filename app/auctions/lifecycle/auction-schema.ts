@@ -63,6 +63,10 @@ export const auctionFormSchema = z
     decrement_percent: textField().optional(),
     starts_at: localTime("Please enter when bidding starts"),
     ends_at: localTime("Please enter when bidding ends"),
+    seller_view: z.preprocess(
+      blankTo("lowest"),
+      z.enum(["lowest", "rank"], { error: "Please choose what sellers see" }),
+    ),
     soft_close_window: minutes("soft-close window", 120),
     soft_close_extension: minutes("extension", 120),
     soft_close_cap: minutes("extension cap", 1_440),

@@ -22,6 +22,7 @@ type AuctionFormFields = Record<
   | "decrement_kind"
   | "decrement_amount"
   | "decrement_percent"
+  | "seller_view"
   | "starts_at"
   | "ends_at"
   | "soft_close_window"
@@ -33,6 +34,15 @@ type AuctionFormFields = Record<
   | "requirements",
   string
 >;
+
+/** What sellers see of a reverse auction (issue 31). */
+const SELLER_VIEWS = [
+  { value: "lowest", label: "The lowest bid: every seller sees the price to beat" },
+  {
+    value: "rank",
+    label: 'Their rank only: each seller sees their place ("You are 2nd"), never another seller\'s price',
+  },
+];
 
 const AUCTION_KINDS = [
   { value: "reverse", label: "Reverse auction: sellers bid the price down in the open until the end" },
@@ -74,6 +84,7 @@ export function AuctionTermsForm({
     ...(fields.kind.errors ?? []).map((message) => ({ fieldId: radioId(fields.kind, 0), message })),
     ...summaryLinks([fields.title, fields.description, fields.service, fields.service_area, fields.reserve]),
     ...(fields.decrement_kind.errors ?? []).map((message) => ({ fieldId: radioId(fields.decrement_kind, 0), message })),
+    ...(fields.seller_view.errors ?? []).map((message) => ({ fieldId: radioId(fields.seller_view, 0), message })),
     ...summaryLinks([
       fields.decrement_amount,
       fields.decrement_percent,
@@ -160,6 +171,14 @@ export function AuctionTermsForm({
           type="datetime-local"
           hint="For sealed bids this is the submission deadline: nobody can read a bid before it."
         />
+        <div hidden={hydrated && sealed}>
+          <RadioGroupField
+            field={fields.seller_view}
+            legend="What sellers see while bidding"
+            hint="For a reverse auction only. With ranks only, each bid must beat the seller's own last bid, and sellers set no secret minimum."
+            options={SELLER_VIEWS}
+          />
+        </div>
         <fieldset className="fieldset" hidden={hydrated && sealed}>
           <legend className="fieldset__legend">Soft close</legend>
           <p className="field__hint">

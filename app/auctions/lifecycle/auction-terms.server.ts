@@ -48,6 +48,8 @@ const termsColumns = (terms: AuctionTerms) => ({
   evaluatorOrganizationId: terms.evaluatorOrganizationId,
   priceWeightPercent: terms.priceWeightPercent,
   technicalPassMark: terms.technicalPassMark,
+  // A sealed auction shows sellers nothing of the others anyway.
+  sellerView: terms.kind === "sealed" ? ("lowest" as const) : (terms.sellerView ?? "lowest"),
 });
 
 /** The auction's one lot, as the form sets it (priced as one amount: one line of quantity 1). */

@@ -19,6 +19,8 @@ export type AuctionTerms = {
   evaluatorOrganizationId: number | null;
   priceWeightPercent: number;
   technicalPassMark: number | null;
+  /** What sellers see of a reverse auction (issue 31): the lowest price, or their rank only. Absent: the lowest. */
+  sellerView?: "lowest" | "rank";
   /** A sealed auction's required documents, in order (empty for a reverse auction). */
   requirements: string[];
 };

@@ -16,6 +16,7 @@ import { parseId } from "~/shared/ids";
 import { dollars, formatCents, parseDollars } from "~/shared/money";
 import { requireAuction } from "../auction-access.server";
 import { decrementOf, describeDecrement, STATUS_LABELS } from "../auction-rules";
+import { NO_MINIMUMS_IN_RANKS_ONLY } from "../bidding/bid-messages";
 import { tellBidEffectsSoon } from "../bidding/bid-notices.server";
 import { placeManualBid, setAutoBidMinimum } from "../bidding/bid-queue.server";
 import { timezoneOf } from "../lifecycle/auction-form.server";
@@ -79,7 +80,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
           : standing.hasBid
             ? "You do not have the lowest bid."
             : "You have not bid on this lot.",
-      highestAllowed: standing.ranksOnly ? null : formatCents(standing.highestAllowedCents),
+      // Ranks only: measured from the seller's own last bid, which is theirs to know.
+      highestAllowed: formatCents(standing.highestAllowedCents),
       minimum: standing.minimumCents === null ? null : formatCents(standing.minimumCents),
     },
     latest: standing.latestUnits.map((cents) => dollars(cents)),
@@ -235,13 +237,17 @@ export default function AuctionLotBid({ loaderData, actionData }: Route.Componen
               <strong>{standing.sentence}</strong>
             </dd>
           </div>
-          <div className="summary-list__row">
-            <dt>Your secret minimum</dt>
-            <dd>{standing.minimum ?? "Not set"}</dd>
-          </div>
+          {standing.ranksOnly ? null : (
+            <div className="summary-list__row">
+              <dt>Your secret minimum</dt>
+              <dd>{standing.minimum ?? "Not set"}</dd>
+            </div>
+          )}
         </dl>
         <p className="field__hint">
-          {`Reserve for the lot's total: ${loaderData.reserve}. Each bid's total must beat the lowest by at least ${loaderData.decrement}${standing.highestAllowed ? `: up to ${standing.highestAllowed} now` : ""}.`}
+          {standing.ranksOnly
+            ? `Reserve for the lot's total: ${loaderData.reserve}. You see your rank only, never another seller's price. Each bid's total must beat your own last bid by at least ${loaderData.decrement}: up to ${standing.highestAllowed} now.`
+            : `Reserve for the lot's total: ${loaderData.reserve}. Each bid's total must beat the lowest by at least ${loaderData.decrement}: up to ${standing.highestAllowed} now.`}
         </p>
       </section>
       {open && review ? (
@@ -346,18 +352,22 @@ export default function AuctionLotBid({ loaderData, actionData }: Route.Componen
             <SubmitButton secondary>Read the price sheet</SubmitButton>
           </Form>
           <h3>Auto-bid</h3>
-          <Form method="post" className="stack">
-            <input type="hidden" name="intent" value="minimum" />
-            <TextInput
-              id="lot-minimum"
-              name="minimum"
-              label="Your secret minimum for the lot's total (CAD)"
-              hint="We bid for you one decrement under the lowest total, never below this amount, scaling the unit prices of your latest bid in proportion. Nobody else sees it."
-              errors={errorsOf("minimum")}
-              inputProps={{ inputMode: "decimal", autoComplete: "off", defaultValue: typedOf("minimum") }}
-            />
-            <SubmitButton secondary>Save my minimum</SubmitButton>
-          </Form>
+          {standing.ranksOnly ? (
+            <p>{NO_MINIMUMS_IN_RANKS_ONLY}</p>
+          ) : (
+            <Form method="post" className="stack">
+              <input type="hidden" name="intent" value="minimum" />
+              <TextInput
+                id="lot-minimum"
+                name="minimum"
+                label="Your secret minimum for the lot's total (CAD)"
+                hint="We bid for you one decrement under the lowest total, never below this amount, scaling the unit prices of your latest bid in proportion. Nobody else sees it."
+                errors={errorsOf("minimum")}
+                inputProps={{ inputMode: "decimal", autoComplete: "off", defaultValue: typedOf("minimum") }}
+              />
+              <SubmitButton secondary>Save my minimum</SubmitButton>
+            </Form>
+          )}
         </section>
       ) : (
         <p>

@@ -225,17 +225,48 @@ describe.each(databaseKinds)("lots and line items on %s", (kind) => {
     });
     expect(refused.status).toBe(409);
   });
-  const lotted = (sellers: Party[]) =>
+  const lotted = (sellers: Party[], sellerView: "lowest" | "rank" = "lowest") =>
     createAuctionRow(db(), {
       owner: buyer,
       ...catalogue,
       sellers,
+      sellerView,
       lotCloseGapMinutes: 30,
       lots: [
         { title: "Hauling", reserveCents: 200_000, decrementKind: "amount", decrementValue: 100, lines: HAULING },
         { title: "Cementing", reserveCents: 500_000, decrementKind: "amount", decrementValue: 1_000 },
       ],
     });
+
+  it("shows a seller their rank on each lot when the auction shows ranks only", async () => {
+    const auction = await lotted([alpha, bravo], "rank");
+    const [hauling, cementing] = auction.lots;
+    if (!hauling || !cementing) throw new Error("no lots");
+    const bidPage = `/auctions/${auction.id}/lots/${hauling.id}/bid`;
+    // Alpha: 10 h × $100.00 + 2.5 km × $50.00 + 100 m³ × $3.00 = $1,425.00; Bravo above it, at $1,525.00.
+    const prices = (units: string[]) => ({
+      intent: "bid",
+      confirm: "yes",
+      ...Object.fromEntries(units.map((price, index) => [`prices[${index}]`, price])),
+    });
+    expect((await as(alpha).request(bidPage, { form: prices(["100.00", "50.00", "3.00"]) })).status).toBe(302);
+    expect((await as(bravo).request(bidPage, { form: prices(["110.00", "50.00", "3.00"]) })).status).toBe(302);
+    const lotPage = await (await as(bravo).request(bidPage)).text();
+    expectIn(lotPage, "You are 2nd.");
+    expectIn(lotPage, "must beat your own last bid by at least $1.00: up to $1,524.00 now.");
+    expectIn(lotPage, "takes no secret minimum");
+    expectNotIn(lotPage, "1,425.00");
+    expectNotIn(lotPage, 'name="minimum"');
+    const minimum = await as(bravo).request(bidPage, { form: { intent: "minimum", minimum: "1000.00" } });
+    expect(minimum.status).toBe(400);
+    expectIn(await minimum.text(), "takes no secret minimum");
+    const auctionPage = await (await as(bravo).request(`/auctions/${auction.id}`)).text();
+    expectIn(auctionPage, "You are 2nd");
+    expectIn(auctionPage, "You have not bid");
+    expectNotIn(auctionPage, "Lowest total");
+    expectNotIn(auctionPage, "1,425.00");
+    expectIn(await (await as(alpha).request(bidPage)).text(), "You have the lowest bid.");
+  });
 
   it("lists the lots, shows a lot's total before it binds, and keeps the lines with the bid", async () => {
     const auction = await lotted([alpha, bravo]);

@@ -3,9 +3,9 @@ import type { Database } from "~db/database.server";
 import { auctionAutoBids, auctionBids, auctionLineItems } from "~db/schema";
 import { decrementOf, lotStatusAt } from "../auction-rules";
 import type { AuctionWithLots } from "../auction-views.server";
-import { highestAllowedBid } from "../bidding/bidding";
+import { highestAllowedBid, highestOwnBid } from "../bidding/bidding";
 import type { LineItem } from "./line-items";
-import { sellerRank } from "./lot-schedule";
+import { lotStandings, rankOn } from "./lot-standings.server";
 import type { LotRow } from "./lots.server";
 
 // What a seller reads when bidding on one lot (issue 31): its lines, where they stand (the lowest
@@ -82,18 +82,8 @@ export async function sellerLotStanding(
       .select({ minimumCents: auctionAutoBids.minimumCents })
       .from(auctionAutoBids)
       .where(and(eq(auctionAutoBids.lotId, lot.id), eq(auctionAutoBids.organizationId, sellerId))),
-    // Each seller's best bid on the lot, for the rank (the count is never shown).
-    auction.sellerView === "rank"
-      ? db
-          .select({
-            seller: auctionBids.organizationId,
-            amount: sql<number>`min(${auctionBids.amountCents})`.mapWith(Number),
-            rank: sql<number>`min(${auctionBids.rank})`.mapWith(Number),
-          })
-          .from(auctionBids)
-          .where(eq(auctionBids.lotId, lot.id))
-          .groupBy(auctionBids.organizationId)
-      : Promise.resolve([]),
+    // Each seller's standing bid on the lot, for the rank (the count is never shown).
+    auction.sellerView === "rank" ? lotStandings(db, auction.id, lot.id) : undefined,
   ]);
   const latestUnits = latest?.unitCents ?? [];
   const ranksOnly = auction.sellerView === "rank";
@@ -104,12 +94,14 @@ export async function sellerLotStanding(
     ranksOnly,
     lowestCents,
     leading: lot.leaderOrganizationId === sellerId,
-    rank: ranksOnly ? sellerRank(standing, sellerId) : null,
+    rank: standing ? rankOn(standing, lot.id, sellerId) : null,
     hasBid: latest !== undefined,
     /** The seller's latest unit prices on the lot (a lot bid on as one amount: that amount). */
     latestUnits: latestUnits.length === lines.length ? latestUnits : latest ? [latest.amountCents] : [],
     minimumCents: minimum?.minimumCents ?? null,
-    /** The most a new bid's total may be: the reserve, or the lowest less the decrement (never shown in ranks-only). */
-    highestAllowedCents: highestAllowedBid(lot.reserveCents, lot.lowestCents, decrementOf(lot)),
+    /** The most a new bid's total may be: the reserve, or the lowest less the decrement (ranks only: their own lowest less it). */
+    highestAllowedCents: ranksOnly
+      ? highestOwnBid(lot.reserveCents, latest?.amountCents, decrementOf(lot)) // each bid beats their last: it is their lowest
+      : highestAllowedBid(lot.reserveCents, lot.lowestCents, decrementOf(lot)),
   };
 }

@@ -162,6 +162,7 @@ export function placeLineBid(
 
 /** A seller sets (or changes) their secret minimum on the lot's total at `now`, then the auto-bids run. */
 export function setLotAutoBid(state: LotBiddingState, seller: number, minimum: number, now: number): LineOutcome {
+  if (state.bidding.ranksOnly) return { ok: false, reason: "no-minimums-in-ranks-only" };
   if (!Number.isSafeInteger(minimum) || minimum < 1) return { ok: false, reason: "not-a-whole-amount" };
   if (!state.latestUnits.has(seller)) return { ok: false, reason: "minimum-needs-a-bid" };
   const view = rulesView(state);

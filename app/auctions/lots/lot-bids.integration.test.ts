@@ -167,6 +167,48 @@ describe.each(databaseKinds)("bids on lots on %s", (kind) => {
     expect(lot?.lowestCents).toBe(100_000);
   });
 
+  it("ranks only: a bid beats the seller's own; only a new lowest moves the end in the soft close", async () => {
+    const endsAt = new Date(Date.now() + 120_000);
+    const auction = await createAuctionRow(db(), {
+      owner: buyer,
+      ...catalogue,
+      sellers: [a(), b()],
+      endsAt,
+      sellerView: "rank",
+      softClose: { window: 5, extension: 5, cap: 60 },
+      lots: [{ title: "Hauling", reserveCents: 200_000, decrementKind: "amount", decrementValue: 100, lines: HAULING }],
+    });
+    const [hauling] = auction.lots;
+    if (!hauling) throw new Error("no lot");
+    // A: $1,425.00, a new lowest in the last minutes: the end moves.
+    const first = await lineBid(auction.id, hauling.id, a(), [10_000, 5_000, 300]);
+    expect(first).toMatchObject({ kind: "accepted", extended: true });
+    const movedTo = (await auctionRow(db(), auction.id)).lots[0]?.endsAt;
+    // B above A ($1,525.00): taken, second, and the end stays.
+    expect(await lineBid(auction.id, hauling.id, b(), [11_000, 5_000, 300])).toMatchObject({
+      kind: "accepted",
+      extended: false,
+      leaderId: a().organizationId,
+    });
+    expect((await auctionRow(db(), auction.id)).lots[0]?.endsAt).toEqual(movedTo);
+    // B must beat B's own $1,525.00 by $1.00, whatever A bid; no minimum.
+    expect(await lineBid(auction.id, hauling.id, b(), [11_000, 4_990, 300])).toMatchObject({
+      kind: "refused",
+      message: "Your bid must be $1,524.00 or less: your own lowest bid of $1,525.00 less the minimum decrement",
+    });
+    expect(
+      await setAutoBidMinimum(db(), {
+        auctionId: auction.id,
+        lotId: hauling.id,
+        organizationId: b().organizationId,
+        userId: b().userId,
+        minimumCents: 100_000,
+      }),
+    ).toMatchObject({ kind: "refused", field: "minimum" });
+    // A widens its own lead.
+    expect(await lineBid(auction.id, hauling.id, a(), [9_000, 5_000, 300])).toMatchObject({ kind: "accepted" });
+  });
+
   it("closes each lot at its own end: a lot past its end refuses bids while a later lot still takes them", async () => {
     const end = new Date(Date.now() + 60_000);
     const auction = await twoLots(30, end);

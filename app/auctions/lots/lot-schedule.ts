@@ -28,6 +28,8 @@ export function sellerRank(bids: readonly StandingBid[], seller: number): number
 
 /** What a seller reads in a ranks-only auction: their place, never another seller's price or count. */
 export function rankSentence(rank: number | null): string {
-  if (rank === null) return "You have not bid on this lot.";
-  return rank === 1 ? "You have the lowest bid." : `You are ${ordinal(rank)}.`;
+  return rank === null ? "You have not bid on this lot." : `${rankWords(rank)}.`;
 }
+
+/** A seller's place in words: "You have the lowest bid", "You are 2nd". */
+export const rankWords = (rank: number) => (rank === 1 ? "You have the lowest bid" : `You are ${ordinal(rank)}`);

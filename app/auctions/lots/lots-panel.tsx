@@ -3,6 +3,7 @@ import { type TimeTexts, timeText } from "~/platform/zoned-time";
 import { formatCents } from "~/shared/money";
 import { STATUS_LABELS } from "../auction-rules";
 import type { AuctionView } from "../auction-views.server";
+import { rankWords } from "./lot-schedule";
 import { lotName } from "./lot-words";
 
 // A lotted auction's lots on its page (issue 31): each lot's closing, status and lowest total; for a
@@ -12,6 +13,8 @@ import { lotName } from "./lot-words";
 export function LotsPanel({ view, times }: { view: AuctionView; times: TimeTexts }) {
   const seller = view.kind === "seller";
   const awarded = view.status === "awarded";
+  // Ranks only (issue 31): a seller sees their place on each lot, never a price of others.
+  const ranksOnly = view.kind === "seller" && view.rank !== undefined;
   return (
     <section aria-labelledby="lots" className="card">
       <h2 id="lots">Lots</h2>
@@ -27,7 +30,7 @@ export function LotsPanel({ view, times }: { view: AuctionView; times: TimeTexts
             <th scope="col">Lot</th>
             <th scope="col">Closes</th>
             <th scope="col">Status</th>
-            <th scope="col">Lowest total</th>
+            {ranksOnly ? null : <th scope="col">Lowest total</th>}
             {seller ? <th scope="col">You</th> : null}
             {awarded ? <th scope="col">Awarded</th> : null}
           </tr>
@@ -46,8 +49,12 @@ export function LotsPanel({ view, times }: { view: AuctionView; times: TimeTexts
               </th>
               <td>{timeText(times, lot.endsAt)}</td>
               <td>{STATUS_LABELS[lot.status]}</td>
-              <td>{lot.lowestCents === null ? "No bids yet" : formatCents(lot.lowestCents)}</td>
-              {"leading" in lot ? <td>{lot.leading ? "You have the lowest bid" : "—"}</td> : null}
+              {ranksOnly ? null : <td>{lot.lowestCents === null ? "No bids yet" : formatCents(lot.lowestCents)}</td>}
+              {"rank" in lot && lot.rank !== undefined ? (
+                <td>{lot.rank === null ? "You have not bid" : rankWords(lot.rank)}</td>
+              ) : "leading" in lot ? (
+                <td>{lot.leading ? "You have the lowest bid" : "—"}</td>
+              ) : null}
               {awarded ? (
                 <td>
                   {"won" in lot

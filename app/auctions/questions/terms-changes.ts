@@ -21,6 +21,7 @@ export type TermsSnapshot = Pick<
   | "softCloseWindowMinutes"
   | "softCloseExtensionMinutes"
   | "softCloseCapMinutes"
+  | "sellerView"
   | "priceWeightPercent"
   | "technicalPassMark"
   | "requirements"
@@ -35,6 +36,8 @@ const ranking = (terms: TermsSnapshot) =>
   `price ${terms.priceWeightPercent} %, technical score ${100 - terms.priceWeightPercent} %${
     terms.technicalPassMark === null ? "" : `, pass mark ${terms.technicalPassMark}`
   }`;
+
+const sellerViewText = (terms: TermsSnapshot) => (terms.sellerView === "rank" ? "their rank only" : "the lowest bid");
 
 const kindText = (kind: TermsSnapshot["kind"]) => (kind === "sealed" ? "sealed-bid auction" : "reverse auction");
 
@@ -63,6 +66,7 @@ export function termsChanges(before: TermsSnapshot, after: TermsSnapshot): strin
       describeDecrement(decrementOf(after), formatCents),
     );
     compare("Soft close", before.kind === "reverse" ? softClose(before) : "none", softClose(after));
+    compare("What sellers see", sellerViewText(before), sellerViewText(after));
   } else {
     compare(
       "Each bid must carry",
