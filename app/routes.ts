@@ -27,6 +27,7 @@ export default [
   route("auctions/:auctionId/lots", "auctions/lots/auction-lots.tsx"),
   route("auctions/:auctionId/lots/:lotId", "auctions/lots/auction-lot.tsx"),
   route("auctions/:auctionId/lots/:lotId/bid", "auctions/lots/auction-lot-bid.tsx"),
+  route("auctions/:auctionId/lots/:lotId/bids", "auctions/lots/lot-console.tsx"),
   route("auctions/:auctionId/lots/:lotId/price-sheet.csv", "auctions/lots/price-sheet-csv.ts"),
   route("auctions/:auctionId/copy", "auctions/reuse/auction-copy.ts"),
   route("auctions/:auctionId/sellers", "auctions/invitations/auction-sellers.tsx"),

@@ -191,8 +191,9 @@ type AuctionTerms = Awaited<ReturnType<typeof auctionTerms>>;
  */
 export const BIDS_SHOWN = 100;
 
-const ownerBidColumns = {
+export const ownerBidColumns = {
   id: auctionBids.id,
+  lotId: auctionBids.lotId,
   amountCents: auctionBids.amountCents,
   kind: auctionBids.kind,
   createdAt: auctionBids.createdAt,
@@ -262,6 +263,7 @@ export async function ownerView(
         ...lotSummary(auction, row, now),
         lineCount: row.lineCount,
         lowestCents: row.lowestCents,
+        lowestBidId: row.lowestBidId,
         /** Who the lot went to (issue 31), once awarded. */
         awarded: awardedBid
           ? {

@@ -3,11 +3,12 @@ import { Form, Link } from "react-router";
 import { Alert } from "~/forms/alert";
 import { SubmitButton } from "~/forms/submit-button";
 import { TextAreaInput } from "~/forms/text-input";
-import { TableRegion } from "~/layout/table-region";
-import { type TimeTexts, timeText } from "~/platform/zoned-time";
+import type { TimeTexts } from "~/platform/zoned-time";
 import { formatCents } from "~/shared/money";
 import { termsEditable } from "../auction-rules";
 import type { OwnerView } from "../auction-views.server";
+import { ConsoleBidsTable } from "../bidding/console-bids-table";
+import { lotName } from "../lots/lot-words";
 import { LotsPanel } from "../lots/lots-panel";
 import { PriceChart } from "../price-chart/price-chart";
 import { SealedBidsSide } from "../sealed/sealed-bid-panels";
@@ -180,45 +181,13 @@ export function OwnerPanel({
                   Download the bid history (CSV)
                 </a>
               </p>
-              {view.bids.length < view.bidCount ? (
-                <p>{`The latest ${view.bids.length} of ${view.bidCount} bids are shown; the bid history has every one.`}</p>
-              ) : null}
-              <TableRegion label={view.bids.length < view.bidCount ? "Latest bids" : "Every bid"}>
-                <table className="table">
-                  <caption className="visually-hidden">
-                    {view.bids.length < view.bidCount ? "Latest bids, newest first" : "Every bid, newest first"}
-                  </caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">Amount</th>
-                      <th scope="col">Placed</th>
-                      <th scope="col">Seller</th>
-                      <th scope="col">How</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {view.bids.map((bid) => (
-                      <tr key={bid.id}>
-                        <td>
-                          {formatCents(bid.amountCents)}
-                          {bid.id === view.lowest?.bidId ? <strong> (lowest)</strong> : null}
-                        </td>
-                        <td>
-                          <time dateTime={bid.createdAt}>{timeText(times, bid.createdAt)}</time>
-                        </td>
-                        <td>{bid.organizationName}</td>
-                        <td>
-                          {bid.kind === "auto"
-                            ? "Automatic"
-                            : bid.enteredBy === null
-                              ? "Manual"
-                              : `Entered on the seller's behalf by ${bid.enteredBy} (${bid.onBehalfNote ?? ""})`}
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </TableRegion>
+              <ConsoleBidsTable
+                bids={view.bids}
+                total={view.bidCount}
+                lowestBidIds={view.lots.map((lot) => lot.lowestBidId)}
+                times={times}
+                lotNames={view.terms.pricedByLots ? new Map(view.lots.map((lot) => [lot.id, lotName(lot)])) : undefined}
+              />
             </>
           ) : null}
         </section>

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { and, asc, desc, eq } from "drizzle-orm";
 import type { Database } from "~db/database.server";
 import { auctionAutoBids, auctionBids, auctionLineItems } from "~db/schema";
 import { decrementOf, lotStatusAt } from "../auction-rules";

@@ -44,7 +44,7 @@ export function LotsPanel({ view, times }: { view: AuctionView; times: TimeTexts
                 ) : seller ? (
                   <Link to={`/auctions/${view.terms.id}/lots/${lot.id}/bid`}>{lotName(lot)}</Link>
                 ) : (
-                  lotName(lot)
+                  <Link to={`/auctions/${view.terms.id}/lots/${lot.id}/bids`}>{`Bids on ${lotName(lot)}`}</Link>
                 )}
               </th>
               <td>{timeText(times, lot.endsAt)}</td>

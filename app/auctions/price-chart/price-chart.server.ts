@@ -65,17 +65,25 @@ function seriesCacheOf(db: Database) {
   return cache;
 }
 
+/** One lot of a lotted auction (issue 31): its own bids, end and extensions. */
+export type ChartLot = { id: number; endsAt: Date };
+
 /** The auction's series for its side (`sellerIds` null) or these sellers, read once per version of the auction. */
-function cachedSeries(db: Database, auction: AuctionRow, sellerIds: number[] | null): Promise<Row[]> {
+function cachedSeries(db: Database, auction: AuctionRow, sellerIds: number[] | null, lot?: ChartLot): Promise<Row[]> {
   // The live hub reads many sellers' charts at once, once per change: nothing to share with a reload.
-  if (sellerIds && sellerIds.length > 1) return readSeries(db, auction, sellerIds);
+  if (sellerIds && sellerIds.length > 1) return readSeries(db, auction, sellerIds, lot);
   const cache = seriesCacheOf(db);
-  const key = [auction.id, auction.sequence, auction.bidCount, auction.endsAt.getTime(), sellerIds?.[0] ?? "all"].join(
-    ":",
-  );
+  const key = [
+    auction.id,
+    auction.sequence,
+    auction.bidCount,
+    auction.endsAt.getTime(),
+    sellerIds?.[0] ?? "all",
+    lot?.id ?? "auction",
+  ].join(":");
   let rows = cache.get(key);
   if (!rows) {
-    rows = readSeries(db, auction, sellerIds);
+    rows = readSeries(db, auction, sellerIds, lot);
     cache.set(key, rows);
     // A failed read is not kept: the next reload reads again.
     rows.catch(() => cache.delete(key));
@@ -83,7 +91,15 @@ function cachedSeries(db: Database, auction: AuctionRow, sellerIds: number[] | n
   return rows;
 }
 
-async function readSeries(db: Database, auction: AuctionRow, sellerIds: number[] | null): Promise<Row[]> {
+async function readSeries(
+  db: Database,
+  auction: AuctionRow,
+  sellerIds: number[] | null,
+  lot?: ChartLot,
+): Promise<Row[]> {
+  // One lot's: its bids and the extensions of its end (each extension names its lot).
+  const ofLot = lot ? sql` and lot_id = ${lot.id}` : sql``;
+  const lotExtensions = lot ? sql` and (data->>'lotId')::int = ${lot.id}` : sql``;
   // The auction's side: every bid, numbered across the auction. A seller: their own, numbered per seller.
   const own = sellerIds
     ? sql`where organization_id in (${sql.join(
@@ -99,7 +115,7 @@ async function readSeries(db: Database, auction: AuctionRow, sellerIds: number[]
         (select name from ${organizations} where ${organizations.id} = drawn.organization_id) as name`;
   const result = await db.execute(sql`
     with bid as (
-      select id, created_at, amount_cents, organization_id from ${auctionBids} where auction_id = ${auction.id}
+      select id, created_at, amount_cents, organization_id from ${auctionBids} where auction_id = ${auction.id}${ofLot}
     ),
     round as (select created_at, min(amount_cents) as low from bid group by created_at),
     running as (
@@ -124,7 +140,7 @@ async function readSeries(db: Database, auction: AuctionRow, sellerIds: number[]
     union all
     select 'extended', null, ${epochMs(sql`created_at`)}, ${epochMs(sql`(data->>'from')::timestamptz`)},
       ${epochMs(sql`(data->>'to')::timestamptz`)}, null, null, null
-    from ${auctionEvents} where auction_id = ${auction.id} and kind = 'extended'
+    from ${auctionEvents} where auction_id = ${auction.id} and kind = 'extended'${lotExtensions}
   `);
   return rowsOf<Row>(result).map((row) => ({
     ...row,
@@ -142,7 +158,7 @@ const byTime = <T extends readonly number[]>(a: T, b: T) => (a[0] as number) - (
  * What every viewer's chart shares: the lowest price, the end's moves, when the first and the latest
  * round of bids came (each round lowers the price, so these are the first and last steps).
  */
-function shared(auction: AuctionRow, rows: Row[]) {
+function shared(auction: AuctionRow, rows: Row[], lot?: ChartLot) {
   const steps: Step[] = rows.filter((row) => row.row_kind === "step").map((row) => [row.at_ms, row.cents] as const);
   const extensions: Extension[] = rows
     .filter((row) => row.row_kind === "extended")
@@ -152,7 +168,7 @@ function shared(auction: AuctionRow, rows: Row[]) {
   const last = steps[steps.length - 1];
   return {
     startMs: auction.startsAt.getTime(),
-    endMs: auction.endsAt.getTime(),
+    endMs: (lot ?? auction).endsAt.getTime(),
     steps,
     extensions: extensions.sort(byTime),
     firstAt: first ? new Date(first[0]).toISOString() : null,
@@ -161,9 +177,13 @@ function shared(auction: AuctionRow, rows: Row[]) {
 }
 
 /** The chart of the auction's side, its evaluator and staff: every seller's bids, by alias. Null for a sealed auction. */
-export async function fullPriceChart(db: Database, auction: AuctionRow): Promise<PriceChartData | null> {
+export async function fullPriceChart(
+  db: Database,
+  auction: AuctionRow,
+  lot?: ChartLot,
+): Promise<PriceChartData | null> {
   if (auction.kind === "sealed") return null;
-  const rows = await cachedSeries(db, auction, null);
+  const rows = await cachedSeries(db, auction, null, lot);
   const bids = rows.filter((row) => row.row_kind === "bid");
   // One series per seller who bid, in alias order (Seller A, Seller B, …).
   const sellers = new Map<number, string>();
@@ -174,7 +194,7 @@ export async function fullPriceChart(db: Database, auction: AuctionRow): Promise
   const order = [...sellers.entries()].sort((a, b) => a[1].localeCompare(b[1]));
   const seriesOf = new Map(order.map(([organizationId], index) => [organizationId, index]));
   return {
-    ...shared(auction, rows),
+    ...shared(auction, rows, lot),
     points: bids
       .sort((a, b) => (a.to_ms ?? 0) - (b.to_ms ?? 0))
       .map((bid): BidPoint => [bid.at_ms, bid.cents, seriesOf.get(bid.organization_id ?? 0) ?? 0]),
