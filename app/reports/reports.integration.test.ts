@@ -13,7 +13,7 @@ import {
 } from "../../tests/support/auction-fixtures";
 import { expectIn, expectNotIn } from "../../tests/support/html";
 import { createInvoicedBuyer } from "../../tests/support/invoice-fixtures";
-import { HAULING_AND_CEMENTING } from "../../tests/support/lot-fixtures";
+import { closedLotsWithBids } from "../../tests/support/lot-fixtures";
 import { createClient, startTestApp, type TestApp } from "../../tests/support/test-app";
 import { databaseKinds } from "../../tests/support/test-database";
 import { AUCTION_COLUMNS, LINE_COLUMNS, LOT_COLUMNS, MARKETPLACE_COLUMNS } from "./report-csv.server";
@@ -74,20 +74,12 @@ describe.each(databaseKinds)("savings reports on %s", (kind) => {
       .set({ status: "awarded", awardedBidId: bidId, awardedOrganizationId: sellerId, awardedAt })
       .where(eq(auctions.id, auctionId));
   }
-  /** A bid on the auction's first lot, or on `lot` with its unit prices (a lot bid on line by line). */
-  async function bid(
-    auctionId: number,
-    seller: Party,
-    amountCents: number,
-    rank: number,
-    lot?: { lotId: number; unitCents?: number[] },
-  ) {
+  async function bid(auctionId: number, seller: Party, amountCents: number, rank: number) {
     const [row] = await db()
       .insert(auctionBids)
       .values({
         auctionId,
-        lotId: lot?.lotId ?? (await firstLotOf(db(), auctionId)).id,
-        unitCents: lot?.unitCents ?? null,
+        lotId: (await firstLotOf(db(), auctionId)).id,
         organizationId: seller.organizationId,
         amountCents,
         kind: "manual",
@@ -176,35 +168,14 @@ describe.each(databaseKinds)("savings reports on %s", (kind) => {
     const a5 = await createAuctionRow(db(), { owner: buyer, ...catalogue, ...closed, sellers: [s1] });
     await bid(a5.id, s1, 100_000, 1);
 
-    const l = await createAuctionRow(db(), {
-      owner: lottedBuyer,
-      ...catalogue,
-      ...closed,
-      sellers: [s1, s2],
-      lots: [
-        ...HAULING_AND_CEMENTING,
-        { title: "Crane", reserveCents: 100_000, decrementKind: "amount", decrementValue: 1_000 },
-      ],
-    });
-    const [hauling, cementing] = l.lots;
-    if (!hauling || !cementing) throw new Error("no lots");
-    await bid(l.id, s1, 142_500, 1, { lotId: hauling.id, unitCents: [10_000, 5_000, 300] });
-    const haulingWon = await bid(l.id, s2, 137_500, 2, { lotId: hauling.id, unitCents: [9_000, 5_000, 350] });
-    await bid(l.id, s2, 480_000, 3, { lotId: cementing.id });
-    const cementingWon = await bid(l.id, s1, 450_000, 4, { lotId: cementing.id });
-    const split = await as(lottedBuyer).request(`/auctions/${l.id}/award`, {
-      form: {
-        [`lot_${hauling.id}`]: String(haulingWon),
-        [`lot_${cementing.id}`]: String(cementingWon),
-        confirm: "yes",
-      },
-    });
+    const l = await closedLotsWithBids(db(), lottedBuyer, [s1, s2], catalogue, closed);
+    const split = await as(lottedBuyer).request(`/auctions/${l.auction.id}/award`, { form: l.award });
     expect(split.status).toBe(302);
     await db()
       .update(auctions)
       .set({ awardedAt: day("2012-06-10T18:00Z") })
-      .where(eq(auctions.id, l.id));
-    lotted = { id: l.id, title: l.title };
+      .where(eq(auctions.id, l.auction.id));
+    lotted = { id: l.auction.id, title: l.auction.title };
 
     ids = { a1: a1.id, a2: a2.id, a3: a3.id, a4: a4.id, a5: a5.id };
     titles = { a1: a1.title, a2: a2.title, a3: a3.title, a4: a4.title, a5: a5.title };
