@@ -13,7 +13,7 @@ import {
 } from "../../tests/support/auction-fixtures";
 import { expectIn, expectNotIn } from "../../tests/support/html";
 import { createInvoicedBuyer } from "../../tests/support/invoice-fixtures";
-import { closedLotsWithBids } from "../../tests/support/lot-fixtures";
+import { closedLotsWithBids, HAULING_AND_CEMENTING } from "../../tests/support/lot-fixtures";
 import { createClient, startTestApp, type TestApp } from "../../tests/support/test-app";
 import { databaseKinds } from "../../tests/support/test-database";
 import { AUCTION_COLUMNS, LINE_COLUMNS, LOT_COLUMNS, MARKETPLACE_COLUMNS } from "./report-csv.server";
@@ -45,6 +45,9 @@ import { AUCTION_COLUMNS, LINE_COLUMNS, LOT_COLUMNS, MARKETPLACE_COLUMNS } from 
 //   Lot 3 Crane, reserve $1,000.00: nobody bid, not awarded: left out of every figure.
 //   The auction: reserve $7,000.00, opening $6,225.00, award $5,875.00, saved $1,125.00 = 16.0714% →
 //   16.07%; 2 bidders.
+// M the same buyer's auction of one lot, Hauling bid on line by line, awarded 2013-02-01: S1 $100.00,
+//   $50.00, $3.99 = $1,524.00 against $2,000.00: $476.00, 23.80%; disposal $400.00 less $399.00 = $1.00,
+//   0.25%. One lot: no lot words, only its line.
 
 const day = (iso: string) => new Date(iso);
 /** A CSV cell as RFC 4180 writes it: quoted when it holds a comma. */
@@ -57,6 +60,7 @@ describe.each(databaseKinds)("savings reports on %s", (kind) => {
   let otherBuyer: Party;
   let lottedBuyer: Party;
   let lotted: { id: number; title: string };
+  let byLines: { id: number; title: string };
   let sellers: Party[];
   let ids: Record<"a1" | "a2" | "a3" | "a4" | "a5", number>;
   let titles: Record<"a1" | "a2" | "a3" | "a4" | "a5", string>;
@@ -176,6 +180,35 @@ describe.each(databaseKinds)("savings reports on %s", (kind) => {
       .set({ awardedAt: day("2012-06-10T18:00Z") })
       .where(eq(auctions.id, l.auction.id));
     lotted = { id: l.auction.id, title: l.auction.title };
+
+    const m = await createAuctionRow(db(), {
+      owner: lottedBuyer,
+      ...catalogue,
+      ...closed,
+      sellers: [s1],
+      lots: HAULING_AND_CEMENTING.slice(0, 1),
+    });
+    const [mBid] = await db()
+      .insert(auctionBids)
+      .values({
+        auctionId: m.id,
+        lotId: m.lots[0]?.id ?? 0,
+        organizationId: s1.organizationId,
+        amountCents: 152_400,
+        unitCents: [10_000, 5_000, 399],
+        kind: "manual",
+        rank: 1,
+      })
+      .returning({ id: auctionBids.id });
+    const mAward = await as(lottedBuyer).request(`/auctions/${m.id}/award`, {
+      form: { [`lot_${m.lots[0]?.id}`]: String(mBid?.id), confirm: "yes" },
+    });
+    expect(mAward.status).toBe(302);
+    await db()
+      .update(auctions)
+      .set({ awardedAt: day("2013-02-01T18:00Z") })
+      .where(eq(auctions.id, m.id));
+    byLines = { id: m.id, title: m.title };
 
     ids = { a1: a1.id, a2: a2.id, a3: a3.id, a4: a4.id, a5: a5.id };
     titles = { a1: a1.title, a2: a2.title, a3: a3.title, a4: a4.title, a5: a5.title };
@@ -304,17 +337,17 @@ describe.each(databaseKinds)("savings reports on %s", (kind) => {
   });
 
   it("measures an auction awarded lot by lot over its awarded lots, with each lot's and line's savings", async () => {
-    const html = await (await as(lottedBuyer).request("/account/reports")).text();
+    const html = await (await as(lottedBuyer).request("/account/reports?to=2012-12-31")).text();
     expectIn(html, lotted.title);
     expectIn(html, "(2 of 3 lots awarded)");
-    expectIn(html, `href="/account/reports/${lotted.id}"`);
+    expectIn(html, `href="/account/reports/${lotted.id}?to=2012-12-31"`);
     expectIn(html, "Savings by lot and line");
     expectIn(html, "An auction of several lots is measured over its awarded lots only");
     for (const text of ["$7,000.00", "$6,225.00", "$5,875.00", "$1,125.00 (16.07%)"]) expectIn(html, text);
-    expectIn(html, 'href="/account/reports/lots.csv"');
-    expectIn(html, 'href="/account/reports/lines.csv"');
+    expectIn(html, 'href="/account/reports/lots.csv?to=2012-12-31"');
+    expectIn(html, 'href="/account/reports/lines.csv?to=2012-12-31"');
 
-    expect(await csvOf(lottedBuyer, "/account/reports.csv")).toEqual([
+    expect(await csvOf(lottedBuyer, "/account/reports.csv?to=2012-12-31")).toEqual([
       AUCTION_COLUMNS.join(","),
       `${lotted.id},${lotted.title},reverse,2012-06-10,7000.00,6225.00,5875.00,1125.00,16.07,2,2`,
       "total,1 auctions,,,7000.00,,5875.00,1125.00,16.07,2,2",
@@ -324,7 +357,7 @@ describe.each(databaseKinds)("savings reports on %s", (kind) => {
       `${lotted.id},${lotted.title},2012-06-10,1,Hauling,2000.00,1425.00,1375.00,625.00,31.25,2`,
       `${lotted.id},${lotted.title},2012-06-10,2,Cementing,5000.00,4800.00,4500.00,500.00,10.00,2`,
     ]);
-    expect(await csvOf(lottedBuyer, "/account/reports/lines.csv")).toEqual([
+    expect(await csvOf(lottedBuyer, "/account/reports/lines.csv?to=2012-12-31")).toEqual([
       LINE_COLUMNS.join(","),
       `${lotted.id},${lotted.title},2012-06-10,1,3,Disposal,m³,100,4.00,3.50,400.00,350.00,50.00,12.50`,
     ]);
@@ -352,6 +385,28 @@ describe.each(databaseKinds)("savings reports on %s", (kind) => {
     expect((await csvOf("staff", "/staff/reports.csv?from=2012-01-01&to=2012-12-31")).at(-1)).toBe(
       "total,all,1,7000.00,5875.00,1125.00,16.07,2,2",
     );
+  });
+
+  it("shows an auction of one lot bid on line by line by its lines only, without lot words", async () => {
+    const html = await (await as(lottedBuyer).request("/account/reports?from=2013-01-01")).text();
+    expectIn(html, byLines.title);
+    expectIn(html, "Savings by line");
+    expectIn(html, `href="/account/reports/${byLines.id}?from=2013-01-01"`);
+    for (const text of ["lots awarded", "Savings by lot", "lots.csv", "several lots"]) expectNotIn(html, text);
+    expect(await csvOf(lottedBuyer, "/account/reports.csv?from=2013-01-01")).toEqual([
+      AUCTION_COLUMNS.join(","),
+      `${byLines.id},${byLines.title},reverse,2013-02-01,2000.00,1524.00,1524.00,476.00,23.80,1,1`,
+      "total,1 auctions,,,2000.00,,1524.00,476.00,23.80,1,1",
+    ]);
+    expect(await csvOf(lottedBuyer, "/account/reports/lots.csv?from=2013-01-01")).toEqual([LOT_COLUMNS.join(",")]);
+    expect(await csvOf(lottedBuyer, "/account/reports/lines.csv?from=2013-01-01")).toEqual([
+      LINE_COLUMNS.join(","),
+      `${byLines.id},${byLines.title},2013-02-01,1,3,Disposal,m³,100,4.00,3.99,400.00,399.00,1.00,0.25`,
+    ]);
+    const page = await (await as(lottedBuyer).request(`/account/reports/${byLines.id}`)).text();
+    expectIn(page, "Line 3: Disposal");
+    for (const text of ["$1.00", "0.25%", "$476.00 (23.80%)"]) expectIn(page, text);
+    for (const text of ["Lot 1", "Awarded lots", "lots were awarded"]) expectNotIn(page, text);
   });
 
   it("keeps an auction of one lot as it was: no lots, no lines, no page of its own to link to", async () => {
