@@ -5,7 +5,7 @@ import { requireUser } from "~/sessions/auth.server";
 import type { CurrentUser } from "~/sessions/current-user";
 import { Role } from "~/shared/roles";
 import { readReportFilter } from "./report-filter";
-import { awardedAuctions } from "./reports.server";
+import { awardedAuctions, type ReportOptions } from "./reports.server";
 
 // Who may read /account/reports (and its CSV): buyers and consultants, for the auctions their
 // organization ran (auctions.organization_id); a consultant that only evaluated another's auction
@@ -21,7 +21,11 @@ export function requireReportReader(request: Request, context: Readonly<RouterCo
 export const zoneOf = (user: CurrentUser) => user.timezone ?? DEFAULT_TIMEZONE;
 
 /** The reader's awarded auctions in the period asked for, and the period as read. */
-export async function organizationReport(request: Request, context: Readonly<RouterContextProvider>) {
+export async function organizationReport(
+  request: Request,
+  context: Readonly<RouterContextProvider>,
+  options: ReportOptions = {},
+) {
   const user = requireReportReader(request, context);
   const timeZone = zoneOf(user);
   const filter = readReportFilter(new URL(request.url), timeZone);
@@ -29,6 +33,7 @@ export async function organizationReport(request: Request, context: Readonly<Rou
     context.get(appServicesContext).db,
     { organizationId: user.organizationId },
     filter,
+    options,
   );
   return { user, timeZone, filter, rows };
 }

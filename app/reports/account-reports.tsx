@@ -9,6 +9,7 @@ import type { Route } from "./+types/account-reports";
 import { organizationReport } from "./account-report-data.server";
 import { dayIn, filterSearch, monthIn } from "./report-filter";
 import { BackToAccount, GroupTable, monthViews, PeriodForm, SavingsChart, TotalsList } from "./report-parts";
+import type { ReportRow } from "./reports.server";
 import { formatBasisPoints, savingsOf, totalsBy, totalsOf } from "./savings";
 
 // /account/reports (issue 21): the awarded auctions the reader's organization ran, in a period
@@ -23,12 +24,16 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const page = Math.min(pageOf(new URL(request.url)), pageCount);
   // Newest award first in the table; totals and months cover the whole period, not the page.
   const newestFirst = [...rows].reverse().slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
+  const search = filterSearch(filter);
   return {
     isConsultant: user.role === Role.Consultant,
     organizationName: user.organizationName,
     timeZone,
     filter: { from: filter.from, to: filter.to, errors: filter.errors },
-    csvHref: `/account/reports.csv${filterSearch(filter)}`,
+    csvHref: `/account/reports.csv${search}`,
+    // The lots' and lines' files, only when the period has an auction of several lots or a line with a ceiling.
+    lotsCsvHref: rows.some((row) => row.lotCount > 1) ? `/account/reports/lots.csv${search}` : null,
+    linesCsvHref: rows.some((row) => ceilingLinesOf(row) > 0) ? `/account/reports/lines.csv${search}` : null,
     totals: totalsOf(rows),
     months: monthViews(totalsBy(rows, (row) => monthIn(row.awardedAt, timeZone))),
     page,
@@ -44,8 +49,23 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       ...savingsOf(row.reserveCents, row.awardCents),
       invitedCount: row.invitedCount,
       bidderCount: row.bidderCount,
+      lotCount: row.lotCount,
+      awardedLots: row.lots.length,
+      detail: detailOf(row),
+      detailHref: `/account/reports/${row.auctionId}${search}`,
     })),
   };
+}
+
+const ceilingLinesOf = (row: ReportRow) => row.lots.reduce((sum, lot) => sum + lot.ceilingLineCount, 0);
+
+/** The link to an auction's savings by lot and line: only for several lots or a line with a ceiling. */
+function detailOf(row: ReportRow): string | null {
+  const byLot = row.lotCount > 1;
+  const byLine = ceilingLinesOf(row) > 0;
+  if (byLot && byLine) return "Savings by lot and line";
+  if (byLot) return "Savings by lot";
+  return byLine ? "Savings by line" : null;
 }
 
 export function meta() {
@@ -53,7 +73,8 @@ export function meta() {
 }
 
 export default function AccountReports({ loaderData }: Route.ComponentProps) {
-  const { rows, totals, months, filter, csvHref, timeZone, page, pageCount, isConsultant } = loaderData;
+  const { rows, totals, months, filter, csvHref, lotsCsvHref, linesCsvHref, timeZone, page, pageCount, isConsultant } =
+    loaderData;
   const { search } = useLocation();
   return (
     <div>
@@ -64,8 +85,29 @@ export default function AccountReports({ loaderData }: Route.ComponentProps) {
           ? "The auctions your organization ran that were awarded: what each saved against its reserve."
           : "Your organization's awarded auctions: what each saved against its reserve."}{" "}
         The opening price is the first bid of a reverse auction, and the highest sealed bid of a sealed-bid auction.
+        {rows.some((row) => row.lotCount > 1)
+          ? " An auction of several lots is measured over its awarded lots only: its reserve, opening price and award price are those lots' added up."
+          : null}
       </p>
       <PeriodForm filter={filter} timeZone={timeZone} csvHref={csvHref} />
+      {lotsCsvHref || linesCsvHref ? (
+        <ul>
+          {lotsCsvHref ? (
+            <li>
+              <a href={lotsCsvHref} download>
+                Download the awarded lots of auctions of several lots (CSV)
+              </a>
+            </li>
+          ) : null}
+          {linesCsvHref ? (
+            <li>
+              <a href={linesCsvHref} download>
+                Download the savings of lines with a ceiling (CSV)
+              </a>
+            </li>
+          ) : null}
+        </ul>
+      ) : null}
       <TotalsList totals={totals} />
       {rows.length === 0 ? (
         <p>No awarded auctions in this period.</p>
@@ -97,6 +139,13 @@ export default function AccountReports({ loaderData }: Route.ComponentProps) {
                     <th scope="row">
                       <Link to={`/auctions/${row.auctionId}`}>{`No. ${row.auctionId}: ${row.title}`}</Link>
                       {row.kind === "sealed" ? " (sealed bids)" : null}
+                      {row.lotCount > 1 ? ` (${row.awardedLots} of ${row.lotCount} lots awarded)` : null}
+                      {row.detail ? (
+                        <>
+                          {" "}
+                          <Link to={row.detailHref}>{row.detail}</Link>
+                        </>
+                      ) : null}
                     </th>
                     <td>{row.awardedOn}</td>
                     <td>{formatCents(row.reserveCents)}</td>

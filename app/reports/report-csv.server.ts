@@ -1,6 +1,8 @@
+import { quantityText } from "~/auctions/lots/line-pricing";
 import { csvResponse, csvText } from "~/shared/csv";
 import { utcDay } from "~/shared/dates";
 import { dollars } from "~/shared/money";
+import { lineSavingsOf, lotSavingsOf } from "./lot-savings";
 import { dayIn } from "./report-filter";
 import type { ReportRow } from "./reports.server";
 import { basisPointsNumber, type ReportTotals, savingsOf, totalsBy, totalsOf } from "./savings";
@@ -56,6 +58,103 @@ export function auctionsCsv(rows: readonly ReportRow[], timeZone: string): strin
       String(totals.bidderCount),
     ],
   ]);
+}
+
+export const LOT_COLUMNS = [
+  "auction_number",
+  "title",
+  "awarded_on",
+  "lot",
+  "lot_title",
+  "reserve",
+  "opening_price",
+  "award_price",
+  "savings",
+  "savings_percent",
+  "bidders",
+] as const;
+
+/**
+ * One line per awarded lot of each auction of several lots (issue 31), in the auctions' order, then
+ * the lots'. Its lines add up to that auction's line in `auctionsCsv`: an auction of several lots is
+ * measured over its awarded lots only. An auction of one lot has no line here (its line in
+ * `auctionsCsv` is the lot's).
+ */
+export function lotsCsv(rows: readonly ReportRow[], timeZone: string): string {
+  return csvText(
+    LOT_COLUMNS,
+    rows
+      .filter((row) => row.lotCount > 1)
+      .flatMap((row) =>
+        row.lots.map((lot) => {
+          const { savingsCents, savingsBasisPoints } = lotSavingsOf(lot);
+          return [
+            String(row.auctionId),
+            row.title,
+            dayIn(row.awardedAt, timeZone),
+            String(lot.position),
+            lot.title,
+            dollars(lot.reserveCents),
+            lot.openingCents === null ? "" : dollars(lot.openingCents),
+            dollars(lot.awardCents),
+            dollars(savingsCents),
+            basisPointsNumber(savingsBasisPoints),
+            String(lot.bidderCount),
+          ];
+        }),
+      ),
+  );
+}
+
+export const LINE_COLUMNS = [
+  "auction_number",
+  "title",
+  "awarded_on",
+  "lot",
+  "line",
+  "description",
+  "unit",
+  "quantity",
+  "ceiling",
+  "unit_price",
+  "ceiling_total",
+  "award_total",
+  "savings",
+  "savings_percent",
+] as const;
+
+/**
+ * One line per line with a ceiling of every awarded lot (issue 31): its quantity, ceiling and awarded
+ * unit price, its totals at each (rounded as the line's total is), the savings and their percentage
+ * of the total at the ceiling. `rows` read `withLines`.
+ */
+export function linesCsv(rows: readonly ReportRow[], timeZone: string): string {
+  return csvText(
+    LINE_COLUMNS,
+    rows.flatMap((row) =>
+      row.lots.flatMap((lot) =>
+        lot.ceilingLines.map((line) => {
+          const figures = lineSavingsOf(line);
+          return [
+            String(row.auctionId),
+            row.title,
+            dayIn(row.awardedAt, timeZone),
+            String(lot.position),
+            String(line.position),
+            line.description,
+            line.unit,
+            quantityText(line.quantity),
+            dollars(line.ceilingCents),
+            dollars(line.unitCents),
+            dollars(figures.ceilingTotalCents),
+            dollars(figures.awardTotalCents),
+            dollars(figures.savingsCents),
+            basisPointsNumber(figures.savingsBasisPoints),
+          ];
+        }),
+      ),
+    ),
+  );
 }
 
 export const MARKETPLACE_COLUMNS = [

@@ -13,9 +13,10 @@ import {
 } from "../../tests/support/auction-fixtures";
 import { expectIn, expectNotIn } from "../../tests/support/html";
 import { createInvoicedBuyer } from "../../tests/support/invoice-fixtures";
+import { closedLotsWithBids, HAULING_AND_CEMENTING } from "../../tests/support/lot-fixtures";
 import { createClient, startTestApp, type TestApp } from "../../tests/support/test-app";
 import { databaseKinds } from "../../tests/support/test-database";
-import { AUCTION_COLUMNS, MARKETPLACE_COLUMNS } from "./report-csv.server";
+import { AUCTION_COLUMNS, LINE_COLUMNS, LOT_COLUMNS, MARKETPLACE_COLUMNS } from "./report-csv.server";
 
 // Savings reports through the HTTP app (issue 21), on auctions with known bids and awards (awards in
 // 2011, so the periods are fixed; every figure below is worked by hand in the comments):
@@ -33,6 +34,20 @@ import { AUCTION_COLUMNS, MARKETPLACE_COLUMNS } from "./report-csv.server";
 // Buyer's totals: reserve $12,000.00, award $10,265.43, saved $1,734.57 = 14.45475% → 14.45%.
 // Marketplace: reserve $20,000.00, award $17,765.43, saved $2,234.57 = 11.17285% → 11.17%;
 // March 2011 (A1, A3, A4): reserve $18,000.00, saved $1,734.57 = 9.6365% → 9.64%.
+//
+// L another buyer's auction of three lots (issue 31), 2 sellers invited, awarded lot by lot on
+// 2012-06-10 (a year of its own, so the figures above stay as they were):
+//   Lot 1 Hauling, reserve $2,000.00, bid line by line: S1 10 h × $100.00 + 2.5 km × $50.00 + 100 m³ ×
+//     $3.00 = $1,425.00 (first), S2 $90.00, $50.00, $3.50 = $900.00 + $125.00 + $350.00 = $1,375.00,
+//     awarded to S2: saved $625.00, 31.25%. Its disposal line (ceiling $4.00): 100 m³ × $4.00 = $400.00
+//     less 100 m³ × $3.50 = $350.00: $50.00 saved, 12.50% of $400.00.
+//   Lot 2 Cementing, reserve $5,000.00: S2 $4,800.00 (first), S1 $4,500.00, awarded to S1: $500.00, 10.00%.
+//   Lot 3 Crane, reserve $1,000.00: nobody bid, not awarded: left out of every figure.
+//   The auction: reserve $7,000.00, opening $6,225.00, award $5,875.00, saved $1,125.00 = 16.0714% →
+//   16.07%; 2 bidders.
+// M the same buyer's auction of one lot, Hauling bid on line by line, awarded 2013-02-01: S1 $100.00,
+//   $50.00, $3.99 = $1,524.00 against $2,000.00: $476.00, 23.80%; disposal $400.00 less $399.00 = $1.00,
+//   0.25%. One lot: no lot words, only its line.
 
 const day = (iso: string) => new Date(iso);
 /** A CSV cell as RFC 4180 writes it: quoted when it holds a comma. */
@@ -43,6 +58,9 @@ describe.each(databaseKinds)("savings reports on %s", (kind) => {
   let buyer: Party;
   let consultant: Party;
   let otherBuyer: Party;
+  let lottedBuyer: Party;
+  let lotted: { id: number; title: string };
+  let byLines: { id: number; title: string };
   let sellers: Party[];
   let ids: Record<"a1" | "a2" | "a3" | "a4" | "a5", number>;
   let titles: Record<"a1" | "a2" | "a3" | "a4" | "a5", string>;
@@ -81,6 +99,7 @@ describe.each(databaseKinds)("savings reports on %s", (kind) => {
     buyer = await createInvoicedBuyer(db(), "Email Invoice", "Savings Energy Ltd.");
     consultant = await createBuyer(db(), "Careful Consulting Ltd.", 4);
     otherBuyer = await createBuyer(db(), "Other Oil Ltd.");
+    lottedBuyer = await createBuyer(db(), "Lotted Savings Ltd.");
     sellers = [];
     for (const name of ["Alpha Hauling", "Beta Vac", "Gamma Crane"]) {
       sellers.push(
@@ -92,7 +111,7 @@ describe.each(databaseKinds)("savings reports on %s", (kind) => {
       );
     }
     const [s1, s2, s3] = sellers as [Party, Party, Party];
-    as = await signedInClients(() => createClient(app.baseURL), [buyer, consultant, otherBuyer, s1]);
+    as = await signedInClients(() => createClient(app.baseURL), [buyer, consultant, otherBuyer, lottedBuyer, s1]);
 
     const a1 = await createAuctionRow(db(), {
       owner: buyer,
@@ -152,6 +171,44 @@ describe.each(databaseKinds)("savings reports on %s", (kind) => {
 
     const a5 = await createAuctionRow(db(), { owner: buyer, ...catalogue, ...closed, sellers: [s1] });
     await bid(a5.id, s1, 100_000, 1);
+
+    const l = await closedLotsWithBids(db(), lottedBuyer, [s1, s2], catalogue, closed);
+    const split = await as(lottedBuyer).request(`/auctions/${l.auction.id}/award`, { form: l.award });
+    expect(split.status).toBe(302);
+    await db()
+      .update(auctions)
+      .set({ awardedAt: day("2012-06-10T18:00Z") })
+      .where(eq(auctions.id, l.auction.id));
+    lotted = { id: l.auction.id, title: l.auction.title };
+
+    const m = await createAuctionRow(db(), {
+      owner: lottedBuyer,
+      ...catalogue,
+      ...closed,
+      sellers: [s1],
+      lots: HAULING_AND_CEMENTING.slice(0, 1),
+    });
+    const [mBid] = await db()
+      .insert(auctionBids)
+      .values({
+        auctionId: m.id,
+        lotId: m.lots[0]?.id ?? 0,
+        organizationId: s1.organizationId,
+        amountCents: 152_400,
+        unitCents: [10_000, 5_000, 399],
+        kind: "manual",
+        rank: 1,
+      })
+      .returning({ id: auctionBids.id });
+    const mAward = await as(lottedBuyer).request(`/auctions/${m.id}/award`, {
+      form: { [`lot_${m.lots[0]?.id}`]: String(mBid?.id), confirm: "yes" },
+    });
+    expect(mAward.status).toBe(302);
+    await db()
+      .update(auctions)
+      .set({ awardedAt: day("2013-02-01T18:00Z") })
+      .where(eq(auctions.id, m.id));
+    byLines = { id: m.id, title: m.title };
 
     ids = { a1: a1.id, a2: a2.id, a3: a3.id, a4: a4.id, a5: a5.id };
     titles = { a1: a1.title, a2: a2.title, a3: a3.title, a4: a4.title, a5: a5.title };
@@ -277,5 +334,103 @@ describe.each(databaseKinds)("savings reports on %s", (kind) => {
       `area,${cell(area)},4,20000.00,17765.43,2234.57,11.17,7,6`,
       "total,all,4,20000.00,17765.43,2234.57,11.17,7,6",
     ]);
+  });
+
+  it("measures an auction awarded lot by lot over its awarded lots, with each lot's and line's savings", async () => {
+    const html = await (await as(lottedBuyer).request("/account/reports?to=2012-12-31")).text();
+    expectIn(html, lotted.title);
+    expectIn(html, "(2 of 3 lots awarded)");
+    expectIn(html, `href="/account/reports/${lotted.id}?to=2012-12-31"`);
+    expectIn(html, "Savings by lot and line");
+    expectIn(html, "An auction of several lots is measured over its awarded lots only");
+    for (const text of ["$7,000.00", "$6,225.00", "$5,875.00", "$1,125.00 (16.07%)"]) expectIn(html, text);
+    expectIn(html, 'href="/account/reports/lots.csv?to=2012-12-31"');
+    expectIn(html, 'href="/account/reports/lines.csv?to=2012-12-31"');
+
+    expect(await csvOf(lottedBuyer, "/account/reports.csv?to=2012-12-31")).toEqual([
+      AUCTION_COLUMNS.join(","),
+      `${lotted.id},${lotted.title},reverse,2012-06-10,7000.00,6225.00,5875.00,1125.00,16.07,2,2`,
+      "total,1 auctions,,,7000.00,,5875.00,1125.00,16.07,2,2",
+    ]);
+    expect(await csvOf(lottedBuyer, "/account/reports/lots.csv?from=2012-01-01&to=2012-12-31")).toEqual([
+      LOT_COLUMNS.join(","),
+      `${lotted.id},${lotted.title},2012-06-10,1,Hauling,2000.00,1425.00,1375.00,625.00,31.25,2`,
+      `${lotted.id},${lotted.title},2012-06-10,2,Cementing,5000.00,4800.00,4500.00,500.00,10.00,2`,
+    ]);
+    expect(await csvOf(lottedBuyer, "/account/reports/lines.csv?to=2012-12-31")).toEqual([
+      LINE_COLUMNS.join(","),
+      `${lotted.id},${lotted.title},2012-06-10,1,3,Disposal,m³,100,4.00,3.50,400.00,350.00,50.00,12.50`,
+    ]);
+    // The period applies to the lots' file as to the report's.
+    expect(await csvOf(lottedBuyer, "/account/reports/lots.csv?from=2011-01-01&to=2011-12-31")).toEqual([
+      LOT_COLUMNS.join(","),
+    ]);
+
+    // The auction's own page of the report: lot by lot, then line by line.
+    const detail = await as(lottedBuyer).request(`/account/reports/${lotted.id}?from=2012-01-01`);
+    expect(detail.status).toBe(200);
+    const page = await detail.text();
+    expectIn(page, 'href="/account/reports?from=2012-01-01"');
+    expectIn(page, "2 of its 3 lots were awarded");
+    expectIn(page, "<caption>Awarded lots</caption>");
+    for (const text of ["Lot 1: Hauling", "$625.00", "31.25%", "Lot 2: Cementing", "$4,800.00", "10.00%"]) {
+      expectIn(page, text);
+    }
+    expectNotIn(page, "Crane");
+    expectIn(page, "<caption>Lines with a ceiling</caption>");
+    expectIn(page, "Lot 1: Hauling, line 3: Disposal");
+    for (const text of ["100 m³", "$4.00", "$3.50", "$400.00", "$350.00", "$50.00", "12.50%"]) expectIn(page, text);
+
+    // Staff's totals read the same figures.
+    expect((await csvOf("staff", "/staff/reports.csv?from=2012-01-01&to=2012-12-31")).at(-1)).toBe(
+      "total,all,1,7000.00,5875.00,1125.00,16.07,2,2",
+    );
+  });
+
+  it("shows an auction of one lot bid on line by line by its lines only, without lot words", async () => {
+    const html = await (await as(lottedBuyer).request("/account/reports?from=2013-01-01")).text();
+    expectIn(html, byLines.title);
+    expectIn(html, "Savings by line");
+    expectIn(html, `href="/account/reports/${byLines.id}?from=2013-01-01"`);
+    for (const text of ["lots awarded", "Savings by lot", "lots.csv", "several lots"]) expectNotIn(html, text);
+    expect(await csvOf(lottedBuyer, "/account/reports.csv?from=2013-01-01")).toEqual([
+      AUCTION_COLUMNS.join(","),
+      `${byLines.id},${byLines.title},reverse,2013-02-01,2000.00,1524.00,1524.00,476.00,23.80,1,1`,
+      "total,1 auctions,,,2000.00,,1524.00,476.00,23.80,1,1",
+    ]);
+    expect(await csvOf(lottedBuyer, "/account/reports/lots.csv?from=2013-01-01")).toEqual([LOT_COLUMNS.join(",")]);
+    expect(await csvOf(lottedBuyer, "/account/reports/lines.csv?from=2013-01-01")).toEqual([
+      LINE_COLUMNS.join(","),
+      `${byLines.id},${byLines.title},2013-02-01,1,3,Disposal,m³,100,4.00,3.99,400.00,399.00,1.00,0.25`,
+    ]);
+    const page = await (await as(lottedBuyer).request(`/account/reports/${byLines.id}`)).text();
+    expectIn(page, "Line 3: Disposal");
+    for (const text of ["$1.00", "0.25%", "$476.00 (23.80%)"]) expectIn(page, text);
+    for (const text of ["Lot 1", "Awarded lots", "lots were awarded"]) expectNotIn(page, text);
+  });
+
+  it("keeps an auction of one lot as it was: no lots, no lines, no page of its own to link to", async () => {
+    const html = await (await as(buyer).request("/account/reports")).text();
+    for (const text of ["lots awarded", "Savings by lot", "Savings by line", "lots.csv", "lines.csv", "several lots"]) {
+      expectNotIn(html, text);
+    }
+    expect(await csvOf(buyer, "/account/reports/lots.csv")).toEqual([LOT_COLUMNS.join(",")]);
+    expect(await csvOf(buyer, "/account/reports/lines.csv")).toEqual([LINE_COLUMNS.join(",")]);
+    // Its page (reached by address) has its figures and nothing of lots.
+    const page = await (await as(buyer).request(`/account/reports/${ids.a1}`)).text();
+    expectIn(page, "$1,234.57 (12.35%)");
+    expectNotIn(page, "Savings by lot");
+    expectNotIn(page, "Savings by line");
+  });
+
+  it("gives an auction's page of the report to its own side only", async () => {
+    expect((await as(buyer).request(`/account/reports/${lotted.id}`)).status).toBe(404);
+    expect((await as(lottedBuyer).request(`/account/reports/${ids.a5}`)).status).toBe(404);
+    expect((await as(buyer).request(`/account/reports/${ids.a5}`)).status).toBe(404); // not awarded
+    expect((await as(buyer).request("/account/reports/abc")).status).toBe(404);
+    for (const path of [`/account/reports/${lotted.id}`, "/account/reports/lots.csv", "/account/reports/lines.csv"]) {
+      expect((await as(sellers[0] as Party).request(path)).status, path).toBe(403);
+      expect((await as("staff").request(path)).status, path).toBe(403);
+    }
   });
 });

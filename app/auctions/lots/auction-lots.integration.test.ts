@@ -13,6 +13,7 @@ import {
   TEST_STAFF_ENV,
 } from "../../../tests/support/auction-fixtures";
 import { expectIn, expectNotIn } from "../../../tests/support/html";
+import { HAULING_AND_CEMENTING } from "../../../tests/support/lot-fixtures";
 import { createClient, startTestApp, type TestApp } from "../../../tests/support/test-app";
 import { databaseKinds } from "../../../tests/support/test-database";
 import { placeManualBid } from "../bidding/bid-queue.server";
@@ -27,12 +28,6 @@ import { moveAuctionTimes } from "./lots.server";
 // about before it binds, a price sheet downloaded and sent back filled in (a message per wrong row),
 // a minimum on the lot's total; the lotted award; nobody but an invited seller reaches a lot's
 // bidding page. One app per database for all of it.
-
-const HAULING = [
-  { description: "Vacuum truck", unit: "hour", quantity: 10_000, ceilingCents: null },
-  { description: "Mileage", unit: "km", quantity: 2_500, ceilingCents: null },
-  { description: "Disposal", unit: "m³", quantity: 100_000, ceilingCents: 400 },
-];
 
 describe.each(databaseKinds)("lots and line items on %s", (kind) => {
   let app: TestApp;
@@ -232,10 +227,7 @@ describe.each(databaseKinds)("lots and line items on %s", (kind) => {
       sellers,
       sellerView,
       lotCloseGapMinutes: 30,
-      lots: [
-        { title: "Hauling", reserveCents: 200_000, decrementKind: "amount", decrementValue: 100, lines: HAULING },
-        { title: "Cementing", reserveCents: 500_000, decrementKind: "amount", decrementValue: 1_000 },
-      ],
+      lots: HAULING_AND_CEMENTING,
     });
 
   it("shows a seller their rank on each lot when the auction shows ranks only", async () => {

@@ -8,6 +8,7 @@ import {
   createAuctionRow,
   type Party,
 } from "../../../tests/support/auction-fixtures";
+import { HAULING, HAULING_AND_CEMENTING } from "../../../tests/support/lot-fixtures";
 import { createTestDatabase, databaseKinds, type TestDatabase } from "../../../tests/support/test-database";
 import { placeManualBid, setAutoBidMinimum } from "../bidding/bid-queue.server";
 import { lineTotalCents, lotTotalCents } from "./line-pricing";
@@ -16,12 +17,6 @@ import { lineTotalCents, lotTotalCents } from "./line-pricing";
 // the rules decide on; a minimum on a lot's total bids scaled lines that add up exactly and keep
 // every ceiling; each lot has its own lowest and closes at its own end; lots of one auction never
 // mix.
-
-const HAULING = [
-  { description: "Vacuum truck", unit: "hour", quantity: 10_000, ceilingCents: null },
-  { description: "Mileage", unit: "km", quantity: 2_500, ceilingCents: null },
-  { description: "Disposal", unit: "m³", quantity: 100_000, ceilingCents: 400 },
-];
 
 describe.each(databaseKinds)("bids on lots on %s", (kind) => {
   let database: TestDatabase;
@@ -63,10 +58,7 @@ describe.each(databaseKinds)("bids on lots on %s", (kind) => {
       endsAt,
       softClose: { window: 0, extension: 0, cap: 0 },
       lotCloseGapMinutes: gapMinutes,
-      lots: [
-        { title: "Hauling", reserveCents: 200_000, decrementKind: "amount", decrementValue: 100, lines: HAULING },
-        { title: "Cementing", reserveCents: 500_000, decrementKind: "amount", decrementValue: 1_000 },
-      ],
+      lots: HAULING_AND_CEMENTING,
     });
 
   it("takes a unit price per line, keeps the lines with the bid, and refuses a line over its ceiling", async () => {
