@@ -139,6 +139,11 @@ describe.each(javaScriptModes)("lots and line items with %s", (mode) => {
     await expect.poll(() => mainText(buyerPage)).toContain("Lot 2: Cementing");
     expect(await mainText(buyerPage)).toContain("$1,299.00");
     await axe(buyerPage);
+    // A lot's own bids: its chart and each seller's best bid line by line.
+    await submit(buyerPage, mode, buyerPage.getByRole("link", { name: "Bids on Lot 1: Hauling" }), { clientSide: true });
+    await expect.poll(() => mainText(buyerPage)).toContain("Each seller's best bid, line by line");
+    await axe(buyerPage);
+    const lotBidsHtml = mode === "no-js" ? await buyerPage.content() : "";
     // Bravo takes lot 2; after the last lot closes the buyer awards each lot to its lowest bid: a split award.
     expect(
       await placeManualBid(db, {
@@ -169,6 +174,7 @@ describe.each(javaScriptModes)("lots and line items with %s", (mode) => {
           lotForm: refusedHtml,
           lotBid: bidHtml,
           award: awardHtml,
+          lotBids: lotBidsHtml,
           console: await buyerPage.content(),
         }),
       ).toEqual([]);

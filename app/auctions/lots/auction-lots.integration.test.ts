@@ -260,6 +260,47 @@ describe.each(databaseKinds)("lots and line items on %s", (kind) => {
     expectIn(await (await as(alpha).request(bidPage)).text(), "You have the lowest bid.");
   });
 
+  it("shows the auction's side a lot's bids: its chart, each seller's best bid line by line, the latest bids", async () => {
+    const auction = await lotted([alpha, bravo]);
+    const [hauling, cementing] = auction.lots;
+    if (!hauling || !cementing) throw new Error("no lots");
+    const bid = (party: Party, units: string[]) =>
+      as(party).request(`/auctions/${auction.id}/lots/${hauling.id}/bid`, {
+        form: {
+          intent: "bid",
+          confirm: "yes",
+          ...Object.fromEntries(units.map((price, index) => [`prices[${index}]`, price])),
+        },
+      });
+    // Alpha $1,425.00, then Bravo $1,375.00 ($90.00, $50.00, $3.50).
+    expect((await bid(alpha, ["100.00", "50.00", "3.00"])).status).toBe(302);
+    expect((await bid(bravo, ["90.00", "50.00", "3.50"])).status).toBe(302);
+    const bidsPage = `/auctions/${auction.id}/lots/${hauling.id}/bids`;
+    const console = await (await as(buyer).request(`/auctions/${auction.id}`)).text();
+    expectIn(console, `href="${bidsPage}"`);
+    expectIn(console, '<th scope="col">Lot</th>');
+    const page = await (await as(buyer).request(bidsPage)).text();
+    expectIn(page, "Bids on Lot 1: Hauling");
+    expectIn(page, "$1,375.00 by Bravo Cement Inc.");
+    expectIn(page, "Each seller&#x27;s best bid, line by line");
+    // Lowest first: Bravo's column, then Alpha's.
+    expect(page.indexOf('<th scope="col">Bravo Cement Inc.</th>')).toBeLessThan(
+      page.indexOf('<th scope="col">Alpha Vac Ltd.</th>'),
+    );
+    expectIn(page, "$3.50 per m³ = $350.00");
+    expectIn(page, "$100.00 per hour = $1,000.00");
+    expectIn(page, "Price over time");
+    // The other lot has no bids: its page says so.
+    expectIn(
+      await (await as(buyer).request(`/auctions/${auction.id}/lots/${cementing.id}/bids`)).text(),
+      "No bids yet",
+    );
+    expect((await as("staff").request(bidsPage)).status).toBe(200);
+    // Sellers never see a competitor's lines.
+    expect((await as(alpha).request(bidsPage)).status).toBe(404);
+    expect((await as(buyer).request(`/auctions/${auction.id}/lots/999999/bids`)).status).toBe(404);
+  });
+
   it("lists the lots, shows a lot's total before it binds, and keeps the lines with the bid", async () => {
     const auction = await lotted([alpha, bravo]);
     const [hauling] = auction.lots;

@@ -103,7 +103,7 @@ export default function LotConsole({ loaderData }: Route.ComponentProps) {
         <section aria-labelledby="lot-standing">
           <h2 id="lot-standing">Each seller's best bid, line by line</h2>
           <p>Lowest total first. Each line's total is its quantity × unit price, rounded to the cent.</p>
-          <TableRegion label="Each seller's best bid, line by line">
+          <TableRegion label="Unit prices by seller">
             <table className="table">
               <caption className="visually-hidden">Each seller's best bid on the lot, line by line</caption>
               <thead>
