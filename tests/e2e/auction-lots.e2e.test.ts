@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { placeManualBid } from "~/auctions/bidding/bid-queue.server";
-import { auctionRow, createAuctionRow, createBuyer } from "../support/auction-fixtures";
+import { auctionRow, createAuctionRow, createBuyer, haulingAndCementing } from "../support/auction-fixtures";
 import { errorAlertText, submit } from "./account-helpers";
 import { signInAs } from "./app-pages";
 import { auctionAppForFile, closeAuction, mainText, twoSellers } from "./auction-steps";
@@ -14,12 +14,6 @@ import { expectNoAxeViolations, javaScriptModes, validateHtml, waitForAppIfShipp
 // on every screen with JavaScript, the validator on the new pages without.
 
 const { started, open } = auctionAppForFile();
-
-const HAULING = [
-  { description: "Vacuum truck", unit: "hour", quantity: 10_000, ceilingCents: null },
-  { description: "Mileage", unit: "km", quantity: 2_500, ceilingCents: null },
-  { description: "Disposal", unit: "m³", quantity: 100_000, ceilingCents: 400 },
-];
 
 describe.each(javaScriptModes)("lots and line items with %s", (mode) => {
   const axe = (page: Page) => (mode === "js" ? expectNoAxeViolations(page) : Promise.resolve());
@@ -74,10 +68,7 @@ describe.each(javaScriptModes)("lots and line items with %s", (mode) => {
       owner: buyer,
       ...catalogue,
       sellers: [alpha, bravo],
-      lots: [
-        { title: "Hauling", reserveCents: 200_000, decrementKind: "amount", decrementValue: 100, lines: HAULING },
-        { title: "Cementing", reserveCents: 500_000, decrementKind: "amount", decrementValue: 1_000 },
-      ],
+      lots: haulingAndCementing(),
     });
     const alphaPage = await open(mode);
     await signInAs(alphaPage, mode, alpha);

@@ -269,6 +269,19 @@ export async function createAuctionRow(db: Database, options: AuctionOptions) {
   return auctionRow(db, auction.id);
 }
 
+/** A rate sheet of three lines, the last with a ceiling of $4.00 (issue 31): $1,425.00 at $100, $50, $3. */
+export const HAULING_LINES = [
+  { description: "Vacuum truck", unit: "hour", quantity: 10_000, ceilingCents: null },
+  { description: "Mileage", unit: "km", quantity: 2_500, ceilingCents: null },
+  { description: "Disposal", unit: "m³", quantity: 100_000, ceilingCents: 400 },
+];
+
+/** Two lots: 1 "Hauling" priced by `HAULING_LINES` (reserve $2,000, decrement $1), 2 "Cementing" as one amount (reserve $5,000, decrement $10). */
+export const haulingAndCementing = (): LotTerms[] => [
+  { title: "Hauling", reserveCents: 200_000, decrementKind: "amount", decrementValue: 100, lines: HAULING_LINES },
+  { title: "Cementing", reserveCents: 500_000, decrementKind: "amount", decrementValue: 1_000 },
+];
+
 /** The auction with its lots, as the pages read it. */
 export async function auctionRow(db: Database, auctionId: number) {
   const auction = await findAuction(db, auctionId);

@@ -7,6 +7,7 @@ import {
   createAuctionRow,
   createBuyer,
   createSeller,
+  haulingAndCementing,
   offering,
   type Party,
   signedInClients,
@@ -27,12 +28,6 @@ import { moveAuctionTimes } from "./lots.server";
 // about before it binds, a price sheet downloaded and sent back filled in (a message per wrong row),
 // a minimum on the lot's total; the lotted award; nobody but an invited seller reaches a lot's
 // bidding page. One app per database for all of it.
-
-const HAULING = [
-  { description: "Vacuum truck", unit: "hour", quantity: 10_000, ceilingCents: null },
-  { description: "Mileage", unit: "km", quantity: 2_500, ceilingCents: null },
-  { description: "Disposal", unit: "m³", quantity: 100_000, ceilingCents: 400 },
-];
 
 describe.each(databaseKinds)("lots and line items on %s", (kind) => {
   let app: TestApp;
@@ -231,10 +226,7 @@ describe.each(databaseKinds)("lots and line items on %s", (kind) => {
       ...catalogue,
       sellers,
       lotCloseGapMinutes: 30,
-      lots: [
-        { title: "Hauling", reserveCents: 200_000, decrementKind: "amount", decrementValue: 100, lines: HAULING },
-        { title: "Cementing", reserveCents: 500_000, decrementKind: "amount", decrementValue: 1_000 },
-      ],
+      lots: haulingAndCementing(),
     });
 
   it("lists the lots, shows a lot's total before it binds, and keeps the lines with the bid", async () => {

@@ -6,6 +6,8 @@ import {
   auctionRow,
   createAuctionParties,
   createAuctionRow,
+  HAULING_LINES,
+  haulingAndCementing,
   type Party,
 } from "../../../tests/support/auction-fixtures";
 import { createTestDatabase, databaseKinds, type TestDatabase } from "../../../tests/support/test-database";
@@ -16,12 +18,6 @@ import { lineTotalCents, lotTotalCents } from "./line-pricing";
 // the rules decide on; a minimum on a lot's total bids scaled lines that add up exactly and keep
 // every ceiling; each lot has its own lowest and closes at its own end; lots of one auction never
 // mix.
-
-const HAULING = [
-  { description: "Vacuum truck", unit: "hour", quantity: 10_000, ceilingCents: null },
-  { description: "Mileage", unit: "km", quantity: 2_500, ceilingCents: null },
-  { description: "Disposal", unit: "m³", quantity: 100_000, ceilingCents: 400 },
-];
 
 describe.each(databaseKinds)("bids on lots on %s", (kind) => {
   let database: TestDatabase;
@@ -41,7 +37,7 @@ describe.each(databaseKinds)("bids on lots on %s", (kind) => {
   const db = () => database.db;
   const a = () => sellers[0] as Party;
   const b = () => sellers[1] as Party;
-  const quantities = HAULING.map((line) => ({ quantity: line.quantity, ceilingCents: line.ceilingCents }));
+  const quantities = HAULING_LINES.map((line) => ({ quantity: line.quantity, ceilingCents: line.ceilingCents }));
   const lineBid = (auctionId: number, lotId: number, seller: Party, unitCents: number[], now?: Date) =>
     placeManualBid(db(), {
       auctionId,
@@ -63,10 +59,7 @@ describe.each(databaseKinds)("bids on lots on %s", (kind) => {
       endsAt,
       softClose: { window: 0, extension: 0, cap: 0 },
       lotCloseGapMinutes: gapMinutes,
-      lots: [
-        { title: "Hauling", reserveCents: 200_000, decrementKind: "amount", decrementValue: 100, lines: HAULING },
-        { title: "Cementing", reserveCents: 500_000, decrementKind: "amount", decrementValue: 1_000 },
-      ],
+      lots: haulingAndCementing(),
     });
 
   it("takes a unit price per line, keeps the lines with the bid, and refuses a line over its ceiling", async () => {
@@ -156,9 +149,9 @@ describe.each(databaseKinds)("bids on lots on %s", (kind) => {
     expect(answer).toMatchObject({ kind: "auto", amountCents: 132_400 });
     const units = (await linesOfBid(answer?.id as number)) ?? [];
     expect(units).toHaveLength(3);
-    expect(HAULING.reduce((sum, line, index) => sum + lineTotalCents(line.quantity, units[index] as number), 0)).toBe(
-      132_400,
-    );
+    expect(
+      HAULING_LINES.reduce((sum, line, index) => sum + lineTotalCents(line.quantity, units[index] as number), 0),
+    ).toBe(132_400);
     expect(units[2]).toBeLessThanOrEqual(400);
     // Under A's minimum B leads for good; A's auto-bid stops at the lowest total its lines reach over it.
     const deep = await lineBid(auction.id, hauling.id, b(), [7_000, 4_000, 200]); // $1,000.00
