@@ -197,6 +197,8 @@ const ownerBidColumns = {
   organizationId: auctionBids.organizationId,
   organizationName: organizations.name,
   triggeredByBidId: auctionBids.triggeredByBidId,
+  /** The lot it is on (issue 31): named in the list of an auction shown as lots. */
+  lotId: auctionBids.lotId,
   /** Entered on the seller's behalf (issue 21): by whom, and the note of who phoned. */
   enteredBy: enteredBySql(),
   onBehalfNote: auctionBids.onBehalfNote,

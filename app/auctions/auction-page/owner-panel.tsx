@@ -8,6 +8,7 @@ import { type TimeTexts, timeText } from "~/platform/zoned-time";
 import { formatCents } from "~/shared/money";
 import { termsEditable } from "../auction-rules";
 import type { OwnerView } from "../auction-views.server";
+import { lotName } from "../lots/lot-words";
 import { LotsPanel } from "../lots/lots-panel";
 import { PriceChart } from "../price-chart/price-chart";
 import { SealedBidsSide } from "../sealed/sealed-bid-panels";
@@ -40,6 +41,11 @@ export function OwnerPanel({
       ? view.sealed.bids?.find((bid) => bid.id === view.award?.bidId)
       : view.awardedBid
     : undefined;
+  /** A bid's lot as the list names it (issue 31: an auction shown as lots). */
+  const lotOfBid = (lotId: number) => {
+    const lot = view.lots.find((row) => row.id === lotId);
+    return lot ? lotName(lot) : "";
+  };
   return (
     <>
       {view.award && awardedBid ? (
@@ -190,6 +196,7 @@ export function OwnerPanel({
                   </caption>
                   <thead>
                     <tr>
+                      {view.terms.pricedByLots ? <th scope="col">Lot</th> : null}
                       <th scope="col">Amount</th>
                       <th scope="col">Placed</th>
                       <th scope="col">Seller</th>
@@ -199,6 +206,7 @@ export function OwnerPanel({
                   <tbody>
                     {view.bids.map((bid) => (
                       <tr key={bid.id}>
+                        {view.terms.pricedByLots ? <td>{lotOfBid(bid.lotId)}</td> : null}
                         <td>
                           {formatCents(bid.amountCents)}
                           {bid.id === view.lowest?.bidId ? <strong> (lowest)</strong> : null}

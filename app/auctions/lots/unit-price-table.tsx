@@ -114,7 +114,7 @@ export function LiveTotal({ total }: { total: number | null }) {
   return (
     <>
       <input type="hidden" name="confirm" value="yes" />
-      <p>
+      <p aria-live="polite">
         <strong>{total === null ? "Total: enter every unit price" : `Total: ${formatCents(total)}`}</strong>
       </p>
     </>
