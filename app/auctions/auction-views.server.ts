@@ -354,6 +354,7 @@ export async function sellerViews(
       createdAt: auctionBids.createdAt,
       enteredBy: enteredBySql().as("entered_by"),
       onBehalfNote: auctionBids.onBehalfNote,
+      lotId: auctionBids.lotId,
       position:
         sql<number>`(row_number() over (partition by ${auctionBids.organizationId} order by ${auctionBids.id} desc))::int`.as(
           "position",
@@ -412,6 +413,7 @@ function sellerViewOf(
       createdAt: Date;
       enteredBy: string | null;
       onBehalfNote: string | null;
+      lotId: number;
       /** 1 for the seller's newest bid. */
       position: number;
       /** How many bids the seller has placed in all. */
@@ -445,6 +447,7 @@ function sellerViewOf(
       createdAt: bid.createdAt.toISOString(),
       enteredBy: bid.enteredBy,
       onBehalfNote: bid.onBehalfNote,
+      lotId: bid.lotId,
     })),
     ownBidCount: own.ownBids[0]?.count ?? 0,
     ownMinimumCents: own.ownMinimumCents,

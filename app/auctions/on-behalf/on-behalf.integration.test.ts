@@ -381,7 +381,11 @@ describe.each(databaseKinds)("bids on a seller's behalf on %s", (kind) => {
     expect(notice?.text).toContain("a bid of $1,425.00 in total (unit prices, line by line: $100.00, $50.00, $3.00)");
     expect(notice?.text).toContain("Prairie Auctioneers Ltd.");
     // The seller's own bids, the console and the CSV mark it; the CSV names its lot and unit prices.
-    expectIn(await (await as(alpha).request(`/auctions/${open.id}/own-bids`)).text(), "Entered on your behalf by");
+    for (const path of [`/auctions/${open.id}/own-bids`, `/auctions/${open.id}`]) {
+      const own = await (await as(alpha).request(path)).text();
+      expectIn(own, "Entered on your behalf by");
+      expectIn(own, "<td>Lot 2: Hauling</td>");
+    }
     const console = await (await as(consultant).request(`/auctions/${open.id}`)).text();
     expectIn(console, "Entered on the seller&#x27;s behalf by");
     expectIn(console, "Lot 2: Hauling");
