@@ -193,13 +193,14 @@ export const BIDS_SHOWN = 100;
 
 export const ownerBidColumns = {
   id: auctionBids.id,
-  lotId: auctionBids.lotId,
   amountCents: auctionBids.amountCents,
   kind: auctionBids.kind,
   createdAt: auctionBids.createdAt,
   organizationId: auctionBids.organizationId,
   organizationName: organizations.name,
   triggeredByBidId: auctionBids.triggeredByBidId,
+  /** The lot it is on (issue 31): named in the list of an auction shown as lots. */
+  lotId: auctionBids.lotId,
   /** Entered on the seller's behalf (issue 21): by whom, and the note of who phoned. */
   enteredBy: enteredBySql(),
   onBehalfNote: auctionBids.onBehalfNote,
@@ -356,6 +357,7 @@ export async function sellerViews(
       createdAt: auctionBids.createdAt,
       enteredBy: enteredBySql().as("entered_by"),
       onBehalfNote: auctionBids.onBehalfNote,
+      lotId: auctionBids.lotId,
       position:
         sql<number>`(row_number() over (partition by ${auctionBids.organizationId} order by ${auctionBids.id} desc))::int`.as(
           "position",
@@ -418,6 +420,7 @@ function sellerViewOf(
       createdAt: Date;
       enteredBy: string | null;
       onBehalfNote: string | null;
+      lotId: number;
       /** 1 for the seller's newest bid. */
       position: number;
       /** How many bids the seller has placed in all. */
@@ -457,6 +460,7 @@ function sellerViewOf(
       createdAt: bid.createdAt.toISOString(),
       enteredBy: bid.enteredBy,
       onBehalfNote: bid.onBehalfNote,
+      lotId: bid.lotId,
     })),
     ownBidCount: own.ownBids[0]?.count ?? 0,
     ownMinimumCents: own.ownMinimumCents,

@@ -390,6 +390,8 @@ export type OnBehalfEffect = {
   sellerId: number;
   what: "bid" | "minimum";
   amountCents: number;
+  /** A bid on a lot priced by lines (issue 31): its unit prices, whose total is `amountCents`. */
+  unitCents?: number[];
   /** Who entered it. */
   userId: number;
   note: string;

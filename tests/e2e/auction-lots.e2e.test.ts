@@ -2,7 +2,7 @@ import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { placeManualBid } from "~/auctions/bidding/bid-queue.server";
 import { auctionRow, createAuctionRow, createBuyer } from "../support/auction-fixtures";
-import { HAULING } from "../support/lot-fixtures";
+import { HAULING, HAULING_AND_CEMENTING } from "../support/lot-fixtures";
 import { errorAlertText, submit } from "./account-helpers";
 import { signInAs } from "./app-pages";
 import { auctionAppForFile, closeAuction, mainText, twoSellers } from "./auction-steps";
@@ -69,10 +69,7 @@ describe.each(javaScriptModes)("lots and line items with %s", (mode) => {
       owner: buyer,
       ...catalogue,
       sellers: [alpha, bravo],
-      lots: [
-        { title: "Hauling", reserveCents: 200_000, decrementKind: "amount", decrementValue: 100, lines: HAULING },
-        { title: "Cementing", reserveCents: 500_000, decrementKind: "amount", decrementValue: 1_000 },
-      ],
+      lots: HAULING_AND_CEMENTING,
     });
     const alphaPage = await open(mode);
     await signInAs(alphaPage, mode, alpha);
@@ -140,7 +137,9 @@ describe.each(javaScriptModes)("lots and line items with %s", (mode) => {
     expect(await mainText(buyerPage)).toContain("$1,299.00");
     await axe(buyerPage);
     // A lot's own bids: its chart and each seller's best bid line by line.
-    await submit(buyerPage, mode, buyerPage.getByRole("link", { name: "Bids on Lot 1: Hauling" }), { clientSide: true });
+    await submit(buyerPage, mode, buyerPage.getByRole("link", { name: "Bids on Lot 1: Hauling" }), {
+      clientSide: true,
+    });
     await expect.poll(() => mainText(buyerPage)).toContain("Each seller's best bid, line by line");
     await axe(buyerPage);
     const lotBidsHtml = mode === "no-js" ? await buyerPage.content() : "";

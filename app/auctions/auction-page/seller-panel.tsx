@@ -249,7 +249,7 @@ function OwnBids({ view, times }: { view: SellerView; times: TimeTexts }) {
               <Link to={`/auctions/${view.terms.id}/own-bids`}>See all your bids</Link>
             </p>
           ) : null}
-          <OwnBidsTable bids={view.ownBids} times={times} />
+          <OwnBidsTable bids={view.ownBids} times={times} lots={view.terms.pricedByLots ? view.lots : undefined} />
         </>
       )}
     </section>

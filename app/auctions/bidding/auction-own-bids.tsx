@@ -24,6 +24,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       createdAt: auctionBids.createdAt,
       enteredBy: enteredBySql(),
       onBehalfNote: auctionBids.onBehalfNote,
+      lotId: auctionBids.lotId,
     })
     .from(auctionBids)
     .where(and(eq(auctionBids.auctionId, auction.id), eq(auctionBids.organizationId, viewer.organizationId)))
@@ -35,7 +36,16 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     createdAt: bid.createdAt.toISOString(),
   }));
   // Times formatted here, in the user's zone: the browser shows these texts as they are.
-  return { auctionId: auction.id, title: auction.title, times: zonedTexts(ownBids, timezoneOf(user)), bids: ownBids };
+  return {
+    auctionId: auction.id,
+    title: auction.title,
+    times: zonedTexts(ownBids, timezoneOf(user)),
+    bids: ownBids,
+    // An auction shown as lots (issue 31): each bid's lot.
+    lots: auction.pricedByLots
+      ? auction.lots.map((lot) => ({ id: lot.id, position: lot.position, title: lot.title }))
+      : undefined,
+  };
 }
 
 export function meta({ loaderData }: Route.MetaArgs) {
@@ -43,7 +53,7 @@ export function meta({ loaderData }: Route.MetaArgs) {
 }
 
 export default function AuctionOwnBids({ loaderData }: Route.ComponentProps) {
-  const { auctionId, title, times, bids } = loaderData;
+  const { auctionId, title, times, bids, lots } = loaderData;
   return (
     <>
       <p>
@@ -58,7 +68,7 @@ export default function AuctionOwnBids({ loaderData }: Route.ComponentProps) {
             {bids.length === 1 ? "One bid" : `${bids.length} bids`}, newest first. Bids are binding and cannot be
             retracted.
           </p>
-          <OwnBidsTable bids={bids} times={times} />
+          <OwnBidsTable bids={bids} times={times} lots={lots} />
         </>
       )}
     </>

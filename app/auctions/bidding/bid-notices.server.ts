@@ -58,13 +58,24 @@ export async function foldBidEffects(services: MessageServices, auctionId: numbe
       await tellBidEffects(services, auctionId, lotId, { outbid: [...outbid], extended, endsAt: endsAt as Date }, tx);
     }
     // Each bid or minimum entered on a seller's behalf is told on its own, in the order entered.
-    const onBehalf = rows.flatMap((row) => row.onBehalf);
+    // On an auction of several lots, the notice names the lot (issue 31).
+    const onBehalf = rows.flatMap((row) => row.onBehalf.map((effect) => ({ effect, lotId: row.lotId })));
     if (onBehalf.length > 0) {
       const [auction] = await tx
         .select({ id: auctions.id, title: auctions.title })
         .from(auctions)
         .where(eq(auctions.id, auctionId));
-      if (auction) for (const effect of onBehalf) await tellSellerOnBehalf(services, auction, effect, tx);
+      const lots = await tx
+        .select({ id: auctionLots.id, position: auctionLots.position, title: auctionLots.title })
+        .from(auctionLots)
+        .where(eq(auctionLots.auctionId, auctionId));
+      if (auction) {
+        for (const { effect, lotId } of onBehalf) {
+          const lot = lots.find((row) => row.id === lotId);
+          const named = lot ? lotOfAuction(auction.title, lot, lots.length) : `"${auction.title}"`;
+          await tellSellerOnBehalf(services, { ...auction, named }, effect, tx);
+        }
+      }
     }
     // Deleted rather than marked: the notifications and the auction's events are the record, and a
     // table of pending rows only stays a few rows long without a clean-up job.

@@ -200,6 +200,7 @@ async function manualRound(db: Database, key: string, requests: ManualRequest[])
               sellerId: request.organizationId,
               what: "bid" as const,
               amountCents: request.amountCents,
+              ...(round.sheet && request.unitCents ? { unitCents: request.unitCents } : {}),
               userId,
               note: onBehalfNote,
             };

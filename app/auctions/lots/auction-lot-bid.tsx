@@ -1,5 +1,4 @@
 import { getFormProps, useForm } from "@conform-to/react";
-import { useState } from "react";
 import { data, Form, Link, redirect } from "react-router";
 import { Alert } from "~/forms/alert";
 import { validatedBy } from "~/forms/browser-validation";
@@ -7,13 +6,12 @@ import { ErrorSummary } from "~/forms/error-summary";
 import { parseSubmission } from "~/forms/parse-submission.server";
 import { SubmitButton } from "~/forms/submit-button";
 import { TextAreaInput, TextInput } from "~/forms/text-input";
-import { useHydrated } from "~/forms/use-hydrated";
 import { pageTitle } from "~/layout/page-title";
 import { readFormBody } from "~/platform/request-body.server";
 import { formatInZone } from "~/platform/zoned-time";
 import { appServicesContext } from "~/server/app-context";
 import { parseId } from "~/shared/ids";
-import { dollars, formatCents, parseDollars } from "~/shared/money";
+import { dollars, formatCents } from "~/shared/money";
 import { requireAuction } from "../auction-access.server";
 import { decrementOf, describeDecrement, STATUS_LABELS } from "../auction-rules";
 import { NO_MINIMUMS_IN_RANKS_ONLY } from "../bidding/bid-messages";
@@ -22,11 +20,21 @@ import { placeManualBid, setAutoBidMinimum } from "../bidding/bid-queue.server";
 import { timezoneOf } from "../lifecycle/auction-form.server";
 import type { Route } from "./+types/auction-lot-bid";
 import { readPriceSheetCsv } from "./line-items-csv.server";
-import { lotTotalCents, quantityText } from "./line-pricing";
+import { quantityText } from "./line-pricing";
 import { linesOfOpenLot, sellerLotStanding } from "./lot-bid.server";
 import { rankSentence } from "./lot-schedule";
 import { type LotBidValue, lotBidSchema } from "./lot-schema";
 import { lotName } from "./lot-words";
+import {
+  HiddenPrices,
+  LiveTotal,
+  priceErrorLinks,
+  TotalReview,
+  UnitPriceTable,
+  useBindingTotalText,
+  useLiveTotal,
+} from "./unit-price-table";
+import { priceField, readUnitPrices, startingPrices } from "./unit-prices";
 
 // /auctions/{id}/lots/{lotId}/bid: an invited seller bids on one lot of line items (issue 31): a
 // unit price for every line, the lot's total shown before the bid binds (computed in the page with
@@ -127,22 +135,12 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   } else {
     typed = value.prices.map((price) => price ?? "");
   }
-  const missing = lines.flatMap((_, index) => ((typed[index] ?? "").trim() === "" ? [index] : []));
-  if (typed.length !== lines.length || missing.length > 0) {
-    return refuse(400, {
-      ...Object.fromEntries(
-        missing.map((index) => [`prices[${index}]`, [`Please enter a unit price for line ${index + 1}`]]),
-      ),
-      ...(typed.length !== lines.length
-        ? { prices: [`Please enter a unit price for each of the lot's ${lines.length} lines`] }
-        : {}),
-    });
-  }
-  const unitCents = typed.map((price) => parseDollars(price) as number);
-  const totalCents = lotTotalCents(lines, unitCents);
+  const read = readUnitPrices(lines, typed);
+  if (!read.ok) return refuse(400, read.fieldErrors);
+  const { unitCents, totalCents } = read;
   if (value.intent === "sheet" || value.confirm !== "yes") {
     // Without JavaScript (or from a sheet): the total, asked about once before it binds.
-    return { review: { prices: typed, totalCents } };
+    return { review: { prices: read.typed, totalCents } };
   }
   const outcome = await placeManualBid(services.db, { ...bidder, unitCents, amountCents: totalCents, confirmed: true });
   if (outcome.kind === "refused") {
@@ -165,45 +163,33 @@ export default function AuctionLotBid({ loaderData, actionData }: Route.Componen
   const { auctionId, lotId, auctionTitle, name, lines, standing, latest, done } = loaderData;
   const review = actionData && "review" in actionData ? actionData.review : undefined;
   const result = actionData && "result" in actionData ? actionData.result : undefined;
-  const hydrated = useHydrated();
-  // The prices to start from: the ones asked about, the ones a refused form sent (read by position:
-  // a tampered form may send anything there), else the seller's latest.
-  const sent = result?.initialValue?.prices;
-  const startPrices =
-    review?.prices ??
-    (Array.isArray(sent)
-      ? lines.map((_, index) => (typeof sent[index] === "string" ? (sent[index] as string) : ""))
-      : latest.length === lines.length
-        ? latest
-        : lines.map(() => ""));
+  const startPrices = startingPrices(lines.length, {
+    reviewed: review?.prices,
+    sent: result?.initialValue?.prices,
+    fallback: latest,
+  });
   const [form, fields] = useForm<BidFields, LotBidValue>({
     id: "lot-bid",
     lastResult: result,
     defaultValue: { prices: startPrices },
     ...validatedBy(lotBidSchema, { constraint: false }),
   });
-  const [typed, setTyped] = useState<string[]>(startPrices);
-  const units = lines.map((_, index) => parseDollars(typed[index] ?? ""));
-  const liveTotal = units.every((cents) => cents !== null) ? lotTotalCents(lines, units as number[]) : null;
+  const live = useLiveTotal(lines, startPrices);
+  const buttonText = useBindingTotalText(live.total, (total) => `Place binding bid of ${total}`) ?? "Review the total";
   const open = loaderData.status === "open";
   const errorsOf = (name: string) => result?.error?.[name] ?? undefined;
   /** A line's price errors, the browser's checks or the server's. */
-  const priceErrors = (index: number) => form.allErrors[`prices[${index}]`] ?? errorsOf(`prices[${index}]`);
+  const priceErrors = (index: number) => form.allErrors[priceField(index)] ?? errorsOf(priceField(index));
   /** What was sent in a refused form, kept in its field (an uploaded sheet's text lands in the box). */
   const typedOf = (name: string) => {
     const value = result?.initialValue?.[name];
     return typeof value === "string" ? value : undefined;
   };
   const errorLinks = [
-    ...(fields.prices.errors ?? []).map((message) => ({ fieldId: "lot-price-0", message })),
+    ...priceErrorLinks("lot-price", lines.length, fields.prices.errors, () => undefined),
     ...(errorsOf("sheet") ?? []).map((message) => ({ fieldId: "lot-sheet", message })),
     ...(errorsOf("minimum") ?? []).map((message) => ({ fieldId: "lot-minimum", message })),
-    ...lines.flatMap((_, index) =>
-      (priceErrors(index) ?? []).map((message) => ({
-        fieldId: `lot-price-${index}`,
-        message,
-      })),
-    ),
+    ...priceErrorLinks("lot-price", lines.length, [], priceErrors),
   ];
   return (
     <div className="narrow">
@@ -251,23 +237,15 @@ export default function AuctionLotBid({ loaderData, actionData }: Route.Componen
         </p>
       </section>
       {open && review ? (
-        <section aria-labelledby="lot-review" className="card">
-          <h2 id="lot-review" tabIndex={-1}>{`Place a bid of ${formatCents(review.totalCents)} in total?`}</h2>
-          <p>
-            Bids are binding and cannot be retracted. The total is each line's quantity × unit price, rounded to the
-            cent, added up.
-          </p>
+        <TotalReview id="lot-review" title={`Place a bid of ${formatCents(review.totalCents)} in total?`}>
           <Form method="post" className="button-row">
             <input type="hidden" name="intent" value="bid" />
-            {review.prices.map((price, index) => (
-              // biome-ignore lint/suspicious/noArrayIndexKey: one hidden field per line, in the lines' order
-              <input key={index} type="hidden" name={`prices[${index}]`} value={price} />
-            ))}
+            <HiddenPrices prices={review.prices} />
             <input type="hidden" name="confirm" value="yes" />
             <SubmitButton>Yes, place this bid</SubmitButton>
             <Link to=".">No, change it</Link>
           </Form>
-        </section>
+        </TotalReview>
       ) : null}
       {open ? (
         <section aria-labelledby="lot-bid-heading" className="card">
@@ -275,57 +253,16 @@ export default function AuctionLotBid({ loaderData, actionData }: Route.Componen
           <Form method="post" {...getFormProps(form)} className="stack">
             <ErrorSummary formErrors={form.errors} fieldErrors={errorLinks} submissionKey={[result]} />
             <input type="hidden" name="intent" value="bid" />
-            {hydrated ? <input type="hidden" name="confirm" value="yes" /> : null}
-            <table className="table">
-              <caption>{`The lot's ${lines.length} ${lines.length === 1 ? "line" : "lines"}: enter a unit price for each`}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Line</th>
-                  <th scope="col">Quantity</th>
-                  <th scope="col">Ceiling</th>
-                  <th scope="col">Unit price (CAD)</th>
-                </tr>
-              </thead>
-              <tbody>
-                {lines.map((line, index) => {
-                  return (
-                    <tr key={line.position}>
-                      <th scope="row" id={`lot-line-${index}`}>{`${index + 1}. ${line.description}`}</th>
-                      <td>{`${line.quantityText} ${line.unit}`}</td>
-                      <td>{line.ceilingCents === null ? "None" : formatCents(line.ceilingCents)}</td>
-                      <td>
-                        <TextInput
-                          id={`lot-price-${index}`}
-                          name={`prices[${index}]`}
-                          label={`Unit price, line ${index + 1}: ${line.description}, per ${line.unit}`}
-                          errors={priceErrors(index)}
-                          inputProps={{
-                            inputMode: "decimal",
-                            autoComplete: "off",
-                            defaultValue: startPrices[index] ?? "",
-                            onChange: (event) => {
-                              const next = [...typed];
-                              next[index] = event.currentTarget.value;
-                              setTyped(next);
-                            },
-                          }}
-                        />
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-            {hydrated ? (
-              <p>
-                <strong>
-                  {liveTotal === null ? "Total: enter every unit price" : `Total: ${formatCents(liveTotal)}`}
-                </strong>
-              </p>
-            ) : null}
-            <SubmitButton>
-              {hydrated && liveTotal !== null ? `Place binding bid of ${formatCents(liveTotal)}` : "Review the total"}
-            </SubmitButton>
+            <UnitPriceTable
+              lines={lines}
+              idPrefix="lot-price"
+              caption={`The lot's ${lines.length} ${lines.length === 1 ? "line" : "lines"}: enter a unit price for each`}
+              startPrices={startPrices}
+              lineErrors={priceErrors}
+              onChange={live.change}
+            />
+            <LiveTotal total={live.total} />
+            <SubmitButton>{buttonText}</SubmitButton>
           </Form>
           <h3>With a spreadsheet</h3>
           <p>

@@ -1,6 +1,7 @@
 import { formatCents } from "~/shared/money";
 import { refusalMessage } from "../bidding/bid-messages";
 import type { LineRefusal } from "./lot-bidding";
+import { LOT_TOTAL_TOO_LARGE } from "./unit-prices";
 
 // What a lot's bid or minimum form says when the rules refuse it (issue 31): the single price's
 // words for the total, and a line's own words for its unit price (lines count from 1, as shown).
@@ -14,7 +15,7 @@ export function lineRefusalMessage(refusal: LineRefusal): string {
     case "unit-price-above-ceiling":
       return `Line ${refusal.line + 1}: the unit price cannot be more than the ceiling of ${formatCents(refusal.ceilingCents)}`;
     case "total-above-maximum":
-      return "The lot's total is too large: please check the unit prices";
+      return LOT_TOTAL_TOO_LARGE;
     case "minimum-needs-a-bid":
       return "Please bid on this lot first: your minimum scales the unit prices of your latest bid";
     case "minimum-out-of-reach":

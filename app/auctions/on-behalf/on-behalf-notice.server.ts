@@ -24,14 +24,17 @@ async function enteredByLabel(executor: NoticeExecutor, userId: number): Promise
  */
 export async function tellSellerOnBehalf(
   services: MessageServices,
-  auction: { id: number; title: string },
+  /** `named`: the auction as the notice names it, with its lot on an auction of several (lot-words.ts). */
+  auction: { id: number; title: string; named: string },
   effect: OnBehalfEffect,
   executor: NoticeExecutor,
 ) {
   const enteredBy = await enteredByLabel(executor, effect.userId);
   const what =
     effect.what === "bid"
-      ? `a bid of ${formatCents(effect.amountCents)}`
+      ? effect.unitCents
+        ? `a bid of ${formatCents(effect.amountCents)} in total (unit prices, line by line: ${effect.unitCents.map(formatCents).join(", ")})`
+        : `a bid of ${formatCents(effect.amountCents)}`
       : `your secret minimum to ${formatCents(effect.amountCents)} (we bid for you down to it)`;
   await notifyOrganizations(
     services,
@@ -41,7 +44,7 @@ export async function tellSellerOnBehalf(
       auctionId: auction.id,
       subject: `${effect.what === "bid" ? "Bid entered" : "Minimum set"} on your behalf: ${auction.title}`,
       lines: [
-        `${enteredBy} entered ${what} on your behalf in "${auction.title}".`,
+        `${enteredBy} entered ${what} on your behalf in ${auction.named}.`,
         `Their note: ${effect.note}`,
         "Bids are binding. If you did not ask for this, contact the auctioneer at once.",
         "",

@@ -1,6 +1,6 @@
 import { and, count, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auctionAutoBids, auctionBids, auctionEvents, notifications, outboxMessages } from "~db/schema";
+import { auctionAutoBids, auctionBids, auctionEvents, auctions, notifications, outboxMessages } from "~db/schema";
 import {
   catalogueForAuctions,
   createAuctionRow,
@@ -12,6 +12,7 @@ import {
   TEST_STAFF_ENV,
 } from "../../../tests/support/auction-fixtures";
 import { expectIn, expectNotIn } from "../../../tests/support/html";
+import { HAULING_AND_CEMENTING } from "../../../tests/support/lot-fixtures";
 import { createClient, startTestApp, type TestApp } from "../../../tests/support/test-app";
 import { databaseKinds } from "../../../tests/support/test-database";
 
@@ -299,5 +300,223 @@ describe.each(databaseKinds)("bids on a seller's behalf on %s", (kind) => {
       .from(auctionAutoBids)
       .where(and(eq(auctionAutoBids.auctionId, open.id), eq(auctionAutoBids.organizationId, bravo.organizationId)));
     expect(own).toMatchObject({ minimumCents: 700_000, onBehalfNote: null });
+  });
+  // Lots (issue 31): lot 1 "Cementing" as one amount, lot 2 "Hauling" priced by three lines (the last
+  // with a ceiling of $4.00); `gap` minutes between the lots' closings.
+  const lotted = (options: Partial<Parameters<typeof createAuctionRow>[1]> = {}) => {
+    const [hauling, cementing] = HAULING_AND_CEMENTING;
+    return auction(consultant, { lots: [cementing, hauling].filter((lot) => lot !== undefined), ...options });
+  };
+  const haulingPrices = (prices: string[], changes: Record<string, string> = {}) => {
+    const { amount: _, ...rest } = form(alpha, "");
+    return {
+      ...rest,
+      ...Object.fromEntries(prices.map((price, index) => [`prices[${index}]`, price])),
+      pricing: "lines",
+      ...changes,
+    };
+  };
+  /** As the browser sends it: to the lot's own address. */
+  const enterOn = (auctionId: number, lotId: number, body: Record<string, string>) =>
+    as(consultant).request(`/auctions/${auctionId}/on-behalf?lot=${lotId}`, { form: body });
+  const bidsOf = (auctionId: number) => db().select().from(auctionBids).where(eq(auctionBids.auctionId, auctionId));
+
+  it("enters a bid by phone on lot 2 by its unit prices: the total asked about, then the bid on that lot, marked and told", async () => {
+    const open = await lotted();
+    const [cementing, hauling] = open.lots;
+    if (!cementing || !hauling) throw new Error("no lots");
+    const page = `/auctions/${open.id}/on-behalf`;
+    // The lots to choose from, each by position and title with its closing; the first is shown.
+    const first = await (await as(consultant).request(page)).text();
+    expectIn(first, "Which lot did they ask about?");
+    expectIn(first, "Lot 1: Cementing (open for bidding, closes");
+    expectIn(first, "Lot 2: Hauling (open for bidding, closes");
+    expectIn(first, "Amount in dollars");
+    expectNotIn(first, "Unit price, line 1");
+    // Chosen with a plain GET: lot 2's lines, a unit price each.
+    const second = await (await as(consultant).request(`${page}?lot=${hauling.id}`)).text();
+    expectIn(second, "Unit price, line 3: Disposal, per m³");
+    expectIn(second, `name="lot" value="${hauling.id}"`);
+    expectIn(second, "$4.00"); // the ceiling
+    expectIn(second, "Their secret minimum for the lot&#x27;s total, in dollars");
+
+    // Without JavaScript: the total first, nothing placed.
+    const body = haulingPrices(["100.00", "50", "3.00"], { lot: String(hauling.id) });
+    const review = await enterOn(open.id, hauling.id, body);
+    expect(review.status).toBe(200);
+    const reviewHtml = await review.text();
+    expectIn(reviewHtml, "Place a bid of $1,425.00 in total on Lot 2: Hauling?");
+    expectIn(reviewHtml, "Yes, place this bid");
+    expectIn(reviewHtml, 'value="Sam Seller"');
+    expect(await bidsOf(open.id)).toEqual([]);
+
+    // Confirmed: on lot 2, with its unit prices and who entered it.
+    const placed = await enterOn(open.id, hauling.id, { ...body, confirm: "yes" });
+    expect(placed.status).toBe(302);
+    expect(placed.headers.get("location")).toBe(`${page}?lot=${hauling.id}&done=bid`);
+    const [bid] = await bidsOf(open.id);
+    expect(bid).toMatchObject({
+      lotId: hauling.id,
+      organizationId: alpha.organizationId,
+      amountCents: 142_500,
+      unitCents: [10_000, 5_000, 300],
+      kind: "manual",
+      userId: null,
+      enteredByUserId: consultant.userId,
+    });
+    expect(bid?.onBehalfNote).toMatch(
+      /^Phoned by Sam Seller at \d\d:\d\d \(America\/Edmonton\): Their internet is down$/,
+    );
+    expectIn(await (await as(consultant).request(`${page}?lot=${hauling.id}&done=bid`)).text(), "on Lot 2: Hauling");
+    const [event] = await db()
+      .select()
+      .from(auctionEvents)
+      .where(and(eq(auctionEvents.auctionId, open.id), eq(auctionEvents.kind, "bid")));
+    expect(event).toMatchObject({ userId: consultant.userId, organizationId: alpha.organizationId });
+    expect(event?.data).toMatchObject({ onBehalf: true, onBehalfNote: bid?.onBehalfNote });
+    // The seller is told, with the lot and its unit prices.
+    const [notice] = (await noticesOf(alpha)).filter((row) => row.auctionId === open.id);
+    expect(notice?.subject).toBe(`Bid entered on your behalf: ${open.title}`);
+    expect(notice?.text).toContain(`"${open.title}", Lot 2: Hauling`);
+    expect(notice?.text).toContain("a bid of $1,425.00 in total (unit prices, line by line: $100.00, $50.00, $3.00)");
+    expect(notice?.text).toContain("Prairie Auctioneers Ltd.");
+    // The seller's own bids, the console and the CSV mark it; the CSV names its lot and unit prices.
+    for (const path of [`/auctions/${open.id}/own-bids`, `/auctions/${open.id}`]) {
+      const own = await (await as(alpha).request(path)).text();
+      expectIn(own, "Entered on your behalf by");
+      expectIn(own, "<td>Lot 2: Hauling</td>");
+    }
+    const console = await (await as(consultant).request(`/auctions/${open.id}`)).text();
+    expectIn(console, "Entered on the seller&#x27;s behalf by");
+    expectIn(console, "Lot 2: Hauling");
+    const csv = await (await as(consultant).request(`/auctions/${open.id}/bids.csv`)).text();
+    expectIn(csv, "Alpha Hauling Ltd.,Lot 2: Hauling,1425.00,100.00;50.00;3.00,manual,,");
+    expectIn(csv, "Prairie Auctioneers Ltd.");
+
+    // Lot 1 is bid on as one amount, as before lots, and lands there.
+    expect((await enter(consultant, open.id, { ...form(bravo, "4,900.00"), lot: String(cementing.id) })).status).toBe(
+      302,
+    );
+    const onCementing = (await bidsOf(open.id)).filter((row) => row.lotId === cementing.id);
+    expect(onCementing).toMatchObject([
+      { organizationId: bravo.organizationId, amountCents: 490_000, unitCents: null },
+    ]);
+    // A minimum on lot 2's total, for the seller who bid there.
+    const minimum = await enter(consultant, open.id, {
+      ...form(alpha, "1,000.00", { what: "minimum" }),
+      lot: String(hauling.id),
+      pricing: "lines",
+    });
+    expect(minimum.status).toBe(302);
+    const [autoBid] = await db()
+      .select()
+      .from(auctionAutoBids)
+      .where(and(eq(auctionAutoBids.lotId, hauling.id), eq(auctionAutoBids.organizationId, alpha.organizationId)));
+    expect(autoBid).toMatchObject({ minimumCents: 100_000 });
+    expect(autoBid?.onBehalfNote).toMatch(/^Phoned by Sam Seller/);
+  });
+
+  it("refuses a line over its ceiling, a missing price and a closed lot with their messages; nothing written", async () => {
+    // Lot 1 closed a minute ago; lot 2 closes two hours after it.
+    const open = await lotted({
+      startsAt: new Date(Date.now() - 7_200_000),
+      endsAt: new Date(Date.now() - 60_000),
+      lotCloseGapMinutes: 120,
+    });
+    const [cementing, hauling] = open.lots;
+    if (!cementing || !hauling) throw new Error("no lots");
+    const lot = String(hauling.id);
+    const over = await enterOn(open.id, hauling.id, haulingPrices(["90.00", "50.00", "4.01"], { lot, confirm: "yes" }));
+    expect(over.status).toBe(400);
+    const overHtml = await over.text();
+    expectIn(overHtml, "Line 3: the unit price cannot be more than the ceiling of $4.00");
+    expectIn(overHtml, 'href="#on-behalf-price-2"');
+    expectIn(overHtml, 'value="4.01"'); // what was typed is kept
+    expectIn(overHtml, 'value="Sam Seller"');
+    // Not even asked about without JavaScript: refused before the total is shown.
+    const unconfirmed = await enter(consultant, open.id, haulingPrices(["90.00", "50.00", "4.01"], { lot }));
+    expect(unconfirmed.status).toBe(400);
+    expectNotIn(await unconfirmed.text(), "Yes, place this bid");
+    const missing = await enterOn(open.id, hauling.id, haulingPrices(["90.00", "", "3.00"], { lot }));
+    expect(missing.status).toBe(400);
+    const missingHtml = await missing.text();
+    expectIn(missingHtml, "Please enter a unit price for line 2");
+    expectIn(missingHtml, 'href="#on-behalf-price-1"');
+    expectIn(missingHtml, "aria-invalid");
+
+    // The closed lot cannot be chosen on the page, from a link, or by a post.
+    const page = await (await as(consultant).request(`/auctions/${open.id}/on-behalf`)).text();
+    expectIn(page, "Lot 1: Cementing (closed: cannot be chosen)");
+    expectIn(page, "Unit price, line 1: Vacuum truck, per hour"); // the first lot still open is shown
+    const linked = await (await as(consultant).request(`/auctions/${open.id}/on-behalf?lot=${cementing.id}`)).text();
+    expectIn(linked, "Bidding on Lot 1: Cementing has closed: choose a lot that is still open");
+    const late = await enter(consultant, open.id, { ...form(alpha, "4000"), lot: String(cementing.id) });
+    expect(late.status).toBe(409);
+    const lateHtml = await late.text();
+    expectIn(lateHtml, "Bidding on Lot 1: Cementing has closed: choose a lot that is still open");
+    expectIn(lateHtml, 'href="#on-behalf-lot-1"');
+    // Over the lot's reserve: the rules' own message, for the whole bid.
+    const reserve = await enter(
+      consultant,
+      open.id,
+      haulingPrices(["200.00", "50.00", "3.00"], { lot, confirm: "yes" }),
+    );
+    expect(reserve.status).toBe(400);
+    expectIn(await reserve.text(), "$2,000.00");
+    expect(await bidsOf(open.id)).toEqual([]);
+    expect((await noticesOf(alpha)).filter((row) => row.auctionId === open.id)).toEqual([]);
+  });
+
+  it("answers odd posts on lots with a 4xx and a message, never a 5xx, and enters nothing", async () => {
+    const open = await lotted();
+    const other = await lotted();
+    const single = await auction(consultant);
+    const [cementing, hauling] = open.lots;
+    if (!cementing || !hauling) throw new Error("no lots");
+    const lot = String(hauling.id);
+    const odd: [number, Record<string, string>, string][] = [
+      [open.id, form(alpha, "4000"), "Choose the lot the seller bids on"], // no lot
+      [open.id, { ...form(alpha, "4000"), lot: "abc" }, "Choose the lot the seller bids on"],
+      [open.id, { ...form(alpha, "4000"), lot: `${cementing.id}.0` }, "Choose the lot the seller bids on"],
+      [open.id, { ...form(alpha, "4000"), lot: String(other.lots[0]?.id) }, "Choose the lot the seller bids on"],
+      [single.id, { ...form(alpha, "4000"), lot: String(other.lots[0]?.id) }, "Choose the lot the seller bids on"],
+      [open.id, { ...haulingPrices([], { lot }), prices: "abc" }, "Enter a unit price in dollars and cents"],
+      [
+        open.id,
+        haulingPrices(["1"], { lot, "prices[7]": "2", confirm: "yes" }),
+        "Please enter a unit price for line 2",
+      ],
+      [
+        open.id,
+        haulingPrices(["1e9999", "-5", "NaN"], { lot, confirm: "yes" }),
+        "Enter a unit price in dollars and cents",
+      ],
+      [open.id, haulingPrices(["99999999999999999", "1", "1"], { lot }), "Enter a unit price in dollars and cents"],
+      [open.id, haulingPrices(["90000000000.00", "1", "1"], { lot }), "total is too large"],
+      [open.id, haulingPrices(["1", "1", "1"], { lot: String(cementing.id) }), "Enter the amount the seller asked for"],
+      [
+        open.id,
+        { ...haulingPrices(["1", "1", "1"], { lot }), pricing: "none" },
+        "Enter the amount the seller asked for",
+      ],
+    ];
+    for (const [auctionId, body, message] of odd) {
+      const answer = await enter(consultant, auctionId, body);
+      expect(answer.status, JSON.stringify(body)).toBeGreaterThanOrEqual(400);
+      expect(answer.status, JSON.stringify(body)).toBeLessThan(500);
+      expectIn(await answer.text(), message);
+    }
+    // A lot that is not one of the auction's, asked for by a link: the page says so and shows the first.
+    const linked = await as(consultant).request(`/auctions/${open.id}/on-behalf?lot=${other.lots[1]?.id}`);
+    expect(linked.status).toBe(200);
+    expectIn(await linked.text(), "Choose the lot the seller bids on");
+    expect((await as(consultant).request(`/auctions/${open.id}/on-behalf?lot=x%00`)).status).toBe(200);
+    for (const id of [open.id, other.id, single.id]) expect(await bidCount(id)).toBe(0);
+    // Every lot closed: nothing to enter.
+    await db().update(auctions).set({ status: "closed" }).where(eq(auctions.id, other.id));
+    expectIn(
+      await (await as(consultant).request(`/auctions/${other.id}/on-behalf`)).text(),
+      "Bidding has closed on every lot.",
+    );
   });
 });

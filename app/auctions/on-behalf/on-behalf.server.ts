@@ -22,8 +22,18 @@ export async function sellersWhoMayBid(db: Database, auctionId: number) {
     .orderBy(asc(organizations.name), asc(organizations.id));
 }
 
+/** Whether the seller may be chosen: invited, terms accepted. */
+export async function sellerMayBeChosen(db: Database, auctionId: number, sellerId: number): Promise<boolean> {
+  const sellers = await sellersWhoMayBid(db, auctionId);
+  return sellers.some((seller) => seller.organizationId === sellerId);
+}
+
 export type OnBehalfRequest = {
   auction: AuctionRow;
+  /** The lot (issue 31); none: the auction's first. */
+  lotId?: number;
+  /** A bid on a lot priced by lines: its unit prices, whose total is `amountCents`. */
+  unitCents?: number[];
   /** The consultant, buyer or staff user entering it. */
   userId: number;
   sellerId: number;
@@ -45,19 +55,24 @@ export type OnBehalfOutcome =
 export async function enterOnBehalf(services: MessageServices, request: OnBehalfRequest): Promise<OnBehalfOutcome> {
   const { db } = services;
   const { auction } = request;
-  const sellers = await sellersWhoMayBid(db, auction.id);
-  if (!sellers.some((seller) => seller.organizationId === request.sellerId)) {
+  if (!(await sellerMayBeChosen(db, auction.id, request.sellerId))) {
     return { kind: "refused", status: 400, field: "seller", message: CHOOSE_A_SELLER };
   }
   const bidder = {
     auctionId: auction.id,
+    lotId: request.lotId,
     organizationId: request.sellerId,
     userId: request.userId,
     onBehalfNote: request.note,
   };
   const outcome =
     request.what === "bid"
-      ? await placeManualBid(db, { ...bidder, amountCents: request.amountCents, confirmed: request.confirmed })
+      ? await placeManualBid(db, {
+          ...bidder,
+          amountCents: request.amountCents,
+          unitCents: request.unitCents,
+          confirmed: request.confirmed,
+        })
       : await setAutoBidMinimum(db, { ...bidder, minimumCents: request.amountCents });
   if (outcome.kind === "unconfirmed") return outcome;
   if (outcome.kind === "refused") {

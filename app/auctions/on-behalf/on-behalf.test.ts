@@ -3,7 +3,16 @@ import { describe, expect, it } from "vitest";
 import { bidHistoryCsv } from "../bidding/bid-history-csv.server";
 import { ownBidHow } from "../bidding/own-bids-table";
 import { mayEnterOnBehalf } from "./on-behalf-rules";
-import { CALL_TIME_FORMAT, CALLER_MISSING, callTimeAllowed, onBehalfNote, onBehalfSchema } from "./on-behalf-schema";
+import {
+  AMOUNT_MISSING,
+  CALL_TIME_FORMAT,
+  CALLER_MISSING,
+  CHOOSE_A_LOT,
+  callTimeAllowed,
+  onBehalfNote,
+  onBehalfSchema,
+  UNIT_PRICE_FORMAT,
+} from "./on-behalf-schema";
 
 // Who may bid on a seller's behalf, the form's checks, the note and how the bid reads (issue 21).
 
@@ -43,6 +52,22 @@ describe("the on-behalf form", () => {
     expect(submission.error?.caller).toEqual([CALLER_MISSING]);
     expect(submission.error?.calledAt).toEqual([CALL_TIME_FORMAT]);
     expect(submission.error?.amount?.[0]).toMatch(/dollars and cents/);
+  });
+
+  it("takes a lot and a unit price per line instead of the amount for a bid on a lot priced by lines", () => {
+    const submission = form({ amount: "", lot: "12", pricing: "lines", "prices[0]": "100.00", "prices[1]": "0" });
+    expect(submission.status).toBe("success");
+    if (submission.status === "success") {
+      expect(submission.value).toMatchObject({ lot: 12, amount: undefined, prices: ["100.00", "0"] });
+    }
+    // A minimum is still an amount; a lot that is not an id and a price that is not one are named.
+    const minimum = form({ amount: "", what: "minimum", lot: "12", pricing: "lines" });
+    expect(minimum.status === "error" && minimum.error?.amount).toEqual([AMOUNT_MISSING]);
+    const odd = form({ lot: "0x10", "prices[0]": "-5", "prices[1]": "1e9" });
+    if (odd.status !== "error") throw new Error("the form was taken");
+    expect(odd.error?.lot).toEqual([CHOOSE_A_LOT]);
+    expect(odd.error?.["prices[0]"]).toEqual([UNIT_PRICE_FORMAT]);
+    expect(odd.error?.["prices[1]"]).toEqual([UNIT_PRICE_FORMAT]);
   });
 
   it("takes a call time up to 12 hours back on the clock face, never ahead", () => {
