@@ -2,7 +2,7 @@ import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { placeManualBid } from "~/auctions/bidding/bid-queue.server";
 import { auctionRow, createAuctionRow, createBuyer } from "../support/auction-fixtures";
-import { HAULING, HAULING_AND_CEMENTING } from "../support/lot-fixtures";
+import { HAULING_AND_CEMENTING } from "../support/lot-fixtures";
 import { errorAlertText, submit } from "./account-helpers";
 import { signInAs } from "./app-pages";
 import { auctionAppForFile, closeAuction, mainText, twoSellers } from "./auction-steps";
