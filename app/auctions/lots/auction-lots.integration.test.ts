@@ -535,5 +535,16 @@ describe.each(databaseKinds)("lots and line items on %s", (kind) => {
     expect((await as(buyer).request(`/auctions/${auction.id}/lots/${hauling.id}/price-sheet.csv`)).status).toBe(404);
     expect((await as(alpha).request(`/auctions/${auction.id}/lots/999999/bid`)).status).toBe(404);
     expect((await as(bravo).request(bidPage, { form: { intent: "minimum", minimum: "1000.00" } })).status).toBe(404);
+    // A binding bid skips reading the auction once the lot's lines are known here (alpha's page read
+    // them): its round still checks the invitation and that the lot is the auction's.
+    expectIn(await (await as(alpha).request(bidPage)).text(), "Unit price, line 1");
+    const binding = { intent: "bid", confirm: "yes", "prices[0]": "100.00", "prices[1]": "50.00", "prices[2]": "3.00" };
+    expect((await as(bravo).request(bidPage, { form: binding })).status).toBe(404);
+    const other = await lotted([alpha]);
+    expect((await as(alpha).request(`/auctions/${other.id}/lots/${hauling.id}/bid`, { form: binding })).status).toBe(
+      404,
+    );
+    expect(await db().select().from(auctionBids).where(eq(auctionBids.lotId, hauling.id))).toEqual([]);
+    expect((await as(alpha).request(bidPage, { form: binding })).status).toBe(302);
   });
 });

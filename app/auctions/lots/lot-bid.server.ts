@@ -38,6 +38,15 @@ export async function linesOfLot(db: Pick<Database, "select">, lotId: number): P
 const openLotLines = new WeakMap<object, Map<number, Promise<LotLine[]>>>();
 const OPEN_LOT_LINES_KEPT = 1_000;
 
+/**
+ * The lines of a lot this process has read while its auction was open or over, without reading:
+ * undefined when not known here. A bid's fast path (its round checks the invitation, the terms and
+ * the lot) uses it to skip reading the auction per bid.
+ */
+export function knownOpenLotLines(db: Pick<Database, "select">, lotId: number): Promise<LotLine[]> | undefined {
+  return openLotLines.get(db)?.get(lotId);
+}
+
 /** The lines of a lot being bid on: read once per process while its auction is open or over. */
 export function linesOfOpenLot(
   db: Pick<Database, "select">,
@@ -71,7 +80,7 @@ export async function sellerLotStanding(
   now = new Date(),
 ) {
   const [lines, [latest], [minimum], standing] = await Promise.all([
-    linesOfLot(db, lot.id),
+    linesOfOpenLot(db, auction, lot.id, now),
     db
       .select({ amountCents: auctionBids.amountCents, unitCents: auctionBids.unitCents })
       .from(auctionBids)
