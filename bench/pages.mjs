@@ -4,11 +4,16 @@
 // 500 registrations. Each party signs in through /login; autocannon then asks for each page with 10 and
 // with 50 clients, and for the same server's GET /healthz (one `select 1`) in the same run: the ratio
 // to it is steadier than absolute figures on a shared machine.
-// Targets: each page at least 0.25 of /healthz, p99 under 150 ms at 10 clients, no timeout at 50.
+// Issue 31: an auction of 5 lots x 20 line items with 500 bids in all (100 a lot, each with its 20
+// unit prices), its buyer's console and a seller's page ("lots-console", "lots-seller").
+// Targets: each page at least 0.25 of /healthz, p99 under 150 ms at 10 clients, no timeout at 50; the
+// lotted auction's two pages at most 2.5 times the app CPU per answer of the cheapest signed-in page
+// (the "floor" reference row), in the same run.
 // Usage: npm run build && node bench/pages.mjs
 //   BENCH_DB (postgres | pglite, default postgres), BENCH_SECONDS (per measurement, default 5),
 //   BENCH_CLIENTS (comma-separated, default 10,50), BENCH_PAGES (comma-separated names among account,
-//   auctions, console, seller, staff, and the references floor and login; default all),
+//   auctions, console, seller, lots-console, lots-seller, staff, and the references floor and login;
+//   default all),
 //   BENCH_DATABASE_URL (an existing PostgreSQL database to create the run's database next to; default
 //   DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test),
 //   BENCH_CPU_PROF=1 (the app server writes a V8 CPU profile to /tmp/prof), BENCH_SKIP_HEALTHZ=1 (no
@@ -38,6 +43,10 @@ const NOTIFICATIONS = 200;
 const REGISTRATIONS = 500;
 const RATIO_TARGET = 0.25;
 const P99_TARGET_MS = 150;
+const LOTS = 5;
+const LOT_LINES = 20;
+/** The lotted auction's pages: at most this many times the floor reference's app CPU per answer. */
+const LOTS_CPU_TARGET = 2.5;
 const STAFF = { email: "staff@example.com", password: "staff-password" };
 
 const kind = process.env.BENCH_DB === "pglite" ? "pglite" : "postgres";
@@ -117,6 +126,43 @@ async function writeData(options) {
       });
       if (outcome.kind !== "accepted") throw new Error(`bid ${index + 1} was not accepted: ${JSON.stringify(outcome)}`);
     }
+    // Issue 31: 5 lots of 20 lines (quantities 1 to 20 units), 100 bids on each, a unit price per line.
+    const lotReserveCents = 100_000_000;
+    const lotted = await fixtures.createAuctionRow(db, {
+      owner: buyer,
+      ...catalogue,
+      sellers,
+      endsAt: new Date(Date.now() + 6 * 3_600_000),
+      lotCloseGapMinutes: 10,
+      lots: Array.from({ length: LOTS }, (_, lot) => ({
+        title: `Lot work ${lot + 1}`,
+        reserveCents: lotReserveCents,
+        decrementKind: "amount",
+        decrementValue: 100,
+        lines: Array.from({ length: LOT_LINES }, (_, line) => ({
+          description: `Rate ${line + 1}: hourly crew, equipment and mileage`,
+          unit: "each",
+          quantity: 1000,
+          ceilingCents: null,
+        })),
+      })),
+    });
+    for (let index = 0; index < BIDS; index += 1) {
+      const lot = lotted.lots[index % LOTS];
+      const seller = sellers[Math.floor(index / LOTS) % SELLERS];
+      const total = lotReserveCents - 100 * (Math.floor(index / LOTS) + 1);
+      const unitCents = [...Array(LOT_LINES - 1).fill(100_000), total - (LOT_LINES - 1) * 100_000];
+      const outcome = await placeManualBid(db, {
+        auctionId: lotted.id,
+        lotId: lot.id,
+        organizationId: seller.organizationId,
+        userId: seller.userId,
+        unitCents,
+        amountCents: total,
+      });
+      if (outcome.kind !== "accepted")
+        throw new Error(`lot bid ${index + 1} was not accepted: ${JSON.stringify(outcome)}`);
+    }
     const content = Buffer.alloc(20_000, 7);
     for (let index = 0; index < DOCUMENTS; index += 1) {
       await query(
@@ -146,7 +192,7 @@ async function writeData(options) {
        from tokens join requests on requests.id = tokens.registration_request_id`,
       [REGISTRATIONS],
     );
-    return { buyer, seller: sellers[0], auctionId: busy.id };
+    return { buyer, seller: sellers[0], auctionId: busy.id, lottedId: lotted.id };
   } finally {
     await handle.close();
   }
@@ -223,6 +269,20 @@ async function main() {
         path: `/auctions/${data.auctionId}`,
         cookie: seller,
       },
+      {
+        name: "lots-console",
+        label: `/auctions/${data.lottedId} (buyer's console, ${LOTS} lots x ${LOT_LINES} lines)`,
+        path: `/auctions/${data.lottedId}`,
+        cookie: buyer,
+        lots: true,
+      },
+      {
+        name: "lots-seller",
+        label: `/auctions/${data.lottedId} (a seller, ${LOTS} lots x ${LOT_LINES} lines)`,
+        path: `/auctions/${data.lottedId}`,
+        cookie: seller,
+        lots: true,
+      },
       { name: "staff", label: "/staff/registrations (staff)", path: "/staff/registrations", cookie: staff },
       // References, not held to the targets: the cheapest pages React Router renders here, a signed-in one
       // with no data of its own (it ships no JavaScript) and the sign-in page (no session, with scripts).
@@ -285,6 +345,7 @@ async function main() {
           misses.push(`p99 ${result.p99} ms >= ${P99_TARGET_MS} ms`);
         if (result.timeouts > 0) misses.push(`${result.timeouts} timeouts`);
         if (result.problems > 0) misses.push(`${result.problems} errors or non-2xx answers`);
+        page.cpuMs = { ...page.cpuMs, [connections]: result.cpuMs };
         if (page.reference) continue;
         verdicts.push(
           `${misses.length ? "MISS" : "PASS"} ${page.label}, ${connections} clients${misses.length ? `: ${misses.join(", ")}` : ""}`,
@@ -321,6 +382,20 @@ async function main() {
       `targets: each page at least ${RATIO_TARGET} of /healthz, p99 under ${P99_TARGET_MS} ms at 10 clients, no timeout (10 s) at any.`,
     );
     for (const verdict of verdicts) console.log(verdict);
+    // Issue 31: the lotted auction's pages against the floor's app CPU per answer, at each client count.
+    const floor = pages.find((page) => page.name === "floor");
+    for (const page of pages.filter((candidate) => candidate.lots)) {
+      for (const connections of clientCounts) {
+        if (!floor) {
+          console.log(`note: ${page.label}: the floor reference was not measured (BENCH_PAGES), no CPU ratio`);
+          break;
+        }
+        const times = page.cpuMs[connections] / floor.cpuMs[connections];
+        console.log(
+          `${times <= LOTS_CPU_TARGET ? "PASS" : "MISS"} ${page.label}, ${connections} clients: ${fixed(times, 2)} times the floor's CPU per answer (target at most ${LOTS_CPU_TARGET})`,
+        );
+      }
+    }
   } finally {
     if (app) await stopChild(app.child);
     await database.drop();
