@@ -1,6 +1,7 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { placeManualBid } from "~/auctions/bidding/bid-queue.server";
+import { moveAuctionTimes } from "~/auctions/lots/lots.server";
 import { auctionRow, createAuctionRow, createBuyer } from "../support/auction-fixtures";
 import { HAULING_AND_CEMENTING } from "../support/lot-fixtures";
 import { errorAlertText, submit } from "./account-helpers";
@@ -64,12 +65,16 @@ describe.each(javaScriptModes)("lots and line items with %s", (mode) => {
     expect(lots.map((lot) => lot.title)).toEqual(["", "Rig move"]);
     expect((lots[1]?.scheduledEndsAt.getTime() ?? 0) - (lots[0]?.scheduledEndsAt.getTime() ?? 0)).toBe(1_800_000);
 
-    // The sellers, on an open auction of two lots: lot 1 of lines.
+    // The sellers, on an open auction of three lots closing 30 minutes apart: lot 1 of lines.
     const auction = await createAuctionRow(db, {
       owner: buyer,
       ...catalogue,
       sellers: [alpha, bravo],
-      lots: HAULING_AND_CEMENTING,
+      lotCloseGapMinutes: 30,
+      lots: [
+        ...HAULING_AND_CEMENTING,
+        { title: "Crane", reserveCents: 100_000, decrementKind: "amount", decrementValue: 1_000 },
+      ],
     });
     const alphaPage = await open(mode);
     await signInAs(alphaPage, mode, alpha);
@@ -143,17 +148,31 @@ describe.each(javaScriptModes)("lots and line items with %s", (mode) => {
     await expect.poll(() => mainText(buyerPage)).toContain("Each seller's best bid, line by line");
     await axe(buyerPage);
     const lotBidsHtml = mode === "no-js" ? await buyerPage.content() : "";
-    // Bravo takes lot 2; after the last lot closes the buyer awards each lot to its lowest bid: a split award.
-    expect(
-      await placeManualBid(db, {
-        auctionId: auction.id,
-        lotId: auction.lots[1]?.id,
-        organizationId: bravo.organizationId,
-        userId: bravo.userId,
-        amountCents: 450_000,
-      }),
-    ).toMatchObject({ kind: "accepted" });
-    await closeAuction(app, auction.id);
+    // Staggered closings: lot 1 has closed, lots 2 and 3 still take bids.
+    await moveAuctionTimes(db, auction.id, { endsAt: new Date(Date.now() - 1_000) });
+    await alphaPage.goto(`/auctions/${auction.id}`);
+    await waitForAppIfShipped(alphaPage);
+    await expect.poll(() => mainText(alphaPage)).toContain("Bid on Lot 2: Cementing");
+    expect(await mainText(alphaPage)).not.toContain("Bid on Lot 1: Hauling");
+    await axe(alphaPage);
+    await alphaPage.goto(`/auctions/${auction.id}/lots/${auction.lots[0]?.id}/bid`);
+    expect(await mainText(alphaPage)).toContain("Bidding on this lot has closed.");
+    // Bravo takes lots 2 and 3; after the last lot closes the buyer awards each lot to its lowest bid: a split award.
+    for (const [lot, amountCents] of [
+      [auction.lots[1], 450_000],
+      [auction.lots[2], 90_000],
+    ] as const) {
+      expect(
+        await placeManualBid(db, {
+          auctionId: auction.id,
+          lotId: lot?.id,
+          organizationId: bravo.organizationId,
+          userId: bravo.userId,
+          amountCents,
+        }),
+      ).toMatchObject({ kind: "accepted" });
+    }
+    await closeAuction(app, auction.id, 60);
     await buyerPage.goto(`/auctions/${auction.id}/award`);
     await waitForAppIfShipped(buyerPage);
     expect(await mainText(buyerPage)).toContain("Each lot to its lowest bid");
@@ -162,6 +181,7 @@ describe.each(javaScriptModes)("lots and line items with %s", (mode) => {
     await submit(buyerPage, mode, buyerPage.getByRole("button", { name: "Review the award" }));
     await expect.poll(() => mainText(buyerPage)).toContain(`Lot 2: Cementing: ${bravoName} at $4,500.00`);
     expect(await mainText(buyerPage)).toContain(`Lot 1: Hauling: ${alphaName} at $1,299.00`);
+    expect(await mainText(buyerPage)).toContain(`Lot 3: Crane: ${bravoName} at $900.00`);
     await submit(buyerPage, mode, buyerPage.getByRole("button", { name: "Yes, award" }));
     await expect.poll(() => mainText(buyerPage)).toContain(`${bravoName} at $4,500.00`);
     await axe(buyerPage);

@@ -65,8 +65,9 @@ export async function openBidding(app: TestApp, auctionId: number) {
 }
 
 /** The auction closes on time, as the clock would at the end time. */
-export async function closeAuction(app: TestApp, auctionId: number) {
-  const ended = new Date(Date.now() - 1_000);
+export async function closeAuction(app: TestApp, auctionId: number, lotsSpanMinutes = 0) {
+  // Lots close one after another (issue 31): the first lot's end goes back by their span, so the last has ended too.
+  const ended = new Date(Date.now() - 1_000 - lotsSpanMinutes * 60_000);
   await moveAuctionTimes(app.services.db, auctionId, { startsAt: new Date(ended.getTime() - 60_000), endsAt: ended });
   await advanceAuctions(app.services);
 }
