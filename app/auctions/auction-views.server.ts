@@ -190,6 +190,11 @@ type AuctionTerms = Awaited<ReturnType<typeof auctionTerms>>;
  * each live view stay small however busy the auction.
  */
 export const BIDS_SHOWN = 100;
+/**
+ * An auction shown as lots lists fewer of its latest bids (issue 31): each lot's own page lists the
+ * lot's latest BIDS_SHOWN with its chart, and the console stays as light as a single price's.
+ */
+export const LOTTED_BIDS_SHOWN = 25;
 
 export const ownerBidColumns = {
   id: auctionBids.id,
@@ -222,12 +227,13 @@ export async function ownerView(
       .innerJoin(organizations, eq(organizations.id, auctionBids.organizationId))
       .where(eq(auctionBids.auctionId, auction.id))
       .orderBy(desc(auctionBids.id))
-      .limit(BIDS_SHOWN),
+      .limit(auction.pricedByLots ? LOTTED_BIDS_SHOWN : BIDS_SHOWN),
     // The console shows how many are invited; the list is on the sellers page (the view travels with
     // every live change: 50 names and times in each for a count was most of its size after the bids).
     db.select({ total: count() }).from(auctionInvitations).where(eq(auctionInvitations.auctionId, auction.id)),
     sealedSide(db, auction, now),
-    fullPriceChart(db, auction),
+    // An auction shown as lots: each lot's chart is on its bids page (lots/lot-console.tsx).
+    auction.pricedByLots ? null : fullPriceChart(db, auction),
   ]);
   // The lowest and the awarded bid are nearly always among the latest; when not, one more read.
   const lot = firstLot(auction);
@@ -385,7 +391,8 @@ export async function sellerViews(
       .from(auctionInvitations)
       .where(and(eq(auctionInvitations.auctionId, auction.id), inArray(auctionInvitations.organizationId, ids))),
     auction.kind === "sealed" ? ownSealedBids(db, auction.id, ids) : undefined,
-    ranksOnly ? undefined : sellerPriceCharts(db, auction, ids),
+    // An auction shown as lots draws each lot's chart on the lot's own page, not the auction's.
+    ranksOnly || auction.pricedByLots ? undefined : sellerPriceCharts(db, auction, ids),
     ranksOnly ? lotStandings(db, auction.id) : undefined,
   ]);
   const shared = { ...clock(auction, now), terms };

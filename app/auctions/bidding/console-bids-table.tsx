@@ -35,7 +35,13 @@ export function ConsoleBidsTable({
   const latest = bids.length < total;
   return (
     <>
-      {latest ? <p>{`The latest ${bids.length} of ${total} bids are shown; the bid history has every one.`}</p> : null}
+      {latest ? (
+        <p>
+          {lotNames
+            ? `The latest ${bids.length} of ${total} bids are shown; each lot's page lists its own, and the bid history has every one.`
+            : `The latest ${bids.length} of ${total} bids are shown; the bid history has every one.`}
+        </p>
+      ) : null}
       <TableRegion label={latest ? "Latest bids" : "Every bid"}>
         <table className="table">
           <caption className="visually-hidden">
