@@ -10,9 +10,10 @@ import { formatCents } from "~/shared/money";
 import type { Route } from "./+types/account-report-auction";
 import { requireReportReader, zoneOf } from "./account-report-data.server";
 import { lineSavingsOf, lineTotalsOf, lotSavingsOf } from "./lot-savings";
-import { dayIn, filterSearch, readReportFilter } from "./report-filter";
+import { filterSearch, readReportFilter } from "./report-filter";
+import { FiguresList, rowFigures } from "./report-parts";
 import { awardedAuctions } from "./reports.server";
-import { formatBasisPoints, savingsOf } from "./savings";
+import { formatBasisPoints } from "./savings";
 
 // /account/reports/:auctionId (issue 31): one awarded auction of the reader's organization in the
 // savings report, lot by lot and line by line: each awarded lot's reserve, opening and award prices
@@ -46,16 +47,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     backHref: `/account/reports${filterSearch(readReportFilter(new URL(request.url), timeZone))}`,
     auction: {
       id: row.auctionId,
-      title: row.title,
-      kind: row.kind,
-      awardedOn: dayIn(row.awardedAt, timeZone),
-      reserveCents: row.reserveCents,
-      openingCents: row.openingCents,
-      awardCents: row.awardCents,
-      ...savingsOf(row.reserveCents, row.awardCents),
-      invitedCount: row.invitedCount,
-      bidderCount: row.bidderCount,
-      lotCount: row.lotCount,
+      ...rowFigures(row, timeZone),
       shownAsLots: row.lots.length > 0,
     },
     lots: severalLots
@@ -92,8 +84,8 @@ export default function AccountReportAuction({ loaderData }: Route.ComponentProp
         <Link to={`/auctions/${auction.id}`}>The auction</Link>
         {auction.kind === "sealed" ? " (sealed bids)" : null}
       </p>
-      <dl className="summary-list">
-        {[
+      <FiguresList
+        figures={[
           ["Awarded on", auction.awardedOn],
           ["Reserve", formatCents(auction.reserveCents)],
           ["Opening price", auction.openingCents === null ? "n/a" : formatCents(auction.openingCents)],
@@ -104,13 +96,8 @@ export default function AccountReportAuction({ loaderData }: Route.ComponentProp
           ],
           ["Sellers invited", String(auction.invitedCount)],
           ["Bidders", String(auction.bidderCount)],
-        ].map(([term, value]) => (
-          <div key={term}>
-            <dt>{term}</dt>
-            <dd>{value}</dd>
-          </div>
-        ))}
-      </dl>
+        ]}
+      />
       {lots.length > 0 ? (
         <>
           <h2>Savings by lot</h2>

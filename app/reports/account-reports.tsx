@@ -7,10 +7,18 @@ import { formatCents } from "~/shared/money";
 import { Role } from "~/shared/roles";
 import type { Route } from "./+types/account-reports";
 import { organizationReport } from "./account-report-data.server";
-import { dayIn, filterSearch, monthIn } from "./report-filter";
-import { BackToAccount, GroupTable, monthViews, PeriodForm, SavingsChart, TotalsList } from "./report-parts";
+import { filterSearch, monthIn } from "./report-filter";
+import {
+  BackToAccount,
+  GroupTable,
+  monthViews,
+  PeriodForm,
+  rowFigures,
+  SavingsChart,
+  TotalsList,
+} from "./report-parts";
 import type { ReportRow } from "./reports.server";
-import { formatBasisPoints, savingsOf, totalsBy, totalsOf } from "./savings";
+import { formatBasisPoints, totalsBy, totalsOf } from "./savings";
 
 // /account/reports (issue 21): the awarded auctions the reader's organization ran, in a period
 // chosen by a GET form: each auction's reserve, opening and award prices, savings, invited sellers
@@ -40,16 +48,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     pageCount,
     rows: newestFirst.map((row) => ({
       auctionId: row.auctionId,
-      title: row.title,
-      kind: row.kind,
-      awardedOn: dayIn(row.awardedAt, timeZone),
-      reserveCents: row.reserveCents,
-      openingCents: row.openingCents,
-      awardCents: row.awardCents,
-      ...savingsOf(row.reserveCents, row.awardCents),
-      invitedCount: row.invitedCount,
-      bidderCount: row.bidderCount,
-      lotCount: row.lotCount,
+      ...rowFigures(row, timeZone),
       awardedLots: row.lots.length,
       detail: detailOf(row),
       detailHref: `/account/reports/${row.auctionId}${search}`,

@@ -5,8 +5,9 @@ import { TextInput } from "~/forms/text-input";
 import { ColumnHeads } from "~/layout/column-heads";
 import { TableRegion } from "~/layout/table-region";
 import { formatCents } from "~/shared/money";
-import { FROM_MESSAGE, type ReportFilter, TO_MESSAGE } from "./report-filter";
-import { formatBasisPoints, monthName, type ReportTotals } from "./savings";
+import { dayIn, FROM_MESSAGE, type ReportFilter, TO_MESSAGE } from "./report-filter";
+import type { ReportRow } from "./reports.server";
+import { formatBasisPoints, monthName, type ReportTotals, savingsOf } from "./savings";
 
 // What the buyer's, consultant's and staff's report pages share (issue 21): the period form (a GET
 // form, so it works without JavaScript), the totals, a table of totals per group, and the bar chart
@@ -64,8 +65,8 @@ export function TotalsList({ totals, heading = "Totals for the period" }: { tota
   return (
     <section aria-labelledby="report-totals">
       <h2 id="report-totals">{heading}</h2>
-      <dl className="summary-list">
-        {[
+      <FiguresList
+        figures={[
           ["Awarded auctions", String(totals.auctions)],
           ["Reserve", formatCents(totals.reserveCents)],
           ["Award price", formatCents(totals.awardCents)],
@@ -75,15 +76,40 @@ export function TotalsList({ totals, heading = "Totals for the period" }: { tota
           ],
           ["Sellers invited", String(totals.invitedCount)],
           ["Bidders", String(totals.bidderCount)],
-        ].map(([term, value]) => (
-          <div key={term}>
-            <dt>{term}</dt>
-            <dd>{value}</dd>
-          </div>
-        ))}
-      </dl>
+        ]}
+      />
     </section>
   );
+}
+
+/** Figures as a summary list: each a term and its value. */
+export function FiguresList({ figures }: { figures: [term: string, value: string][] }) {
+  return (
+    <dl className="summary-list">
+      {figures.map(([term, value]) => (
+        <div key={term}>
+          <dt>{term}</dt>
+          <dd>{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/** An awarded auction's figures as the reports show them, its award day in the reader's zone. */
+export function rowFigures(row: ReportRow, timeZone: string) {
+  return {
+    title: row.title,
+    kind: row.kind,
+    awardedOn: dayIn(row.awardedAt, timeZone),
+    reserveCents: row.reserveCents,
+    openingCents: row.openingCents,
+    awardCents: row.awardCents,
+    ...savingsOf(row.reserveCents, row.awardCents),
+    invitedCount: row.invitedCount,
+    bidderCount: row.bidderCount,
+    lotCount: row.lotCount,
+  };
 }
 
 export type GroupView = { key: string; label: string; totals: ReportTotals };
