@@ -21,6 +21,7 @@ import { NO_MINIMUMS_IN_RANKS_ONLY } from "../bidding/bid-messages";
 import { tellBidEffectsSoon } from "../bidding/bid-notices.server";
 import { placeManualBid, setAutoBidMinimum } from "../bidding/bid-queue.server";
 import type { BidOutcome } from "../bidding/bid-round.server";
+import { ownBidHow } from "../bidding/own-bids-table";
 import { timezoneOf } from "../lifecycle/auction-form.server";
 import type { Route } from "./+types/auction-lot-bid";
 import { readPriceSheetCsv } from "./line-items-csv.server";
@@ -97,6 +98,12 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       minimum: standing.minimumCents === null ? null : formatCents(standing.minimumCents),
     },
     latest: standing.latestUnits.map((cents) => dollars(cents)),
+    ownBids: standing.ownBids.map((bid) => ({
+      amountCents: bid.amountCents,
+      placed: formatInZone(bid.createdAt, timezone),
+      how: ownBidHow({ ...bid, number: 0, createdAt: bid.createdAt.toISOString() }),
+      unitCents: bid.unitCents,
+    })),
     done: done === "placed" || done === "minimum" ? done : null,
   };
 }
@@ -366,6 +373,60 @@ export default function AuctionLotBid({ loaderData, actionData }: Route.Componen
           </strong>
         </p>
       )}
+      <OwnLotBids bids={loaderData.ownBids} lines={lines} />
     </div>
+  );
+}
+
+/** The seller's own latest bids on the lot, each with its unit prices line by line (never another seller's). */
+function OwnLotBids({
+  bids,
+  lines,
+}: {
+  bids: { amountCents: number; placed: string; how: string; unitCents: number[] }[];
+  lines: { description: string; unit: string; quantityText: string }[];
+}) {
+  return (
+    <section aria-labelledby="own-lot-bids">
+      <h2 id="own-lot-bids">Your bids on this lot</h2>
+      {bids.length === 0 ? (
+        <p>None yet.</p>
+      ) : (
+        <table className="table">
+          <caption className="visually-hidden">Your latest bids on this lot, newest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">Total</th>
+              <th scope="col">Placed</th>
+              <th scope="col">How</th>
+              {lines.length > 1 ? <th scope="col">Unit prices</th> : null}
+            </tr>
+          </thead>
+          <tbody>
+            {bids.map((bid) => (
+              <tr key={`${bid.placed}-${bid.amountCents}`}>
+                <td>{formatCents(bid.amountCents)}</td>
+                <td>{bid.placed}</td>
+                <td>{bid.how}</td>
+                {lines.length > 1 ? (
+                  <td>
+                    <details>
+                      <summary>{`Unit prices of the ${formatCents(bid.amountCents)} bid`}</summary>
+                      <ol>
+                        {lines.map((line, index) => (
+                          <li key={`${index}-${line.description}`}>
+                            {`${line.description}: ${formatCents(bid.unitCents[index] ?? 0)} per ${line.unit} × ${line.quantityText}`}
+                          </li>
+                        ))}
+                      </ol>
+                    </details>
+                  </td>
+                ) : null}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
   );
 }

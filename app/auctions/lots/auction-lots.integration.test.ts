@@ -275,6 +275,12 @@ describe.each(databaseKinds)("lots and line items on %s", (kind) => {
     // Alpha $1,425.00, then Bravo $1,375.00 ($90.00, $50.00, $3.50).
     expect((await bid(alpha, ["100.00", "50.00", "3.00"])).status).toBe(302);
     expect((await bid(bravo, ["90.00", "50.00", "3.50"])).status).toBe(302);
+    // Each seller reads their own bids on the lot with their unit prices, never another's.
+    const alphaLot = await (await as(alpha).request(`/auctions/${auction.id}/lots/${hauling.id}/bid`)).text();
+    expectIn(alphaLot, "Your bids on this lot");
+    expectIn(alphaLot, "Unit prices of the $1,425.00 bid");
+    expectIn(alphaLot, "Vacuum truck: $100.00 per hour × 10");
+    expectNotIn(alphaLot, "$90.00 per hour");
     const bidsPage = `/auctions/${auction.id}/lots/${hauling.id}/bids`;
     const console = await (await as(buyer).request(`/auctions/${auction.id}`)).text();
     expectIn(console, `href="${bidsPage}"`);

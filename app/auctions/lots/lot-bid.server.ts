@@ -4,6 +4,7 @@ import { auctionAutoBids, auctionBids, auctionLineItems } from "~db/schema";
 import { decrementOf, lotStatusAt } from "../auction-rules";
 import type { AuctionWithLots } from "../auction-views.server";
 import { highestAllowedBid, highestOwnBid } from "../bidding/bidding";
+import { enteredBySql } from "../on-behalf/entered-by.server";
 import type { LineItem } from "./line-items";
 import { lotStandings, rankOn } from "./lot-standings.server";
 import type { LotRow } from "./lots.server";
@@ -71,6 +72,9 @@ export function linesOfOpenLot(
   return lines;
 }
 
+/** A seller's lot page lists their latest bids on the lot, each with its unit prices. */
+export const OWN_LOT_BIDS_SHOWN = 20;
+
 /** The seller's standing on the lot and their latest unit prices, read for their page only. */
 export async function sellerLotStanding(
   db: Database,
@@ -79,14 +83,22 @@ export async function sellerLotStanding(
   sellerId: number,
   now = new Date(),
 ) {
-  const [lines, [latest], [minimum], standing] = await Promise.all([
+  const [lines, ownBids, [minimum], standing] = await Promise.all([
     linesOfOpenLot(db, auction, lot.id, now),
+    // The seller's latest bids on the lot, with their unit prices: theirs only.
     db
-      .select({ amountCents: auctionBids.amountCents, unitCents: auctionBids.unitCents })
+      .select({
+        amountCents: auctionBids.amountCents,
+        unitCents: auctionBids.unitCents,
+        kind: auctionBids.kind,
+        createdAt: auctionBids.createdAt,
+        enteredBy: enteredBySql(),
+        onBehalfNote: auctionBids.onBehalfNote,
+      })
       .from(auctionBids)
       .where(and(eq(auctionBids.lotId, lot.id), eq(auctionBids.organizationId, sellerId)))
       .orderBy(desc(auctionBids.id))
-      .limit(1),
+      .limit(OWN_LOT_BIDS_SHOWN),
     db
       .select({ minimumCents: auctionAutoBids.minimumCents })
       .from(auctionAutoBids)
@@ -94,6 +106,7 @@ export async function sellerLotStanding(
     // Each seller's standing bid on the lot, for the rank (the count is never shown).
     auction.sellerView === "rank" ? lotStandings(db, auction.id, lot.id) : undefined,
   ]);
+  const latest = ownBids[0];
   const latestUnits = latest?.unitCents ?? [];
   const ranksOnly = auction.sellerView === "rank";
   const lowestCents = ranksOnly ? null : lot.lowestCents;
@@ -108,6 +121,8 @@ export async function sellerLotStanding(
     /** The seller's latest unit prices on the lot (a lot bid on as one amount: that amount). */
     latestUnits: latestUnits.length === lines.length ? latestUnits : latest ? [latest.amountCents] : [],
     minimumCents: minimum?.minimumCents ?? null,
+    /** The seller's latest bids on the lot, newest first, each with its unit prices (one amount: that amount). */
+    ownBids: ownBids.map((bid) => ({ ...bid, unitCents: bid.unitCents ?? [bid.amountCents] })),
     /** The most a new bid's total may be: the reserve, or the lowest less the decrement (ranks only: their own lowest less it). */
     highestAllowedCents: ranksOnly
       ? highestOwnBid(lot.reserveCents, latest?.amountCents, decrementOf(lot)) // each bid beats their last: it is their lowest
