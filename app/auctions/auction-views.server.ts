@@ -524,6 +524,37 @@ export function viewFor(
 }
 
 /**
+ * The view a user may read of an auction, with who they are to it, all from one snapshot: the
+ * auction read once, the access decided on that read, the view built on it (a page's load: one read
+ * of the auction rather than one to check access and another for the view). Undefined when the user
+ * may not see it.
+ */
+export function viewForUser(
+  db: Database,
+  auctionId: number,
+  user: CurrentUser,
+  /** The request's: a client gone once the auction is read gets none of the view's queries. */
+  signal?: AbortSignal,
+  now = new Date(),
+): Promise<{ auction: AuctionWithLots; viewer: Viewer; view: AuctionView } | undefined> {
+  return inSnapshot(db, async (snapshot) => {
+    const seller = user.role === Role.Seller && user.organizationId !== null;
+    const [auction, invited] = await Promise.all([
+      findAuction(snapshot, auctionId),
+      seller ? isInvited(snapshot, auctionId, user.organizationId as number) : undefined,
+    ]);
+    const viewer = auction ? await viewerOf(snapshot, auction, user, invited) : null;
+    if (!auction || !viewer) return undefined;
+    signal?.throwIfAborted();
+    const view =
+      viewer.kind === "seller"
+        ? await sellerView(snapshot, auction, now, viewer.organizationId)
+        : await ownerView(snapshot, auction, now, viewer.kind);
+    return { auction, viewer, view };
+  });
+}
+
+/**
  * The views of several viewers at one moment, built together in one snapshot (as `viewFor`): the
  * terms once, the full view once (for the first owner or staff viewer; the others get the same with
  * their `viewer`), and the sellers' views from one read of each table. Answers them in the order asked.

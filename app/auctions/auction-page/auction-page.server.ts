@@ -11,7 +11,7 @@ import { requireUser } from "~/sessions/auth.server";
 import { parseId } from "~/shared/ids";
 import { Role } from "~/shared/roles";
 import { readsOnly, requireAuction } from "../auction-access.server";
-import { viewFor } from "../auction-views.server";
+import { viewForUser } from "../auction-views.server";
 import { tellBidEffectsSoon } from "../bidding/bid-notices.server";
 import { placeManualBid, setAutoBidMinimum } from "../bidding/bid-queue.server";
 import type { BidderRequest } from "../bidding/bid-round.server";
@@ -50,12 +50,17 @@ const NOTICES = [
 export type Notice = (typeof NOTICES)[number];
 
 export async function loadAuctionPage(request: Request, context: Context, rawId: string | undefined) {
-  const { user, auction, viewer } = await requireAuction(request, context, rawId);
+  const user = requireUser(request, context);
+  const auctionId = parseId(rawId);
+  if (!auctionId) throw data(null, { status: 404 });
   const { db } = context.get(appServicesContext);
-  // The view is most of the page's queries: none of them for a client that has gone already.
+  // The auction read once: who may see it, and the view, from the same snapshot.
+  const found = await viewForUser(db, auctionId, user, request.signal);
+  if (!found) throw data(null, { status: 404 });
+  const { auction, viewer, view } = found;
+  // The rest of the page's queries: none of them for a client that has gone already.
   request.signal.throwIfAborted();
-  const [view, standing, reuse, questions] = await Promise.all([
-    viewFor(db, auction, viewer),
+  const [standing, reuse, questions] = await Promise.all([
     // A seller held back by its subscription (issue 19) is told before it tries to bid.
     viewer.kind === "seller" ? sellerMayBid(db, viewer.organizationId) : undefined,
     reuseOf(db, auction, viewer),
