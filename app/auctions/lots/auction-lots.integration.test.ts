@@ -196,7 +196,7 @@ describe.each(databaseKinds)("lots and line items on %s", (kind) => {
     expectIn(await last.text(), "An auction keeps at least one lot.");
   });
 
-  it("is the auction side's only, before bidding, and never for a sealed auction", async () => {
+  it("is the auction side's only, before bidding, and one lot only for a sealed auction", async () => {
     const draft = await createAuctionRow(db(), { owner: buyer, ...catalogue, ...future(), sellers: [alpha] });
     expect((await as(alpha).request(`/auctions/${draft.id}/lots`)).status).toBe(404);
     expect((await as(alpha).request(`/auctions/${draft.id}/lots/new`, { form: lotForm({}) })).status).toBe(404);
@@ -213,7 +213,7 @@ describe.each(databaseKinds)("lots and line items on %s", (kind) => {
 
     const sealed = await createAuctionRow(db(), { owner: buyer, ...catalogue, ...future(), kind: "sealed" });
     const page = await (await as(buyer).request(`/auctions/${sealed.id}/lots`)).text();
-    expectIn(page, "A sealed-bid auction is priced as one amount.");
+    expectIn(page, "A sealed-bid auction has one lot: give it as many line items as you need.");
     expectNotIn(page, "Add a lot");
     const refused = await as(buyer).request(`/auctions/${sealed.id}/lots/new`, {
       form: lotForm({ "lines[0].description": "Crane", "lines[0].unit": "hour", "lines[0].quantity": "4" }),
