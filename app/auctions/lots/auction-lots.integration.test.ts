@@ -219,6 +219,45 @@ describe.each(databaseKinds)("lots and line items on %s", (kind) => {
       form: lotForm({ "lines[0].description": "Crane", "lines[0].unit": "hour", "lines[0].quantity": "4" }),
     });
     expect(refused.status).toBe(409);
+    expectIn(await refused.text(), "A sealed-bid auction has one lot");
+    expect((await lotsOf(sealed.id)).length).toBe(1);
+  });
+
+  it("gives a sealed auction's one lot line items, its price schedule, with no decrement to set", async () => {
+    const sealed = await createAuctionRow(db(), { owner: buyer, ...catalogue, ...future(), kind: "sealed" });
+    const [only] = sealed.lots;
+    if (!only) throw new Error("no lot");
+    const form = await (await as(buyer).request(`/auctions/${sealed.id}/lots/${only.id}`)).text();
+    expectNotIn(form, "Each bid's total must be lower");
+    const saved = await as(buyer).request(`/auctions/${sealed.id}/lots/${only.id}`, {
+      form: {
+        title: "Wellsite services",
+        reserve: "2000.00",
+        // Whatever decrement is sent, a sealed lot keeps its fixed one.
+        decrement_kind: "amount",
+        decrement_amount: "99999",
+        "lines[0].description": "Vacuum truck",
+        "lines[0].unit": "hour",
+        "lines[0].quantity": "10",
+        "lines[1].description": "Disposal",
+        "lines[1].unit": "m³",
+        "lines[1].quantity": "100",
+        "lines[1].ceiling": "4.00",
+      },
+    });
+    expect(saved.status).toBe(302);
+    const lines = await linesOf(only.id);
+    expect(lines.map((line) => [line.description, line.quantityThousandths, line.ceilingCents])).toEqual([
+      ["Vacuum truck", 10_000, null],
+      ["Disposal", 100_000, 400],
+    ]);
+    const [lot] = await lotsOf(sealed.id);
+    expect(lot).toMatchObject({ reserveCents: 200_000, decrementKind: "percent", decrementValue: 100 });
+    expect((await auctionRow(db(), sealed.id)).reserveCents).toBe(200_000);
+    const list = await (await as(buyer).request(`/auctions/${sealed.id}/lots`)).text();
+    expectIn(list, "A sealed-bid auction has one lot");
+    expectNotIn(list, "Add a lot");
+    expectNotIn(list, "Minutes between lots");
   });
   const lotted = (sellers: Party[], sellerView: "lowest" | "rank" = "lowest") =>
     createAuctionRow(db(), {
