@@ -406,6 +406,50 @@ describe.each(databaseKinds)("sealed-bid auctions on %s", (kind) => {
     expectIn(own, "Your unit prices");
     expectIn(own, "$1,425.00");
 
+    // The price sheet: downloaded with the seller's own unit prices, sent back filled in (a message per
+    // wrong row, nothing changed), replacing the bid.
+    const sheetPath = `/auctions/${auction.id}/lots/${auction.lots[0]?.id}/price-sheet.csv`;
+    expectIn(own, `href="${sheetPath}"`);
+    const sheet = await as(alpha).request(sheetPath);
+    expect(sheet.status).toBe(200);
+    const sheetText = await sheet.text();
+    expectIn(sheetText, "Vacuum truck");
+    expectIn(sheetText, "100.00");
+    expect((await as(uninvited).request(sheetPath)).status).toBe(404);
+    const withSheet = (csv: string) => {
+      const body = schedule(["", "", ""], false);
+      body.set("price_sheet", new File([csv], "sheet.csv", { type: "text/csv" }));
+      return body;
+    };
+    const badSheet = await as(alpha).request(page, { multipart: withSheet("line,unit_price\n1,95.00\n2,abc\n3,3.00") });
+    expect(badSheet.status).toBe(400);
+    expectIn(await badSheet.text(), "Row 3:");
+    expect(
+      (
+        await db()
+          .select()
+          .from(sealedBids)
+          .where(eq(sealedBids.id, alphaRow?.id ?? 0))
+      )[0]?.revision,
+    ).toBe(1);
+    const goodSheet = await as(alpha).request(page, {
+      multipart: withSheet("line,unit_price\n1,95.00\n2,50.00\n3,3.00"),
+    });
+    expect(goodSheet.status).toBe(302);
+    // 10 h × $95.00 + $125.00 + $300.00 = $1,375.00, as Bravo's: the earlier sent stays first.
+    expect(
+      (
+        await db()
+          .select()
+          .from(sealedBids)
+          .where(eq(sealedBids.id, alphaRow?.id ?? 0))
+      )[0],
+    ).toMatchObject({
+      amountCents: 137_500,
+      unitCents: [9_500, 5_000, 300],
+      revision: 2,
+    });
+
     // Before the deadline nobody but the seller reads a price.
     for (const reader of [buyer, consultant, "staff", bravo] as const) {
       const response = await as(reader).request(`/auctions/${auction.id}`);
@@ -419,12 +463,13 @@ describe.each(databaseKinds)("sealed-bid auctions on %s", (kind) => {
     for (const reader of [buyer, consultant, "staff"] as const) {
       const html = await (await as(reader).request(`/auctions/${auction.id}`)).text();
       expectIn(html, "The price schedules side by side, line by line, lowest total first");
-      for (const text of ["1. Vacuum truck", "2.5 km", "$90.00", "$900.00", "$350.00", "$1,375.00", "$1,425.00"]) {
+      for (const text of ["1. Vacuum truck", "2.5 km", "$90.00", "$900.00", "$950.00", "$350.00", "$1,375.00"]) {
         expectIn(html, text);
       }
       // Lowest total first.
       const table = html.slice(html.indexOf("The price schedules side by side"));
       expect(table.indexOf("Bravo Sealed Trucking")).toBeLessThan(table.indexOf("Alpha Sealed Hauling"));
+      expectNotIn(html, "$1,425.00");
     }
   });
 });
