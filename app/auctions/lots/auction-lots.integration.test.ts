@@ -258,6 +258,9 @@ describe.each(databaseKinds)("lots and line items on %s", (kind) => {
     expectIn(list, "A sealed-bid auction has one lot");
     expectNotIn(list, "Add a lot");
     expectNotIn(list, "Minutes between lots");
+    // The terms form points to the lot; the auction's page links it for the buyer.
+    expectIn(await (await as(buyer).request(`/auctions/${sealed.id}/edit`)).text(), "This auction is priced by lots");
+    expectIn(await (await as(buyer).request(`/auctions/${sealed.id}`)).text(), "Line items (price schedule)");
   });
   const lotted = (sellers: Party[], sellerView: "lowest" | "rank" = "lowest") =>
     createAuctionRow(db(), {
