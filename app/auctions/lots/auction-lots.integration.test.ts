@@ -258,6 +258,34 @@ describe.each(databaseKinds)("lots and line items on %s", (kind) => {
     expectIn(list, "A sealed-bid auction has one lot");
     expectNotIn(list, "Add a lot");
     expectNotIn(list, "Minutes between lots");
+    // A reverse draft of two lots cannot become sealed: a sealed auction has one lot.
+    const twoLots = await createAuctionRow(db(), {
+      owner: buyer,
+      ...catalogue,
+      ...future(),
+      lots: HAULING_AND_CEMENTING,
+    });
+    const toSealed = await as(buyer).request(`/auctions/${twoLots.id}/edit`, {
+      form: {
+        kind: "sealed",
+        title: "Two lots, sealed",
+        description: "Hauling and cementing.",
+        service: String(catalogue.serviceId),
+        service_area: String(catalogue.serviceAreaId),
+        reserve: "7000.00",
+        decrement_kind: "amount",
+        decrement_amount: "100.00",
+        starts_at: "2099-01-01T09:00",
+        ends_at: "2099-01-08T17:00",
+        soft_close_window: "5",
+        soft_close_extension: "5",
+        soft_close_cap: "60",
+        requirements: "Technical proposal",
+      },
+    });
+    expect(toSealed.status).toBe(409);
+    expectIn(await toSealed.text(), "A sealed-bid auction has one lot");
+    expect((await auctionRow(db(), twoLots.id)).kind).toBe("reverse");
     // The terms form points to the lot; the auction's page links it for the buyer.
     expectIn(await (await as(buyer).request(`/auctions/${sealed.id}/edit`)).text(), "This auction is priced by lots");
     expectIn(await (await as(buyer).request(`/auctions/${sealed.id}`)).text(), "Line items (price schedule)");
