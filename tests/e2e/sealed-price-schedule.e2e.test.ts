@@ -129,6 +129,12 @@ describe.each(javaScriptModes)("a sealed auction's price schedule with %s", (mod
     expect(text).toContain("$900.00");
     expect(text.indexOf(bravoName)).toBeLessThan(text.indexOf(alphaName));
     await axe(buyerPage);
+    const schedulesHtml = mode === "no-js" ? await buyerPage.content() : "";
+    // The award page shows them above the choice.
+    await buyerPage.goto(`/auctions/${auction.id}/award`);
+    await waitForAppIfShipped(buyerPage);
+    expect(await mainText(buyerPage)).toContain("The price schedules side by side, line by line, lowest total first");
+    await axe(buyerPage);
     if (mode === "no-js") {
       expect(
         await validateHtml({
@@ -136,7 +142,8 @@ describe.each(javaScriptModes)("a sealed auction's price schedule with %s", (mod
           sealedLot: lotHtml,
           sealedBid: formHtml,
           sealedRefused: refusedHtml,
-          schedules: await buyerPage.content(),
+          schedules: schedulesHtml,
+          award: await buyerPage.content(),
         }),
       ).toEqual([]);
     }

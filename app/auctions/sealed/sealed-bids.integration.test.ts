@@ -471,5 +471,9 @@ describe.each(databaseKinds)("sealed-bid auctions on %s", (kind) => {
       expect(table.indexOf("Bravo Sealed Trucking")).toBeLessThan(table.indexOf("Alpha Sealed Hauling"));
       expectNotIn(html, "$1,425.00");
     }
+    // The award page shows the same schedules above the choice.
+    const award = await (await as(buyer).request(`/auctions/${auction.id}/award`)).text();
+    expectIn(award, "The price schedules side by side, line by line, lowest total first");
+    expectIn(award, "$950.00");
   });
 });

@@ -323,6 +323,26 @@ export async function readableSealedBids(db: Database, auction: AuctionRow, now 
 }
 
 /**
+ * The price schedules of a sealed auction priced by lines (issue 31), lowest total first: its lines
+ * and each bid's unit prices; null before the deadline (whoever asks), for one amount or with no bid.
+ */
+export async function sealedSchedules(db: Database, auction: AuctionRow, now = new Date()) {
+  const bids = await readableSealedBids(db, auction, now);
+  if (!bids || bids.length === 0) return null;
+  const lines = await sealedLines(db, auction.id);
+  if (!lines) return null;
+  return {
+    lines,
+    bids: bids.map(({ id, organizationName, amountCents, unitCents }) => ({
+      id,
+      organizationName,
+      amountCents,
+      unitCents,
+    })),
+  };
+}
+
+/**
  * The seller's own document for one requirement of their sealed bid, with its bytes. Sellers address
  * their documents by requirement, never by the bid's or document's id: those ids are counted across
  * every seller's bids, and their gaps would tell how many the others sent (issue 17).
