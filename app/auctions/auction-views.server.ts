@@ -27,7 +27,13 @@ import { shownAsLots } from "./lots/one-amount";
 import { enteredBySql } from "./on-behalf/entered-by.server";
 import { fullPriceChart, sellerPriceCharts } from "./price-chart/price-chart.server";
 import type { PriceChartData } from "./price-chart/price-chart-geometry";
-import { type OwnSealedBid, ownSealedBids, readableSealedBids, sealedBidCount } from "./sealed/sealed-bids.server";
+import {
+  type OwnSealedBid,
+  ownSealedBids,
+  readableSealedBids,
+  sealedBidCount,
+  sealedLines,
+} from "./sealed/sealed-bids.server";
 
 // What each party may see of an auction (issue 9). The side that runs it (the buyer or consultant
 // organization) and staff see everything; an invited seller sees only the current lowest price,
@@ -86,7 +92,10 @@ export type LotWithLines = LotRow & { lineCount: number; oneAmount: boolean };
 /** An auction with its lots in order (issue 31): every auction has at least one. */
 export type AuctionWithLots = AuctionRow & {
   lots: LotWithLines[];
-  /** Several lots, a named lot or one bid on line by line: the pages show lots and lines. */
+  /**
+   * A reverse auction of several lots, a named lot or one bid on line by line: the pages show lots and
+   * lines. Never a sealed auction (its one lot's lines are its price schedule).
+   */
   pricedByLots: boolean;
 };
 
@@ -110,7 +119,9 @@ export async function findAuction(db: Database, auctionId: number): Promise<Auct
   const [first] = rows;
   if (!first) return undefined;
   const lots = rows.map((row) => ({ ...row.lot, lineCount: row.lineCount, oneAmount: row.oneAmount === true }));
-  return { ...first.auction, lots, pricedByLots: shownAsLots(lots) };
+  // A sealed auction's one lot may have lines (its price schedule), but it is sealed, evaluated and
+  // awarded as one amount, its total: its pages are the sealed ones, never the lotted ones.
+  return { ...first.auction, lots, pricedByLots: first.auction.kind === "reverse" && shownAsLots(lots) };
 }
 
 /** The lot an auction of one lot is bid on: its first (the pages of several lots show each). */
@@ -315,7 +326,9 @@ function lotSummary(auction: AuctionWithLots, lot: LotRow, at: Date | string) {
 async function sealedSide(db: Database, auction: AuctionWithLots, now: Date) {
   if (auction.kind !== "sealed") return null;
   const [received, bids] = await Promise.all([sealedBidCount(db, auction.id), readableSealedBids(db, auction, now)]);
-  return { received, bids };
+  // The price schedule's lines (issue 31), shown with the bids once they are readable; null for one amount.
+  const lines = bids && bids.length > 0 ? await sealedLines(db, auction.id) : null;
+  return { received, bids, lines };
 }
 
 function awardOf(auction: AuctionRow) {
@@ -485,6 +498,7 @@ function sellerViewOf(
     lots: auction.lots.map((row) => ({
       ...lotSummary(auction, row, shared.serverTime),
       lineCount: row.lineCount,
+      oneAmount: row.oneAmount,
       lowestCents: sealed || standings ? null : row.lowestCents,
       leading: !sealed && row.leaderOrganizationId === own.organizationId,
       rank: standings ? rankOn(standings, row.id, own.organizationId) : undefined,

@@ -44,6 +44,11 @@ export const sealedBids = pgTable(
       .notNull()
       .references(() => organizations.id, { onDelete: "restrict" }),
     amountCents: bigint("amount_cents", { mode: "number" }).notNull(),
+    /**
+     * The unit price of each line of the auction's lot, in the lines' order (issue 31), when the lot is
+     * priced by lines; null for a lot bid on as one amount. `amount_cents` is then the lot's total.
+     */
+    unitCents: bigint("unit_cents", { mode: "number" }).array(),
     submittedByUserId: integer("submitted_by_user_id").references(() => users.id, { onDelete: "set null" }),
     /** How many times it was replaced. */
     revision: integer("revision").notNull().default(0),
@@ -53,6 +58,7 @@ export const sealedBids = pgTable(
   (table) => [
     uniqueIndex("sealed_bids_seller_idx").on(table.auctionId, table.organizationId),
     check("sealed_bids_amount_check", sql`${table.amountCents} > 0`),
+    check("sealed_bids_unit_check", sql`${table.unitCents} is null or 0 <= all(${table.unitCents})`),
   ],
 );
 

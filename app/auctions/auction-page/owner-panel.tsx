@@ -71,7 +71,12 @@ export function OwnerPanel({
                 <Link to={`/auctions/${auctionId}/lots`}>Lots and line items</Link>
                 {` (${view.lots.length})`}
               </li>
-            ) : null}
+            ) : (
+              <li>
+                <Link to={`/auctions/${auctionId}/lots`}>Line items (price schedule)</Link>
+                {` (${view.lots[0]?.lineCount ?? 1})`}
+              </li>
+            )}
             <li>
               <Link to={`/auctions/${auctionId}/sellers`}>Invited sellers</Link>
               {` (${view.invitedCount})`}

@@ -1,7 +1,8 @@
 import type { SubmissionResult } from "@conform-to/react";
+import { Link } from "react-router";
 import type { TimeTexts } from "~/platform/zoned-time";
 import type { SellerView } from "../auction-views.server";
-import { OwnSealedBid, SealedBidForm, useSealedBidForm } from "../sealed/sealed-bid-panels";
+import { OwnSealedBid, SealedBidForm, sealedBidPath, useSealedBidForm } from "../sealed/sealed-bid-panels";
 
 /** A sealed auction for an invited seller who accepted the terms: their bid, and the form while bids are taken. */
 export function SealedSellerPanel({
@@ -17,6 +18,8 @@ export function SealedSellerPanel({
   // The form posts to the sealed-bid page, which answers any refusal.
   const [form, fields] = useSealedBidForm({ lastResult, checkInBrowser: false });
   const own = view.ownSealedBid;
+  // A lot priced by lines (issue 31): the unit prices are entered on the sealed-bid page.
+  const byLines = view.lots[0]?.oneAmount === false;
   return (
     <>
       {own ? (
@@ -24,7 +27,19 @@ export function SealedSellerPanel({
       ) : view.status === "open" ? null : (
         <p>{view.status === "scheduled" ? "Bids are accepted once bidding starts." : "You did not send a bid."}</p>
       )}
-      {view.status === "open" ? (
+      {view.status === "open" && byLines ? (
+        <section aria-labelledby="sealed-bid-form" className="card">
+          <h2 id="sealed-bid-form">{own ? "Replace your sealed bid" : "Send your sealed bid"}</h2>
+          <p>
+            {"This auction takes a price schedule: a unit price for every line, with the documents listed. "}
+            <Link to={sealedBidPath(view.terms.id)}>
+              {own
+                ? "Replace your sealed bid and price schedule"
+                : "Enter your price schedule and send your sealed bid"}
+            </Link>
+          </p>
+        </section>
+      ) : view.status === "open" ? (
         <SealedBidForm
           auctionId={view.terms.id}
           requirements={view.terms.requirements}

@@ -20,6 +20,8 @@ import { requireAuctionOwner } from "../auction-access.server";
 import { statusAt } from "../auction-rules";
 import { LotsAwardForm } from "../lots/lots-award-form";
 import { loadLotsAward, submitLotsAward } from "../lots/lots-award-page.server";
+import { PriceSchedules } from "../sealed/sealed-bid-panels";
+import { sealedSchedules } from "../sealed/sealed-bids.server";
 import type { Route } from "./+types/auction-award";
 import { awardAuction, NOT_QUALIFIED, passOverMessage } from "./award.server";
 import { type AwardFormFields, awardFormSchema, CHOOSE_A_BID, oneAwardError } from "./award-schema";
@@ -42,13 +44,15 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       evaluationPending: false,
       bids: [],
       feeCents: BUYER_AUCTION_FEE_CENTS,
+      schedules: null,
       lotted: status === "closed" ? await loadLotsAward(context.get(appServicesContext).db, auction, seller) : null,
     };
   }
   // Nothing of the bids before the close (a sealed auction's stay unread until its deadline).
-  const candidates =
-    status === "closed" ? await rankedCandidates(context.get(appServicesContext).db, auction, now) : null;
+  const { db } = context.get(appServicesContext);
+  const candidates = status === "closed" ? await rankedCandidates(db, auction, now) : null;
   return {
+    schedules: status === "closed" ? await sealedSchedules(db, auction, now) : null,
     auctionId: auction.id,
     title: auction.title,
     status,
@@ -146,6 +150,9 @@ export default function AwardAuction({ loaderData, actionData }: Route.Component
         ]}
         submissionKey={submissionKey}
       />
+      {loaderData.schedules ? (
+        <PriceSchedules lines={loaderData.schedules.lines} bids={loaderData.schedules.bids} />
+      ) : null}
       {loaderData.lotted && status === "closed" ? (
         <LotsAwardForm
           data={loaderData.lotted}

@@ -123,7 +123,7 @@ export function AuctionTermsForm({
         {lotsLink ? (
           <>
             <p>
-              {"This auction is priced by lots: each lot's reserve and decrement are set on "}
+              {"This auction is priced by lots: each lot's reserve (and a reverse auction's decrement) is set on "}
               <Link to={lotsLink}>its lots page</Link>.
             </p>
             {/* The server keeps the lots' own terms; these only carry the form's checks through. */}

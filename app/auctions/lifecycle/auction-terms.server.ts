@@ -12,6 +12,7 @@ import {
   TERMS_LOCKED,
 } from "../auction-changes.server";
 import { termsOpenForChange } from "../auction-rules";
+import { SEALED_ONE_LOT } from "../lots/line-items";
 import { firstLotOf, type LotTerms, lotTermsOf, pricedByLots, rescheduleLots, saveLots } from "../lots/lots.server";
 import { tellTermsChanged } from "../questions/terms-changed.server";
 import type { AuctionTerms } from "./auction-terms";
@@ -115,6 +116,10 @@ export async function updateAuctionTerms(
     const auction = await lockOwned(tx, auctionId, actor);
     if (!auction) return refused(404, NOT_FOUND);
     if (!termsOpenForChange(auction, now)) return refused(409, TERMS_LOCKED);
+    // A sealed auction has one lot (its lines are its price schedule, issue 31): a reverse auction of
+    // several lots becomes sealed only once it is down to one.
+    const lots = await lotTermsOf(tx, auctionId);
+    if (terms.kind === "sealed" && lots.length > 1) return refused(409, SEALED_ONE_LOT);
     const requirementsBefore = (await bidRequirements(tx, auctionId)).map((requirement) => requirement.name);
     const lotBefore = await firstLotOf(tx, auctionId);
     const columns = termsColumns(terms);
@@ -124,7 +129,7 @@ export async function updateAuctionTerms(
       .where(eq(auctions.id, auctionId));
     // An auction priced by lots keeps them (each lot's terms are set on its own page); one priced as one
     // amount takes the form's reserve and decrement. Either way the lots close from the new end.
-    if (pricedByLots(await lotTermsOf(tx, auctionId))) await rescheduleLots(tx, auctionId);
+    if (pricedByLots(lots)) await rescheduleLots(tx, auctionId);
     else await saveLots(tx, { ...auction, ...columns }, lotsOfTerms(terms));
     await saveRequirements(tx, auctionId, terms.requirements);
     const { decrementKind, decrementValue } = lotBefore;

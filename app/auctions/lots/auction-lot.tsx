@@ -20,7 +20,7 @@ import { termsOpenForChange } from "../auction-rules";
 import { decrementValueOf } from "../lifecycle/auction-schema";
 import { DecrementFields } from "../lifecycle/decrement-fields";
 import type { Route } from "./+types/auction-lot";
-import { LINE_ITEM_COLUMNS, MAX_LINES_PER_LOT } from "./line-items";
+import { LINE_ITEM_COLUMNS, MAX_LINES_PER_LOT, SEALED_LOT_DECREMENT, SEALED_ONE_LOT } from "./line-items";
 import { readLineItemsCsv } from "./line-items-csv.server";
 import { quantityText } from "./line-pricing";
 import { saveLotTerms } from "./lot-editing.server";
@@ -30,7 +30,9 @@ import { lotsWithLines } from "./lots.server";
 
 // /auctions/{id}/lots/{lotId|new}: a lot's name, reserve, decrement and line items (issue 31). The
 // lines are repeatable rows (add and remove work without JavaScript) or pasted from a spreadsheet
-// as CSV; nothing is saved until every row is right.
+// as CSV; nothing is saved until every row is right. A sealed auction's one lot has no decrement
+// (sealed bids are never bid down): its form carries a fixed one through the checks, which the action
+// puts in place of whatever is sent.
 
 type LineFields = { description: string; unit: string; quantity: string; ceiling: string };
 type LotFields = {
@@ -67,12 +69,15 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
         })),
       }
     : { decrement_kind: "amount", lines: [NEW_LINE] };
+  const sealed = auction.kind === "sealed";
   return {
     auctionId: auction.id,
     auctionTitle: auction.title,
     heading: lot ? `Edit ${lotName(lot)}` : `Add lot ${lots.length + 1}`,
-    editable: termsOpenForChange(auction, new Date()) && auction.kind === "reverse",
-    values,
+    // A sealed auction has one lot: never a new one.
+    editable: termsOpenForChange(auction, new Date()) && (!sealed || !isNew),
+    sealed,
+    values: sealed ? { ...values, ...SEALED_LOT_DECREMENT } : values,
   };
 }
 
@@ -81,7 +86,10 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const services = context.get(appServicesContext);
   const lotId = params.lotId === "new" ? null : parseId(params.lotId);
   if (lotId === undefined) throw data(null, { status: 404 });
-  const submission = parseSubmission(await readFormBody(request), { schema: lotFormSchema });
+  const body = await readFormBody(request);
+  if (auction.kind === "sealed")
+    for (const [name, value] of Object.entries(SEALED_LOT_DECREMENT)) body.set(name, value);
+  const submission = parseSubmission(body, { schema: lotFormSchema });
   // '+ Add line' and 'Remove line' without JavaScript: the same page, one row more or less, nothing checked.
   if (submission.status === undefined) return { result: submission.reply() };
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
@@ -114,7 +122,7 @@ export function meta({ loaderData }: Route.MetaArgs) {
 }
 
 export default function AuctionLot({ loaderData, actionData }: Route.ComponentProps) {
-  const { auctionId, auctionTitle, heading, editable, values } = loaderData;
+  const { auctionId, auctionTitle, heading, editable, sealed, values } = loaderData;
   const [form, fields] = useForm<LotFields, LotFormValue>({
     id: "lot",
     lastResult: actionData?.result,
@@ -158,16 +166,25 @@ export default function AuctionLot({ loaderData, actionData }: Route.ComponentPr
             hint="Your maximum for the whole lot: no bid's total may be higher. Dollars and cents, e.g. 250000.00."
             inputProps={{ inputMode: "decimal", autoComplete: "off" }}
           />
-          <DecrementFields
-            kind={fields.decrement_kind}
-            amount={fields.decrement_amount}
-            percent={fields.decrement_percent}
-            legend="Each bid's total must be lower than the lowest total by at least"
-          />
+          {sealed ? (
+            // Sealed bids are never bid down: the decrement only carries the form's checks through.
+            Object.entries(SEALED_LOT_DECREMENT).map(([name, value]) => (
+              <input key={name} type="hidden" name={name} value={value} />
+            ))
+          ) : (
+            <DecrementFields
+              kind={fields.decrement_kind}
+              amount={fields.decrement_amount}
+              percent={fields.decrement_percent}
+              legend="Each bid's total must be lower than the lowest total by at least"
+            />
+          )}
           <section className="form-section" aria-labelledby="lot-lines">
             <h2 id="lot-lines">Line items</h2>
             <p className="field__hint">
-              {`Sellers bid a unit price on every line; the lot's total is each line's quantity × unit price, rounded to the cent, added up. At most ${MAX_LINES_PER_LOT} lines.`}
+              {sealed
+                ? `Each seller's sealed bid names a unit price for every line; its total is each line's quantity × unit price, rounded to the cent, added up. At most ${MAX_LINES_PER_LOT} lines.`
+                : `Sellers bid a unit price on every line; the lot's total is each line's quantity × unit price, rounded to the cent, added up. At most ${MAX_LINES_PER_LOT} lines.`}
             </p>
             <RepeatableGroup
               form={form}
@@ -209,7 +226,11 @@ export default function AuctionLot({ loaderData, actionData }: Route.ComponentPr
         </Form>
       ) : (
         <Alert title="The lots can no longer change">
-          <p>Bidding has started, or this is a sealed-bid auction, which is priced as one amount.</p>
+          <p>
+            {sealed
+              ? `Bidding has started, or: ${SEALED_ONE_LOT}`
+              : "Bidding has started: the lots can no longer change."}
+          </p>
         </Alert>
       )}
     </div>

@@ -196,7 +196,7 @@ describe.each(databaseKinds)("lots and line items on %s", (kind) => {
     expectIn(await last.text(), "An auction keeps at least one lot.");
   });
 
-  it("is the auction side's only, before bidding, and never for a sealed auction", async () => {
+  it("is the auction side's only, before bidding, and one lot only for a sealed auction", async () => {
     const draft = await createAuctionRow(db(), { owner: buyer, ...catalogue, ...future(), sellers: [alpha] });
     expect((await as(alpha).request(`/auctions/${draft.id}/lots`)).status).toBe(404);
     expect((await as(alpha).request(`/auctions/${draft.id}/lots/new`, { form: lotForm({}) })).status).toBe(404);
@@ -213,12 +213,82 @@ describe.each(databaseKinds)("lots and line items on %s", (kind) => {
 
     const sealed = await createAuctionRow(db(), { owner: buyer, ...catalogue, ...future(), kind: "sealed" });
     const page = await (await as(buyer).request(`/auctions/${sealed.id}/lots`)).text();
-    expectIn(page, "A sealed-bid auction is priced as one amount.");
+    expectIn(page, "A sealed-bid auction has one lot: give it as many line items as you need.");
     expectNotIn(page, "Add a lot");
     const refused = await as(buyer).request(`/auctions/${sealed.id}/lots/new`, {
       form: lotForm({ "lines[0].description": "Crane", "lines[0].unit": "hour", "lines[0].quantity": "4" }),
     });
     expect(refused.status).toBe(409);
+    expectIn(await refused.text(), "A sealed-bid auction has one lot");
+    expect((await lotsOf(sealed.id)).length).toBe(1);
+  });
+
+  it("gives a sealed auction's one lot line items, its price schedule, with no decrement to set", async () => {
+    const sealed = await createAuctionRow(db(), { owner: buyer, ...catalogue, ...future(), kind: "sealed" });
+    const [only] = sealed.lots;
+    if (!only) throw new Error("no lot");
+    const form = await (await as(buyer).request(`/auctions/${sealed.id}/lots/${only.id}`)).text();
+    expectNotIn(form, "Each bid's total must be lower");
+    const saved = await as(buyer).request(`/auctions/${sealed.id}/lots/${only.id}`, {
+      form: {
+        title: "Wellsite services",
+        reserve: "2000.00",
+        // Whatever decrement is sent, a sealed lot keeps its fixed one.
+        decrement_kind: "amount",
+        decrement_amount: "99999",
+        "lines[0].description": "Vacuum truck",
+        "lines[0].unit": "hour",
+        "lines[0].quantity": "10",
+        "lines[1].description": "Disposal",
+        "lines[1].unit": "m³",
+        "lines[1].quantity": "100",
+        "lines[1].ceiling": "4.00",
+      },
+    });
+    expect(saved.status).toBe(302);
+    const lines = await linesOf(only.id);
+    expect(lines.map((line) => [line.description, line.quantityThousandths, line.ceilingCents])).toEqual([
+      ["Vacuum truck", 10_000, null],
+      ["Disposal", 100_000, 400],
+    ]);
+    const [lot] = await lotsOf(sealed.id);
+    expect(lot).toMatchObject({ reserveCents: 200_000, decrementKind: "percent", decrementValue: 100 });
+    expect((await auctionRow(db(), sealed.id)).reserveCents).toBe(200_000);
+    const list = await (await as(buyer).request(`/auctions/${sealed.id}/lots`)).text();
+    expectIn(list, "A sealed-bid auction has one lot");
+    expectNotIn(list, "Add a lot");
+    expectNotIn(list, "Minutes between lots");
+    // A reverse draft of two lots cannot become sealed: a sealed auction has one lot.
+    const twoLots = await createAuctionRow(db(), {
+      owner: buyer,
+      ...catalogue,
+      ...future(),
+      lots: HAULING_AND_CEMENTING,
+    });
+    const toSealed = await as(buyer).request(`/auctions/${twoLots.id}/edit`, {
+      form: {
+        kind: "sealed",
+        title: "Two lots, sealed",
+        description: "Hauling and cementing.",
+        service: String(catalogue.serviceId),
+        service_area: String(catalogue.serviceAreaId),
+        reserve: "7000.00",
+        decrement_kind: "amount",
+        decrement_amount: "100.00",
+        starts_at: "2099-01-01T09:00",
+        ends_at: "2099-01-08T17:00",
+        soft_close_window: "5",
+        soft_close_extension: "5",
+        soft_close_cap: "60",
+        requirements: "Technical proposal",
+      },
+    });
+    expect(toSealed.status).toBe(409);
+    expectIn(await toSealed.text(), "A sealed-bid auction has one lot");
+    expect((await auctionRow(db(), twoLots.id)).kind).toBe("reverse");
+    // The terms form points to the lot; the auction's page links it for the buyer.
+    expectIn(await (await as(buyer).request(`/auctions/${sealed.id}/edit`)).text(), "This auction is priced by lots");
+    expectIn(await (await as(buyer).request(`/auctions/${sealed.id}`)).text(), "Line items (price schedule)");
   });
   const lotted = (sellers: Party[], sellerView: "lowest" | "rank" = "lowest") =>
     createAuctionRow(db(), {

@@ -18,14 +18,15 @@ import { requireAuctionOwner } from "../auction-access.server";
 import { decrementOf, describeDecrement, termsOpenForChange } from "../auction-rules";
 import { timezoneOf } from "../lifecycle/auction-form.server";
 import type { Route } from "./+types/auction-lots";
-import { MAX_LOTS } from "./line-items";
+import { MAX_LOTS, SEALED_ONE_LOT } from "./line-items";
 import { deleteLot, saveLotSettings } from "./lot-editing.server";
 import { type LotSettingsValue, lotSettingsSchema } from "./lot-schema";
 import { lotName } from "./lot-words";
 import { lotsWithLines } from "./lots.server";
 
 // /auctions/{id}/lots: a reverse auction's lots (issue 31), each with its reserve, decrement, line
-// items and scheduled closing; how far apart they close; and what sellers see of the others.
+// items and scheduled closing; how far apart they close; and what sellers see of the others. A sealed
+// auction has one lot, whose line items are its price schedule: no decrement, no second lot, no gap.
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { user, auction } = await requireAuctionOwner(request, context, params.auctionId);
@@ -36,7 +37,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   return {
     auctionId: auction.id,
     title: auction.title,
-    editable: termsOpenForChange(auction, new Date()) && auction.kind === "reverse",
+    editable: termsOpenForChange(auction, new Date()),
     sealed: auction.kind === "sealed",
     gap: String(auction.lotCloseGapMinutes),
     done: done === "saved" || done === "removed" || done === "settings" ? (done as keyof typeof DONE_TEXT) : null,
@@ -110,10 +111,18 @@ export default function AuctionLots({ loaderData, actionData }: Route.ComponentP
           <p>{refused}</p>
         </Alert>
       ) : null}
-      <p>
-        Each lot is bid on and awarded on its own: sellers bid a unit price for every line, and the lot goes to its
-        lowest total (or, with your reason, another). An auction of one lot of one line is priced as one amount.
-      </p>
+      {sealed ? (
+        <p>
+          {SEALED_ONE_LOT} Give it line items and each seller sends a unit price for every line with their sealed bid:
+          their bid is the lot's total, and after the deadline you see the bids side by side, line by line. A lot of one
+          line of quantity 1 without a ceiling is priced as one amount.
+        </p>
+      ) : (
+        <p>
+          Each lot is bid on and awarded on its own: sellers bid a unit price for every line, and the lot goes to its
+          lowest total (or, with your reason, another). An auction of one lot of one line is priced as one amount.
+        </p>
+      )}
       <table className="table">
         <caption className="visually-hidden">The auction's lots</caption>
         <thead>
@@ -121,8 +130,8 @@ export default function AuctionLots({ loaderData, actionData }: Route.ComponentP
             <th scope="col">Lot</th>
             <th scope="col">Line items</th>
             <th scope="col">Reserve</th>
-            <th scope="col">Decrement</th>
-            <th scope="col">Closes</th>
+            {sealed ? null : <th scope="col">Decrement</th>}
+            <th scope="col">{sealed ? "Deadline" : "Closes"}</th>
             {editable ? <th scope="col">Change</th> : null}
           </tr>
         </thead>
@@ -132,7 +141,7 @@ export default function AuctionLots({ loaderData, actionData }: Route.ComponentP
               <th scope="row">{lot.name}</th>
               <td>{lot.lineCount}</td>
               <td>{lot.reserve}</td>
-              <td>{lot.decrement}</td>
+              {sealed ? null : <td>{lot.decrement}</td>}
               <td>{lot.closes}</td>
               {editable ? (
                 <td>
@@ -148,7 +157,7 @@ export default function AuctionLots({ loaderData, actionData }: Route.ComponentP
           ))}
         </tbody>
       </table>
-      {editable ? (
+      {editable && !sealed ? (
         <>
           {lots.length < maxLots ? (
             <p>
@@ -173,12 +182,8 @@ export default function AuctionLots({ loaderData, actionData }: Route.ComponentP
             <SubmitButton>Save</SubmitButton>
           </Form>
         </>
-      ) : (
-        <p>
-          {sealed
-            ? "A sealed-bid auction is priced as one amount."
-            : "Bidding has started: the lots can no longer change."}
-        </p>
+      ) : editable ? null : (
+        <p>Bidding has started: the lots can no longer change.</p>
       )}
     </div>
   );

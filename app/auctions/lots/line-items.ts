@@ -46,3 +46,13 @@ export function lineItemFieldProblems(
 /** What is wrong with one line item as typed, in the order of its columns. */
 export const lineItemProblems = (description: string, unit: string, quantity: string, ceiling: string): string[] =>
   Object.values(lineItemFieldProblems(description, unit, quantity, ceiling));
+
+/** Sealed bids are evaluated and awarded on the auction as a whole: one lot, with as many lines as needed. */
+export const SEALED_ONE_LOT = "A sealed-bid auction has one lot: give it as many line items as you need.";
+
+/** The decrement a sealed auction's lot is given: sealed bids are never bid down, so it plays no part. */
+export const SEALED_LOT_DECREMENT = {
+  decrement_kind: "percent",
+  decrement_amount: "",
+  decrement_percent: "1",
+} as const;

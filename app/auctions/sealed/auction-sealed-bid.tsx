@@ -6,21 +6,35 @@ import { parseSubmission } from "~/forms/parse-submission.server";
 import { pageTitle } from "~/layout/page-title";
 import { zonedTexts } from "~/platform/zoned-time";
 import { appServicesContext } from "~/server/app-context";
+import { dollars } from "~/shared/money";
 import { readsOnly, requireAuction } from "../auction-access.server";
 import { statusAt } from "../auction-rules";
 import { MAX_SEALED_BID_BODY_BYTES, SEALED_BID_TOO_BIG } from "../documents/document-types";
 import { discardBody, readLimitedForm } from "../documents/upload-body.server";
 import { timezoneOf } from "../lifecycle/auction-form.server";
 import { bidRequirements } from "../lifecycle/auction-terms.server";
+import { readPriceSheetCsv } from "../lots/line-items-csv.server";
+import { priceErrorLinks } from "../lots/unit-price-table";
+import { priceField, readUnitPrices, startingPrices } from "../lots/unit-prices";
 import type { Route } from "./+types/auction-sealed-bid";
 import { requirementField, SEALED_MESSAGES } from "./sealed-bid-messages";
-import { OwnSealedBid, requirementFieldId, SealedBidForm, sealedFieldId, useSealedBidForm } from "./sealed-bid-panels";
+import {
+  OwnSealedBid,
+  requirementFieldId,
+  SEALED_PRICE_PREFIX,
+  SEALED_SHEET_ID,
+  SealedBidForm,
+  sealedFieldId,
+  useSealedBidForm,
+} from "./sealed-bid-panels";
 import { capTypedAmount, sealedBidSchema } from "./sealed-bid-schema";
-import { ownSealedBids, type SealedBidFile, submitSealedBid } from "./sealed-bids.server";
+import { ownSealedBids, type SealedBidFile, sealedLines, submitSealedBid } from "./sealed-bids.server";
 
 // /auctions/{id}/sealed-bid: an invited seller sends or replaces their sealed bid (a multipart form:
 // the amount and one file per required document). The auction page shows the same form; this page
-// answers its refusals with the message at the field and the amount kept.
+// answers its refusals with the message at the field and the amount kept. A lot priced by lines
+// (issue 31) takes a unit price per line instead of the amount, typed or from the filled-in price
+// sheet; the bid is the lot's total, shown live with JavaScript and in "Your sealed bid" once sent.
 
 type Context = Route.LoaderArgs["context"];
 
@@ -37,9 +51,10 @@ async function requireSealedBidder(request: Request, context: Context, rawId: st
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { auction, organizationId, user } = await requireSealedBidder(request, context, params.auctionId);
   const { db } = context.get(appServicesContext);
-  const [requirements, own] = await Promise.all([
+  const [requirements, own, lines] = await Promise.all([
     bidRequirements(db, auction.id),
     ownSealedBids(db, auction.id, [organizationId]),
+    sealedLines(db, auction.id),
   ]);
   const ownBid = own.get(organizationId) ?? null;
   return {
@@ -50,6 +65,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     reserveCents: auction.reserveCents,
     requirements,
     ownBid,
+    lines,
+    priceSheetPath: lines ? `/auctions/${auction.id}/lots/${auction.lots[0]?.id}/price-sheet.csv` : null,
     // Formatted here, in the user's zone: the browser shows these texts as they are.
     times: zonedTexts(ownBid, timezoneOf(user)),
   };
@@ -66,8 +83,30 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (body.kind === "too-large") return unreadable(413, SEALED_BID_TOO_BIG);
   if (body.kind === "malformed") return unreadable(body.status, "Your bid could not be read. Please try again.");
   const form = capTypedAmount(body.form);
+  const sheet = form.get("price_sheet");
+  form.delete("price_sheet");
   const submission = parseSubmission(form, { schema: sealedBidSchema });
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
+  const refuse = (fieldErrors: Record<string, string[]>) =>
+    data({ result: submission.reply({ fieldErrors }) }, { status: 400 });
+  // A lot priced by lines: the unit prices typed, or else those of an uploaded price sheet.
+  const lines = await sealedLines(db, auction.id);
+  let priced: { unitCents?: number[]; amountCents: number };
+  if (lines) {
+    let typed = (submission.value.prices ?? []).map((price) => price ?? "");
+    if (sheet instanceof File && sheet.size > 0 && typed.every((price) => price.trim() === "")) {
+      const read = readPriceSheetCsv(await sheet.text(), lines);
+      if (!read.ok)
+        return refuse({ price_sheet: read.problems.map((problem) => `Row ${problem.row}: ${problem.message}`) });
+      typed = read.value.map((cents) => dollars(cents));
+    }
+    const read = readUnitPrices(lines, typed);
+    if (!read.ok) return refuse(read.fieldErrors);
+    priced = { unitCents: read.unitCents, amountCents: read.totalCents };
+  } else {
+    if (submission.value.amount === undefined) return refuse({ amount: [SEALED_MESSAGES.amountMissing] });
+    priced = { amountCents: submission.value.amount };
+  }
   const files: SealedBidFile[] = [];
   for (const requirement of await bidRequirements(db, auction.id)) {
     const file = form.get(requirementField(requirement.id));
@@ -79,7 +118,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     auctionId: auction.id,
     organizationId,
     userId: user.id,
-    amountCents: submission.value.amount,
+    ...priced,
     files,
   });
   if (outcome.kind === "refused") {
@@ -96,8 +135,21 @@ export function meta({ loaderData }: Route.MetaArgs) {
 }
 
 export default function SealedBidPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { auctionId, title, reserveCents, requirements, ownBid, times, open } = loaderData;
-  const [form, fields] = useSealedBidForm({ lastResult: actionData?.result, checkInBrowser: true });
+  const { auctionId, title, reserveCents, requirements, ownBid, times, open, lines, priceSheetPath } = loaderData;
+  const result = actionData?.result;
+  const [form, fields] = useSealedBidForm({ lastResult: result, checkInBrowser: true });
+  const sentPrices = result && "initialValue" in result ? result.initialValue?.prices : undefined;
+  const schedule =
+    lines && priceSheetPath
+      ? {
+          lines,
+          startPrices: startingPrices(lines.length, {
+            sent: sentPrices,
+            fallback: ownBid?.unitCents?.map((cents) => dollars(cents)),
+          }),
+          sheetPath: priceSheetPath,
+        }
+      : undefined;
   return (
     <div className="narrow">
       <p>
@@ -107,7 +159,18 @@ export default function SealedBidPage({ loaderData, actionData }: Route.Componen
       <ErrorSummary
         formErrors={form.errors}
         fieldErrors={[
-          ...summaryLinks([fields.amount]),
+          ...(lines ? [] : summaryLinks([fields.amount])),
+          ...(lines
+            ? [
+                ...priceErrorLinks(
+                  SEALED_PRICE_PREFIX,
+                  lines.length,
+                  form.allErrors.prices,
+                  (index) => form.allErrors[priceField(index)],
+                ),
+                ...(form.allErrors.price_sheet ?? []).map((message) => ({ fieldId: SEALED_SHEET_ID, message })),
+              ]
+            : []),
           ...requirements.flatMap((requirement) =>
             (form.allErrors[requirementField(requirement.id)] ?? []).map((message) => ({
               fieldId: requirementFieldId(requirement.id),
@@ -117,7 +180,9 @@ export default function SealedBidPage({ loaderData, actionData }: Route.Componen
         ]}
         submissionKey={actionData}
       />
-      {ownBid ? <OwnSealedBid auctionId={auctionId} bid={ownBid} requirements={requirements} times={times} /> : null}
+      {ownBid ? (
+        <OwnSealedBid auctionId={auctionId} bid={ownBid} requirements={requirements} times={times} lines={lines} />
+      ) : null}
       {open ? (
         <SealedBidForm
           auctionId={auctionId}
@@ -126,6 +191,7 @@ export default function SealedBidPage({ loaderData, actionData }: Route.Componen
           replacing={Boolean(ownBid)}
           form={form}
           fields={fields}
+          schedule={schedule}
         />
       ) : (
         <p>{SEALED_MESSAGES.notOpen}</p>

@@ -8,6 +8,7 @@ export const SEALED_MESSAGES = {
   notOpen: "Bids are accepted only between the start and the submission deadline.",
   termsFirst: "Please accept the terms of this auction before you bid.",
   documentMissing: (name: string) => `Please attach the ${name}`,
+  pricesMissing: (lines: number) => `Please enter a unit price for each of the lot's ${lines} lines`,
 } as const;
 
 export const overReserveMessage = (reserveCents: number) =>

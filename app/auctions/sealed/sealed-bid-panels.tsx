@@ -10,6 +10,8 @@ import { type TimeTexts, timeText } from "~/platform/zoned-time";
 import { formatCents } from "~/shared/money";
 import type { OwnerView, SellerView } from "../auction-views.server";
 import { ACCEPT_ATTRIBUTE, DOCUMENT_HINT, formatBytes } from "../documents/document-types";
+import { lineTotalCents } from "../lots/line-pricing";
+import { LiveTotal, type PricedLine, priceInputId, UnitPriceTable, useLiveTotal } from "../lots/unit-price-table";
 import { requirementField } from "./sealed-bid-messages";
 import { capTypedAmount, sealedBidSchema } from "./sealed-bid-schema";
 
@@ -17,7 +19,7 @@ import { capTypedAmount, sealedBidSchema } from "./sealed-bid-schema";
 // replaces it; the auction side's list of bids, which before the deadline is only a count.
 
 /** The form's fields as the browser sends them (the documents are files, by requirement). */
-type SealedBidFields = { amount: string };
+type SealedBidFields = { pricing: string; amount: string; prices: string[] };
 type SealedBidForm = FormMetadata<SealedBidFields, string[]>;
 type SealedBidFieldset = { amount: FieldMetadata<string, SealedBidFields, string[]> };
 
@@ -50,9 +52,18 @@ export const ownSealedDocumentPath = (auctionId: number, requirementId: number) 
   `/auctions/${auctionId}/sealed-bids/own/documents/${requirementId}`;
 export const requirementFieldId = (requirementId: number) => `sealed-document-${requirementId}`;
 
+/** The ids of the unit price inputs (`sealed-price-0`…) and of the price sheet's file input. */
+export const SEALED_PRICE_PREFIX = "sealed-price";
+export const SEALED_SHEET_ID = "sealed-price-sheet";
+const SHEET_HINT = "Read when no unit price is typed above.";
+
 /** The control ids of the sealed-bid form's fields, for the error summary. */
 export function sealedFieldId(field: string | undefined): string | undefined {
   if (field === "amount") return "sealed-amount";
+  if (field === "prices") return priceInputId(SEALED_PRICE_PREFIX, 0);
+  if (field === "price_sheet") return SEALED_SHEET_ID;
+  const line = field ? /^prices\[(\d+)\]$/.exec(field) : null;
+  if (line) return priceInputId(SEALED_PRICE_PREFIX, Number(line[1]));
   const match = field ? /^document_(\d+)$/.exec(field) : null;
   return match ? requirementFieldId(Number(match[1])) : undefined;
 }
@@ -63,18 +74,45 @@ export function OwnSealedBid({
   bid,
   requirements,
   times,
+  lines,
 }: {
   auctionId: number;
   bid: OwnBid;
   requirements: Requirement[];
   times: TimeTexts;
+  /** The lot's lines when it is priced by lines (issue 31): the bid's unit prices are shown by them. */
+  lines?: readonly PricedLine[] | null;
 }) {
+  const unitCents = bid.unitCents;
   return (
     <section aria-labelledby="own-sealed-bid" className="card">
       <h2 id="own-sealed-bid">Your sealed bid</h2>
+      {lines && unitCents && unitCents.length === lines.length ? (
+        <table className="table">
+          <caption>Your unit prices</caption>
+          <thead>
+            <tr>
+              <th scope="col">Line</th>
+              <th scope="col">Quantity</th>
+              <th scope="col">Unit price</th>
+              <th scope="col">Line total</th>
+            </tr>
+          </thead>
+          <tbody>
+            {lines.map((line, index) => (
+              <tr key={line.position}>
+                <th scope="row">{`${index + 1}. ${line.description}`}</th>
+                <td>{`${line.quantityText} ${line.unit}`}</td>
+                <td>{formatCents(unitCents[index] ?? 0)}</td>
+                <td>{formatCents(lineTotalCents(line.quantity, unitCents[index] ?? 0))}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
       <dl className="summary-list">
         <div>
-          <dt>Amount</dt>
+          <dt>{unitCents ? "Total" : "Amount"}</dt>
           <dd>{formatCents(bid.amountCents)}</dd>
         </div>
         <div>
@@ -114,6 +152,7 @@ export function SealedBidForm({
   replacing,
   form,
   fields,
+  schedule,
 }: {
   auctionId: number;
   requirements: Requirement[];
@@ -121,8 +160,11 @@ export function SealedBidForm({
   replacing: boolean;
   form: SealedBidForm;
   fields: SealedBidFieldset;
+  /** A lot priced by lines (issue 31): its lines, the prices to start from and its price sheet's address. */
+  schedule?: { lines: readonly PricedLine[]; startPrices: readonly string[]; sheetPath: string };
 }) {
   const fieldError = (field: string) => (form.allErrors[field]?.length ? form.allErrors[field] : undefined);
+  const live = useLiveTotal(schedule?.lines ?? [], schedule?.startPrices ?? []);
   return (
     <section aria-labelledby="sealed-bid-form" className="card">
       <h2 id="sealed-bid-form">{replacing ? "Replace your sealed bid" : "Send your sealed bid"}</h2>
@@ -138,12 +180,58 @@ export function SealedBidForm({
         {...getFormProps(form)}
         className="stack"
       >
-        <TextField
-          field={fields.amount}
-          label="Your bid (CAD)"
-          hint={`At most the reserve price of ${formatCents(reserveCents)}. Dollars and cents, e.g. 12500.00.`}
-          inputProps={{ inputMode: "decimal", autoComplete: "off" }}
-        />
+        {schedule ? (
+          <>
+            <input type="hidden" name="pricing" value="lines" />
+            <p className="field__hint">
+              {`Your bid is the lot's total: each line's quantity × your unit price, rounded to the cent, added up. At most the reserve price of ${formatCents(reserveCents)}. Dollars and cents, e.g. 185.00.`}
+            </p>
+            <UnitPriceTable
+              lines={schedule.lines}
+              idPrefix={SEALED_PRICE_PREFIX}
+              caption={`The lot's ${schedule.lines.length} ${schedule.lines.length === 1 ? "line" : "lines"}: enter a unit price for each`}
+              startPrices={schedule.startPrices}
+              lineErrors={(index) => fieldError(`prices[${index}]`)}
+              onChange={live.change}
+            />
+            <LiveTotal total={live.total} />
+            <FieldFrame
+              id={SEALED_SHEET_ID}
+              errorId={`${SEALED_SHEET_ID}-error`}
+              label="Or attach the filled-in price sheet (CSV, optional)"
+              hint={SHEET_HINT}
+              errors={fieldError("price_sheet")}
+            >
+              <input
+                id={SEALED_SHEET_ID}
+                name="price_sheet"
+                type="file"
+                accept=".csv,text/csv"
+                className={fieldError("price_sheet") ? "input input--error" : "input"}
+                aria-invalid={fieldError("price_sheet") ? true : undefined}
+                aria-describedby={describedBy(
+                  SEALED_SHEET_ID,
+                  `${SEALED_SHEET_ID}-error`,
+                  SHEET_HINT,
+                  fieldError("price_sheet"),
+                )}
+              />
+            </FieldFrame>
+            <p>
+              <a href={schedule.sheetPath} download>
+                Download the price sheet (CSV)
+              </a>
+              {" and fill in its unit_price column."}
+            </p>
+          </>
+        ) : (
+          <TextField
+            field={fields.amount}
+            label="Your bid (CAD)"
+            hint={`At most the reserve price of ${formatCents(reserveCents)}. Dollars and cents, e.g. 12500.00.`}
+            inputProps={{ inputMode: "decimal", autoComplete: "off" }}
+          />
+        )}
         <fieldset className="fieldset">
           <legend className="fieldset__legend">{replacing ? "Documents to replace" : "Documents"}</legend>
           <p className="field__hint">{DOCUMENT_HINT.replace(/ One file at a time.*$/, "")}</p>
@@ -192,10 +280,12 @@ export function SealedBidsSide({
       </section>
     );
   }
+  const lines = sealed.lines;
   return (
     <section aria-labelledby="console">
       <h2 id="console">Sealed bids</h2>
       <p>{`${received}, opened at the deadline. Lowest price first.`}</p>
+      {lines && sealed.bids.length > 0 ? <PriceSchedules lines={lines} bids={sealed.bids} /> : null}
       {sealed.bids.length > 0 ? (
         <TableRegion label="The sealed bids">
           <table className="table">
@@ -242,5 +332,75 @@ export function SealedBidsSide({
         </TableRegion>
       ) : null}
     </section>
+  );
+}
+
+type ScheduledBid = { id: number; organizationName: string; amountCents: number; unitCents: number[] | null };
+
+/**
+ * The price schedules side by side (issue 31): a row per line (its quantity), a column pair per
+ * seller (unit price and line total), the totals last; sellers lowest total first, as the bids come.
+ */
+export function PriceSchedules({ lines, bids }: { lines: readonly PricedLine[]; bids: readonly ScheduledBid[] }) {
+  return (
+    <TableRegion label="The price schedules, line by line">
+      <table className="table">
+        <caption>The price schedules side by side, line by line, lowest total first</caption>
+        <thead>
+          <tr>
+            <th scope="col" rowSpan={2}>
+              Line
+            </th>
+            <th scope="col" rowSpan={2}>
+              Quantity
+            </th>
+            {bids.map((bid) => (
+              <th scope="colgroup" colSpan={2} key={bid.id}>
+                {bid.organizationName}
+              </th>
+            ))}
+          </tr>
+          <tr>
+            {bids.map((bid) => [
+              <th scope="col" key={`${bid.id}-unit`}>
+                Unit price<span className="visually-hidden">{`, ${bid.organizationName}`}</span>
+              </th>,
+              <th scope="col" key={`${bid.id}-total`}>
+                Line total<span className="visually-hidden">{`, ${bid.organizationName}`}</span>
+              </th>,
+            ])}
+          </tr>
+        </thead>
+        <tbody>
+          {lines.map((line, index) => (
+            <tr key={line.position}>
+              <th scope="row">{`${index + 1}. ${line.description}`}</th>
+              <td>{`${line.quantityText} ${line.unit}`}</td>
+              {bids.map((bid) => {
+                const unit = bid.unitCents?.[index];
+                return unit === undefined
+                  ? [<td key={`${bid.id}-unit`}>—</td>, <td key={`${bid.id}-total`}>—</td>]
+                  : [
+                      <td key={`${bid.id}-unit`}>{formatCents(unit)}</td>,
+                      <td key={`${bid.id}-total`}>{formatCents(lineTotalCents(line.quantity, unit))}</td>,
+                    ];
+              })}
+            </tr>
+          ))}
+        </tbody>
+        <tfoot>
+          <tr>
+            <th scope="row" colSpan={2}>
+              Total
+            </th>
+            {bids.map((bid) => (
+              <td colSpan={2} key={bid.id}>
+                <strong>{formatCents(bid.amountCents)}</strong>
+              </td>
+            ))}
+          </tr>
+        </tfoot>
+      </table>
+    </TableRegion>
   );
 }

@@ -1,9 +1,13 @@
 import { z } from "zod";
+import { textField } from "~/forms/text-schema";
 import { parseDollars } from "~/shared/money";
+import { MAX_LINES_PER_LOT } from "../lots/line-items";
 import { SEALED_MESSAGES } from "./sealed-bid-messages";
 
 // The sealed-bid form's amount (the browser and the action alike). Its documents are files, one per
-// requirement of the auction: the action reads them from the same body and checks them.
+// requirement of the auction: the action reads them from the same body and checks them. A sealed
+// auction whose lot is priced by lines (issue 31) takes a unit price per line instead (`prices`,
+// with `pricing=lines`): the bid's amount is the lot's total, worked out by the server.
 
 /** As much of a typed amount as is checked and shown back. */
 export const MAX_TYPED_AMOUNT = 40;
@@ -16,14 +20,36 @@ export function capTypedAmount(formData: FormData): FormData {
   return formData;
 }
 
-export const sealedBidSchema = z.object({
-  amount: z.string({ error: SEALED_MESSAGES.amountMissing }).transform((typed, context) => {
-    const cents = parseDollars(typed);
-    if (cents !== null && cents >= 1) return cents;
-    context.addIssue({
-      code: "custom",
-      message: typed.trim() ? SEALED_MESSAGES.amountFormat : SEALED_MESSAGES.amountMissing,
-    });
-    return z.NEVER;
-  }),
-});
+/** A unit price as typed: dollars and cents, zero allowed (a line at no charge). */
+const unitPrice = textField()
+  .refine((text) => parseDollars(text) !== null, {
+    message: "Please enter a unit price in dollars and cents, like 185.00",
+  })
+  .optional();
+
+export const sealedBidSchema = z
+  .object({
+    /** `lines`: the form of a lot priced by lines; absent: one amount, as every sealed bid before lots. */
+    pricing: z.enum(["amount", "lines"]).optional(),
+    amount: z
+      .string()
+      .optional()
+      .transform((typed, context) => {
+        if (typed === undefined) return undefined;
+        const cents = parseDollars(typed);
+        if (cents !== null && cents >= 1) return cents;
+        context.addIssue({
+          code: "custom",
+          message: typed.trim() ? SEALED_MESSAGES.amountFormat : SEALED_MESSAGES.amountMissing,
+        });
+        return z.NEVER;
+      }),
+    prices: z.array(unitPrice, { error: "Please send a list" }).max(MAX_LINES_PER_LOT).optional(),
+  })
+  .superRefine((value, context) => {
+    if (value.pricing !== "lines" && value.amount === undefined) {
+      context.addIssue({ code: "custom", path: ["amount"], message: SEALED_MESSAGES.amountMissing });
+    }
+  });
+
+export type SealedBidValue = z.output<typeof sealedBidSchema>;

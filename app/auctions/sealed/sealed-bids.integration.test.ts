@@ -15,6 +15,7 @@ import {
 } from "../../../tests/support/auction-fixtures";
 import { EXE, PDF, XLSX } from "../../../tests/support/document-samples";
 import { expectIn, expectNotIn } from "../../../tests/support/html";
+import { HAULING } from "../../../tests/support/lot-fixtures";
 import { createClient, startTestApp, type TestApp } from "../../../tests/support/test-app";
 import { databaseKinds } from "../../../tests/support/test-database";
 import { type Viewer, viewsFor } from "../auction-views.server";
@@ -348,5 +349,131 @@ describe.each(databaseKinds)("sealed-bid auctions on %s", (kind) => {
       const text = await (await as(reader).request(`/auctions/${auction.id}`)).text();
       expect(text).not.toContain("$43,210.98");
     }
+  });
+
+  it("takes a price schedule (a unit price per line) with the documents, sealed until the deadline, then side by side line by line", async () => {
+    const auction = await createAuctionRow(db(), {
+      owner: buyer,
+      ...catalogue,
+      kind: "sealed",
+      reserveCents: 200_000,
+      evaluatorOrganizationId: consultant.organizationId,
+      softClose: { window: 0, extension: 0, cap: 0 },
+      sellers: [alpha, bravo],
+      lots: [{ title: "", reserveCents: 200_000, decrementKind: "percent", decrementValue: 100, lines: HAULING }],
+    });
+    const [proposal] = await db()
+      .insert(auctionBidRequirements)
+      .values({ auctionId: auction.id, name: "Technical proposal", sortOrder: 0 })
+      .returning();
+    if (!proposal) throw new Error("no requirement");
+    const page = `/auctions/${auction.id}/sealed-bid`;
+    const form = await (await as(alpha).request(page)).text();
+    expectIn(form, "Unit price, line 1: Vacuum truck, per hour");
+    expectIn(form, "Download the price sheet (CSV)");
+    expectNotIn(form, 'name="amount"');
+    // The auction page sends the seller to that page for the schedule.
+    expectIn(await (await as(alpha).request(`/auctions/${auction.id}`)).text(), "Enter your price schedule");
+
+    const schedule = (prices: string[], file = true) => {
+      const body = sealedForm("", file ? { [proposal.id]: { name: "proposal.pdf", bytes: PDF } } : {});
+      body.delete("amount");
+      body.set("pricing", "lines");
+      for (const [index, price] of prices.entries()) body.set(`prices[${index}]`, price);
+      return body;
+    };
+    // Line 3 over its ceiling of $4.00: refused at its field and in the summary, the prices kept, nothing stored.
+    const over = await as(alpha).request(page, { multipart: schedule(["100.00", "50.00", "4.50"]) });
+    expect(over.status).toBe(400);
+    const overHtml = await over.text();
+    expectIn(overHtml, "Line 3: the unit price cannot be more than the ceiling of $4.00");
+    expectIn(overHtml, 'href="#sealed-price-2"');
+    expectIn(overHtml, 'value="4.50"');
+    const missing = await as(alpha).request(page, { multipart: schedule(["100.00", "", "3.00"]) });
+    expect(missing.status).toBe(400);
+    expectIn(await missing.text(), "Please enter a unit price for line 2");
+    expect(await db().select().from(sealedBids).where(eq(sealedBids.auctionId, auction.id))).toEqual([]);
+
+    // 10 h × $100.00 + 2.5 km × $50.00 + 100 m³ × $3.00 = $1,425.00; Bravo: $90.00, $50.00, $3.50 = $1,375.00.
+    expect((await as(alpha).request(page, { multipart: schedule(["100.00", "50.00", "3.00"]) })).status).toBe(302);
+    expect((await as(bravo).request(page, { multipart: schedule(["90", "50", "3.50"]) })).status).toBe(302);
+    const rows = await db().select().from(sealedBids).where(eq(sealedBids.auctionId, auction.id));
+    const alphaRow = rows.find((row) => row.organizationId === alpha.organizationId);
+    const bravoRow = rows.find((row) => row.organizationId === bravo.organizationId);
+    expect(alphaRow).toMatchObject({ amountCents: 142_500, unitCents: [10_000, 5_000, 300] });
+    expect(bravoRow).toMatchObject({ amountCents: 137_500, unitCents: [9_000, 5_000, 350] });
+    const own = await (await as(alpha).request(page)).text();
+    expectIn(own, "Your unit prices");
+    expectIn(own, "$1,425.00");
+
+    // The price sheet: downloaded with the seller's own unit prices, sent back filled in (a message per
+    // wrong row, nothing changed), replacing the bid.
+    const sheetPath = `/auctions/${auction.id}/lots/${auction.lots[0]?.id}/price-sheet.csv`;
+    expectIn(own, `href="${sheetPath}"`);
+    const sheet = await as(alpha).request(sheetPath);
+    expect(sheet.status).toBe(200);
+    const sheetText = await sheet.text();
+    expectIn(sheetText, "Vacuum truck");
+    expectIn(sheetText, "100.00");
+    expect((await as(uninvited).request(sheetPath)).status).toBe(404);
+    const withSheet = (csv: string) => {
+      const body = schedule(["", "", ""], false);
+      body.set("price_sheet", new File([csv], "sheet.csv", { type: "text/csv" }));
+      return body;
+    };
+    const badSheet = await as(alpha).request(page, { multipart: withSheet("line,unit_price\n1,95.00\n2,abc\n3,3.00") });
+    expect(badSheet.status).toBe(400);
+    expectIn(await badSheet.text(), "Row 3:");
+    expect(
+      (
+        await db()
+          .select()
+          .from(sealedBids)
+          .where(eq(sealedBids.id, alphaRow?.id ?? 0))
+      )[0]?.revision,
+    ).toBe(1);
+    const goodSheet = await as(alpha).request(page, {
+      multipart: withSheet("line,unit_price\n1,95.00\n2,50.00\n3,3.00"),
+    });
+    expect(goodSheet.status).toBe(302);
+    // 10 h × $95.00 + $125.00 + $300.00 = $1,375.00, as Bravo's: the earlier sent stays first.
+    expect(
+      (
+        await db()
+          .select()
+          .from(sealedBids)
+          .where(eq(sealedBids.id, alphaRow?.id ?? 0))
+      )[0],
+    ).toMatchObject({
+      amountCents: 137_500,
+      unitCents: [9_500, 5_000, 300],
+      revision: 2,
+    });
+
+    // Before the deadline nobody but the seller reads a price.
+    for (const reader of [buyer, consultant, "staff", bravo] as const) {
+      const response = await as(reader).request(`/auctions/${auction.id}`);
+      expect(response.status).toBe(200);
+      const html = await response.text();
+      expectNotIn(html, "$1,425.00");
+      expectNotIn(html, "$100.00");
+    }
+    await passDeadline(auction.id);
+    await advanceAuctions(app.services);
+    for (const reader of [buyer, consultant, "staff"] as const) {
+      const html = await (await as(reader).request(`/auctions/${auction.id}`)).text();
+      expectIn(html, "The price schedules side by side, line by line, lowest total first");
+      for (const text of ["1. Vacuum truck", "2.5 km", "$90.00", "$900.00", "$950.00", "$350.00", "$1,375.00"]) {
+        expectIn(html, text);
+      }
+      // Lowest total first.
+      const table = html.slice(html.indexOf("The price schedules side by side"));
+      expect(table.indexOf("Bravo Sealed Trucking")).toBeLessThan(table.indexOf("Alpha Sealed Hauling"));
+      expectNotIn(html, "$1,425.00");
+    }
+    // The award page shows the same schedules above the choice.
+    const award = await (await as(buyer).request(`/auctions/${auction.id}/award`)).text();
+    expectIn(award, "The price schedules side by side, line by line, lowest total first");
+    expectIn(award, "$950.00");
   });
 });

@@ -2,11 +2,26 @@ import { and, asc, count, eq, inArray } from "drizzle-orm";
 import { blockedMessage } from "~/payments/subscriptions/standing";
 import { sellerMayBid } from "~/payments/subscriptions/standing.server";
 import type { Database } from "~db/database.server";
-import { auctionEvents, auctionInvitations, auctions, organizations, sealedBidDocuments, sealedBids } from "~db/schema";
+import {
+  auctionEvents,
+  auctionInvitations,
+  auctionLineItems,
+  auctionLots,
+  auctions,
+  organizations,
+  sealedBidDocuments,
+  sealedBids,
+} from "~db/schema";
 import { notifyAuction } from "../auction-changes.server";
 import { type AuctionRow, sealedBidsReadable, statusAt } from "../auction-rules";
 import { inspectDocument } from "../documents/document-content.server";
 import { bidRequirements } from "../lifecycle/auction-terms.server";
+import { lotTotalCents, quantityText } from "../lots/line-pricing";
+import { unitPriceRefusal } from "../lots/lot-bidding";
+import { lineRefusalMessage } from "../lots/lot-messages";
+import { bidAsOneAmount } from "../lots/one-amount";
+import type { PricedLine } from "../lots/unit-price-table";
+import { priceField } from "../lots/unit-prices";
 import { overReserveMessage, requirementField, SEALED_MESSAGES } from "./sealed-bid-messages";
 
 // Sealed bids (issue 10): each invited seller who accepted the terms sends one bid, an amount and one
@@ -36,7 +51,16 @@ const refused = (status: 400 | 403 | 404 | 409 | 413, message: string, field?: s
  */
 export async function submitSealedBid(
   db: Database,
-  bid: { auctionId: number; organizationId: number; userId: number; amountCents: number; files: SealedBidFile[] },
+  bid: {
+    auctionId: number;
+    organizationId: number;
+    userId: number;
+    /** One amount; for a lot priced by lines, the lot's total of `unitCents` (checked again here). */
+    amountCents: number;
+    /** A lot priced by lines (issue 31): the unit price of each line, in the lines' order. */
+    unitCents?: number[];
+    files: SealedBidFile[];
+  },
   now = new Date(),
 ): Promise<SealedBidOutcome> {
   const checked: { requirementId: number; fileName: string; contentType: string; sizeBytes: number; bytes: Buffer }[] =
@@ -62,8 +86,29 @@ export async function submitSealedBid(
     if (!invitation.termsAcceptedAt) return refused(409, SEALED_MESSAGES.termsFirst);
     const standing = await sellerMayBid(tx, bid.organizationId, now);
     if (!standing.mayBid) return refused(403, blockedMessage(standing.reason, "bid"));
-    if (bid.amountCents < 1) return refused(400, SEALED_MESSAGES.amountFormat, "amount");
-    if (bid.amountCents > auction.reserveCents) return refused(400, overReserveMessage(auction.reserveCents), "amount");
+    // The price schedule (issue 31): a lot priced by lines takes a unit price per line, each within its
+    // ceiling, and the bid's amount is their total; a lot of one amount takes the amount alone.
+    const lines = await sealedLines(tx, auction.id);
+    const byLines = lines !== null;
+    let amountCents = bid.amountCents;
+    let unitCents: number[] | null = null;
+    if (byLines) {
+      if (!bid.unitCents) return refused(400, SEALED_MESSAGES.pricesMissing(lines.length), "prices");
+      const refusal = unitPriceRefusal(lines, bid.unitCents);
+      if (refusal) {
+        const field = "line" in refusal ? priceField(refusal.line) : "prices";
+        return refused(400, lineRefusalMessage(refusal), field);
+      }
+      unitCents = bid.unitCents;
+      amountCents = lotTotalCents(lines, unitCents);
+    } else if (bid.unitCents) {
+      return refused(400, SEALED_MESSAGES.amountMissing, "amount");
+    }
+    const amountField = byLines ? "prices" : "amount";
+    if (amountCents < 1) return refused(400, SEALED_MESSAGES.amountFormat, amountField);
+    if (amountCents > auction.reserveCents) {
+      return refused(400, overReserveMessage(auction.reserveCents), amountField);
+    }
 
     const requirements = await bidRequirements(tx, auction.id);
     const known = new Set(requirements.map((requirement) => requirement.id));
@@ -95,7 +140,7 @@ export async function submitSealedBid(
       bidId = existing.id;
       await tx
         .update(sealedBids)
-        .set({ amountCents: bid.amountCents, submittedByUserId: bid.userId, revision, updatedAt: now })
+        .set({ amountCents, unitCents, submittedByUserId: bid.userId, revision, updatedAt: now })
         .where(eq(sealedBids.id, existing.id));
     } else {
       revision = 1;
@@ -104,7 +149,8 @@ export async function submitSealedBid(
         .values({
           auctionId: auction.id,
           organizationId: bid.organizationId,
-          amountCents: bid.amountCents,
+          amountCents,
+          unitCents,
           submittedByUserId: bid.userId,
           revision,
           submittedAt: now,
@@ -188,6 +234,7 @@ export async function ownSealedBids(db: Database, auctionId: number, organizatio
   for (const bid of bids) {
     own.set(bid.organizationId, {
       amountCents: bid.amountCents,
+      unitCents: bid.unitCents,
       revision: bid.revision,
       submittedAt: bid.submittedAt.toISOString(),
       updatedAt: bid.updatedAt.toISOString(),
@@ -206,11 +253,35 @@ export async function ownSealedBids(db: Database, auctionId: number, organizatio
 /** A seller's own sealed bid as they see it: no bid or document id (see `ownSealedDocumentForDownload`). */
 export type OwnSealedBid = {
   amountCents: number;
+  /** The unit price of each line when the lot is priced by lines (issue 31); else null. */
+  unitCents: number[] | null;
   revision: number;
   submittedAt: string;
   updatedAt: string;
   documents: Omit<ReturnType<typeof documentView>, "id">[];
 };
+
+/**
+ * The lines of a sealed auction's lot when it is priced by lines (its price schedule, issue 31), in
+ * order; null for a lot bid on as one amount, as every sealed auction before lots. A sealed auction
+ * has one lot.
+ */
+export async function sealedLines(db: Pick<Database, "select">, auctionId: number): Promise<PricedLine[] | null> {
+  const rows = await db
+    .select({
+      position: auctionLineItems.position,
+      description: auctionLineItems.description,
+      unit: auctionLineItems.unit,
+      quantity: auctionLineItems.quantityThousandths,
+      ceilingCents: auctionLineItems.ceilingCents,
+    })
+    .from(auctionLineItems)
+    .innerJoin(auctionLots, eq(auctionLots.id, auctionLineItems.lotId))
+    .where(eq(auctionLots.auctionId, auctionId))
+    .orderBy(asc(auctionLots.position), asc(auctionLineItems.position));
+  if (bidAsOneAmount(rows)) return null;
+  return rows.map((row) => ({ ...row, quantityText: quantityText(row.quantity) }));
+}
 
 /** How many sellers have sent a sealed bid: all the auction's side learns before the deadline. */
 export async function sealedBidCount(db: Database, auctionId: number): Promise<number> {
@@ -230,6 +301,7 @@ export async function readableSealedBids(db: Database, auction: AuctionRow, now 
       organizationId: sealedBids.organizationId,
       organizationName: organizations.name,
       amountCents: sealedBids.amountCents,
+      unitCents: sealedBids.unitCents,
       revision: sealedBids.revision,
       submittedAt: sealedBids.submittedAt,
       updatedAt: sealedBids.updatedAt,
@@ -248,6 +320,26 @@ export async function readableSealedBids(db: Database, auction: AuctionRow, now 
     updatedAt: bid.updatedAt.toISOString(),
     documents: documents.filter((document) => document.sealedBidId === bid.id).map(documentView),
   }));
+}
+
+/**
+ * The price schedules of a sealed auction priced by lines (issue 31), lowest total first: its lines
+ * and each bid's unit prices; null before the deadline (whoever asks), for one amount or with no bid.
+ */
+export async function sealedSchedules(db: Database, auction: AuctionRow, now = new Date()) {
+  const bids = await readableSealedBids(db, auction, now);
+  if (!bids || bids.length === 0) return null;
+  const lines = await sealedLines(db, auction.id);
+  if (!lines) return null;
+  return {
+    lines,
+    bids: bids.map(({ id, organizationName, amountCents, unitCents }) => ({
+      id,
+      organizationName,
+      amountCents,
+      unitCents,
+    })),
+  };
 }
 
 /**

@@ -1,0 +1,2 @@
+ALTER TABLE "sealed_bids" ADD COLUMN "unit_cents" bigint[];--> statement-breakpoint
+ALTER TABLE "sealed_bids" ADD CONSTRAINT "sealed_bids_unit_check" CHECK ("sealed_bids"."unit_cents" is null or 0 <= all("sealed_bids"."unit_cents"));
