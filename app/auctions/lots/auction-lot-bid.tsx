@@ -384,7 +384,7 @@ function OwnLotBids({
   lines,
 }: {
   bids: { amountCents: number; placed: string; how: string; unitCents: number[] }[];
-  lines: { description: string; unit: string; quantityText: string }[];
+  lines: { position: number; description: string; unit: string; quantityText: string }[];
 }) {
   return (
     <section aria-labelledby="own-lot-bids">
@@ -414,7 +414,7 @@ function OwnLotBids({
                       <summary>{`Unit prices of the ${formatCents(bid.amountCents)} bid`}</summary>
                       <ol>
                         {lines.map((line, index) => (
-                          <li key={`${index}-${line.description}`}>
+                          <li key={line.position}>
                             {`${line.description}: ${formatCents(bid.unitCents[index] ?? 0)} per ${line.unit} × ${line.quantityText}`}
                           </li>
                         ))}
