@@ -6,6 +6,7 @@ import { parseSubmission } from "~/forms/parse-submission.server";
 import { readFormBody } from "~/platform/request-body.server";
 import { appServicesContext } from "~/server/app-context";
 import { idOf } from "~/shared/ids";
+import { sealedSchedules } from "../sealed/sealed-bids.server";
 import { assessmentsOf, criteriaOf } from "./assessments.server";
 import {
   addCriterion,
@@ -41,10 +42,12 @@ export async function loadEvaluationPage(request: Request, context: Context, raw
   const { auction, viewer } = await requireEvaluationReader(request, context, rawId);
   const { db } = context.get(appServicesContext);
   const now = new Date();
-  const [criteria, assessments, subjects] = await Promise.all([
+  const [criteria, assessments, subjects, schedules] = await Promise.all([
     criteriaOf(db, auction.id),
     assessmentsOf(db, auction.id),
     subjectsOf(db, auction, now),
+    // A sealed auction priced by lines (issue 31): the price schedules side by side, after the deadline only.
+    auction.kind === "sealed" ? sealedSchedules(db, auction, now) : null,
   ]);
   const status = statusAt(auction, now);
   const ranking = status === "closed" || status === "awarded" ? await rankedCandidates(db, auction, now) : null;
@@ -89,6 +92,7 @@ export async function loadEvaluationPage(request: Request, context: Context, raw
           reason: row.reason ? QUALIFICATION_TEXTS[row.reason] : null,
         }))
       : null,
+    schedules,
     notice: DONE.find((name) => params.get("done") === name) ?? null,
     scoredName: params.get("seller"),
   };

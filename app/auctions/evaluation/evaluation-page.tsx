@@ -8,6 +8,7 @@ import { describedBy, FieldFrame, TextAreaInput, TextInput } from "~/forms/text-
 import { pageTitle } from "~/layout/page-title";
 import { TableRegion } from "~/layout/table-region";
 import { formatCents } from "~/shared/money";
+import { PriceSchedules } from "../sealed/sealed-bid-panels";
 import type { Route } from "./+types/evaluation-page";
 import { commentFieldId, reasonFieldId, scoreFieldId } from "./evaluation-fields";
 import { type EvaluationNotice, loadEvaluationPage, submitEvaluationPage } from "./evaluation-page.server";
@@ -73,6 +74,10 @@ export default function EvaluationPage({ loaderData, actionData }: Route.Compone
       ) : null}
 
       <Criteria data={loaderData} lastResult={refusedForm === "criterion" ? result : undefined} />
+
+      {loaderData.schedules ? (
+        <PriceSchedules lines={loaderData.schedules.lines} bids={loaderData.schedules.bids} />
+      ) : null}
 
       <section aria-labelledby="sellers">
         <h2 id="sellers">{auction.kind === "sealed" ? "Bids" : "Sellers"}</h2>

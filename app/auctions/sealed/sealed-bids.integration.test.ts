@@ -475,5 +475,9 @@ describe.each(databaseKinds)("sealed-bid auctions on %s", (kind) => {
     const award = await (await as(buyer).request(`/auctions/${auction.id}/award`)).text();
     expectIn(award, "The price schedules side by side, line by line, lowest total first");
     expectIn(award, "$950.00");
+    // And the evaluation page, where the bids are scored.
+    const evaluation = await (await as(buyer).request(`/auctions/${auction.id}/evaluation`)).text();
+    expectIn(evaluation, "The price schedules side by side, line by line, lowest total first");
+    expectIn(evaluation, "$950.00");
   });
 });
