@@ -20,7 +20,7 @@ import { requireAuctionOwner } from "../auction-access.server";
 import { statusAt } from "../auction-rules";
 import { LotsAwardForm } from "../lots/lots-award-form";
 import { loadLotsAward, submitLotsAward } from "../lots/lots-award-page.server";
-import { PriceSchedules } from "../sealed/sealed-bid-panels";
+import { PriceSchedules } from "../lots/price-schedules";
 import { sealedSchedules } from "../sealed/sealed-bids.server";
 import type { Route } from "./+types/auction-award";
 import { awardAuction, NOT_QUALIFIED, passOverMessage } from "./award.server";

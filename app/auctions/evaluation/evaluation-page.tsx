@@ -8,7 +8,7 @@ import { describedBy, FieldFrame, TextAreaInput, TextInput } from "~/forms/text-
 import { pageTitle } from "~/layout/page-title";
 import { TableRegion } from "~/layout/table-region";
 import { formatCents } from "~/shared/money";
-import { PriceSchedules } from "../sealed/sealed-bid-panels";
+import { PriceSchedules } from "../lots/price-schedules";
 import type { Route } from "./+types/evaluation-page";
 import { commentFieldId, reasonFieldId, scoreFieldId } from "./evaluation-fields";
 import { type EvaluationNotice, loadEvaluationPage, submitEvaluationPage } from "./evaluation-page.server";

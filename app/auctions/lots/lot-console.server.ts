@@ -4,6 +4,7 @@ import { auctionBids, organizations } from "~db/schema";
 import { lotStatusAt } from "../auction-rules";
 import { type AuctionWithLots, BIDS_SHOWN, ownerBidColumns } from "../auction-views.server";
 import { fullPriceChart } from "../price-chart/price-chart.server";
+import { quantityText } from "./line-pricing";
 import { linesOfLot } from "./lot-bid.server";
 import type { LotRow } from "./lots.server";
 
@@ -43,10 +44,15 @@ export async function lotConsole(db: Database, auction: AuctionWithLots, lot: Lo
     lowest: leader && lot.lowestCents !== null ? { amountCents: lot.lowestCents, name: leader.organizationName } : null,
     bidCount: counted?.total ?? 0,
     bids: bids.map((bid) => ({ ...bid, createdAt: bid.createdAt.toISOString() })),
-    lines,
+    lines: lines.map((line) => ({ ...line, quantityText: quantityText(line.quantity) })),
     standing: standing
       .sort((a, b) => a.amountCents - b.amountCents || a.rank - b.rank)
-      .map(({ rank: _rank, ...row }) => ({ ...row, unitCents: row.unitCents ?? [row.amountCents] })),
+      .map(({ organizationId, organizationName, amountCents, unitCents }) => ({
+        id: organizationId,
+        organizationName,
+        amountCents,
+        unitCents: unitCents ?? [amountCents],
+      })),
     priceChart,
   };
 }

@@ -1,6 +1,5 @@
 import { data, Link } from "react-router";
 import { pageTitle } from "~/layout/page-title";
-import { TableRegion } from "~/layout/table-region";
 import { zonedTexts } from "~/platform/zoned-time";
 import { appServicesContext } from "~/server/app-context";
 import { parseId } from "~/shared/ids";
@@ -11,9 +10,9 @@ import { ConsoleBidsTable } from "../bidding/console-bids-table";
 import { timezoneOf } from "../lifecycle/auction-form.server";
 import { PriceChart } from "../price-chart/price-chart";
 import type { Route } from "./+types/lot-console";
-import { lineTotalCents, quantityText } from "./line-pricing";
 import { lotConsole } from "./lot-console.server";
 import { lotName } from "./lot-words";
+import { PriceSchedules } from "./price-schedules";
 
 // /auctions/{id}/lots/{lot}/bids: one lot's bids for the auction's side, its evaluator and staff
 // (issue 31): the lot's lowest and closing, its price over time, each seller's standing bid line by
@@ -103,50 +102,12 @@ export default function LotConsole({ loaderData }: Route.ComponentProps) {
         <section aria-labelledby="lot-standing">
           <h2 id="lot-standing">Each seller's best bid, line by line</h2>
           <p>Lowest total first. Each line's total is its quantity × unit price, rounded to the cent.</p>
-          <TableRegion label="Unit prices by seller">
-            <table className="table">
-              <caption className="visually-hidden">Each seller's best bid on the lot, line by line</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Line</th>
-                  <th scope="col">Quantity</th>
-                  {standing.map((row) => (
-                    <th scope="col" key={row.organizationId}>
-                      {row.organizationName}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {lines.map((line, index) => (
-                  <tr key={line.id}>
-                    <th scope="row">{`${index + 1}. ${line.description}`}</th>
-                    <td>{`${quantityText(line.quantity)} ${line.unit}`}</td>
-                    {standing.map((row) => {
-                      const unit = row.unitCents[index] ?? 0;
-                      return (
-                        <td key={row.organizationId}>
-                          {`${formatCents(unit)} per ${line.unit} = ${formatCents(lineTotalCents(line.quantity, unit))}`}
-                        </td>
-                      );
-                    })}
-                  </tr>
-                ))}
-              </tbody>
-              <tfoot>
-                <tr>
-                  <th scope="row" colSpan={2}>
-                    Total
-                  </th>
-                  {standing.map((row) => (
-                    <td key={row.organizationId}>
-                      <strong>{formatCents(row.amountCents)}</strong>
-                    </td>
-                  ))}
-                </tr>
-              </tfoot>
-            </table>
-          </TableRegion>
+          <PriceSchedules
+            lines={lines}
+            bids={standing}
+            caption="Each seller's best bid on the lot, line by line, lowest total first"
+            label="Unit prices by seller"
+          />
         </section>
       ) : null}
       <section aria-labelledby="lot-bids">
