@@ -56,8 +56,14 @@ export type CeilingLine = {
  * is), what the award saved on it, and that in basis points of the total at the ceiling.
  */
 export function lineSavingsOf(line: Pick<CeilingLine, "quantity" | "ceilingCents" | "unitCents">) {
-  const ceilingTotalCents = lineTotalCents(line.quantity, line.ceilingCents);
-  const awardTotalCents = lineTotalCents(line.quantity, line.unitCents);
+  return againstCeiling(
+    lineTotalCents(line.quantity, line.ceilingCents),
+    lineTotalCents(line.quantity, line.unitCents),
+  );
+}
+
+/** Totals at the ceiling and at the award, what the award saved, and that in basis points of the ceiling's. */
+function againstCeiling(ceilingTotalCents: number, awardTotalCents: number) {
   const savingsCents = ceilingTotalCents - awardTotalCents;
   return {
     ceilingTotalCents,
@@ -80,11 +86,5 @@ export function lineTotalsOf(lines: readonly Pick<CeilingLine, "quantity" | "cei
     ceilingTotalCents += figures.ceilingTotalCents;
     awardTotalCents += figures.awardTotalCents;
   }
-  const savingsCents = ceilingTotalCents - awardTotalCents;
-  return {
-    ceilingTotalCents,
-    awardTotalCents,
-    savingsCents,
-    savingsBasisPoints: basisPoints(savingsCents, ceilingTotalCents),
-  };
+  return againstCeiling(ceilingTotalCents, awardTotalCents);
 }

@@ -1,5 +1,6 @@
 import { and, asc, eq, gte, isNotNull, lt, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
+import { lineItemColumns } from "~/auctions/lots/lots.server";
 import type { Database } from "~db/database.server";
 import { auctionBids, auctionLineItems, auctionLots, auctions, provinces, serviceAreas, services } from "~db/schema";
 import { auctionOfLots, type CeilingLine, type LotFigures } from "./lot-savings";
@@ -159,11 +160,7 @@ async function awardedLots(db: Database, where: SQL, withLines: boolean): Promis
       ? db
           .select({
             lotId: auctionLineItems.lotId,
-            position: auctionLineItems.position,
-            description: auctionLineItems.description,
-            unit: auctionLineItems.unit,
-            quantity: auctionLineItems.quantityThousandths,
-            ceilingCents: auctionLineItems.ceilingCents,
+            ...lineItemColumns,
           })
           .from(auctionLineItems)
           .innerJoin(auctionLots, eq(auctionLots.id, auctionLineItems.lotId))

@@ -7,7 +7,7 @@ import { highestAllowedBid, highestOwnBid } from "../bidding/bidding";
 import { enteredBySql } from "../on-behalf/entered-by.server";
 import type { LineItem } from "./line-items";
 import { lotStandings, rankOn } from "./lot-standings.server";
-import type { LotRow } from "./lots.server";
+import { type LotRow, lineItemColumns } from "./lots.server";
 
 // What a seller reads when bidding on one lot (issue 31): its lines, where they stand (the lowest
 // total, or only their rank when the auction shows ranks), their latest unit prices and minimum.
@@ -17,19 +17,11 @@ export type LotLine = LineItem & { id: number; position: number };
 
 /** The lot's lines in order. */
 export async function linesOfLot(db: Pick<Database, "select">, lotId: number): Promise<LotLine[]> {
-  const rows = await db
-    .select()
+  return db
+    .select({ id: auctionLineItems.id, ...lineItemColumns })
     .from(auctionLineItems)
     .where(eq(auctionLineItems.lotId, lotId))
     .orderBy(asc(auctionLineItems.position));
-  return rows.map((row) => ({
-    id: row.id,
-    position: row.position,
-    description: row.description,
-    unit: row.unit,
-    quantity: row.quantityThousandths,
-    ceilingCents: row.ceilingCents,
-  }));
 }
 
 /**

@@ -11,6 +11,15 @@ import { bidAsOneAmount, shownAsLots } from "./one-amount";
 
 export type LotRow = typeof auctionLots.$inferSelect;
 
+/** A line item's columns as the pages and rules read them: the quantity in thousandths of a unit. */
+export const lineItemColumns = {
+  position: auctionLineItems.position,
+  description: auctionLineItems.description,
+  unit: auctionLineItems.unit,
+  quantity: auctionLineItems.quantityThousandths,
+  ceilingCents: auctionLineItems.ceilingCents,
+};
+
 /** A lot as the buyer sets it; no lines: one line of quantity 1 (an auction priced as one amount). */
 export type LotTerms = {
   title: string;

@@ -19,6 +19,7 @@ import { bidRequirements } from "../lifecycle/auction-terms.server";
 import { lotTotalCents, quantityText } from "../lots/line-pricing";
 import { unitPriceRefusal } from "../lots/lot-bidding";
 import { lineRefusalMessage } from "../lots/lot-messages";
+import { lineItemColumns } from "../lots/lots.server";
 import { bidAsOneAmount } from "../lots/one-amount";
 import type { PricedLine } from "../lots/unit-price-table";
 import { priceField } from "../lots/unit-prices";
@@ -268,13 +269,7 @@ export type OwnSealedBid = {
  */
 export async function sealedLines(db: Pick<Database, "select">, auctionId: number): Promise<PricedLine[] | null> {
   const rows = await db
-    .select({
-      position: auctionLineItems.position,
-      description: auctionLineItems.description,
-      unit: auctionLineItems.unit,
-      quantity: auctionLineItems.quantityThousandths,
-      ceilingCents: auctionLineItems.ceilingCents,
-    })
+    .select(lineItemColumns)
     .from(auctionLineItems)
     .innerJoin(auctionLots, eq(auctionLots.id, auctionLineItems.lotId))
     .where(eq(auctionLots.auctionId, auctionId))
