@@ -198,6 +198,32 @@ describe.each(javaScriptModes)("lots and line items with %s", (mode) => {
         }),
       ).toEqual([]);
     }
+    // Ranks only: the seller's place on each lot, no lowest total, no minimum form (and no page error).
+    const ranked = await createAuctionRow(db, {
+      owner: buyer,
+      ...catalogue,
+      sellers: [alpha, bravo],
+      sellerView: "rank",
+      lots: HAULING_AND_CEMENTING,
+    });
+    expect(
+      await placeManualBid(db, {
+        auctionId: ranked.id,
+        lotId: ranked.lots[1]?.id,
+        organizationId: bravo.organizationId,
+        userId: bravo.userId,
+        amountCents: 450_000,
+      }),
+    ).toMatchObject({ kind: "accepted" });
+    await alphaPage.goto(`/auctions/${ranked.id}`);
+    await waitForAppIfShipped(alphaPage);
+    await expect.poll(() => mainText(alphaPage)).toContain("You have not bid");
+    expect(await mainText(alphaPage)).not.toContain("$4,500.00");
+    await axe(alphaPage);
+    await alphaPage.goto(`/auctions/${ranked.id}/lots/${ranked.lots[1]?.id}/bid`);
+    await waitForAppIfShipped(alphaPage);
+    await expect.poll(() => mainText(alphaPage)).toContain("takes no secret minimum");
+    await axe(alphaPage);
     for (const page of [buyerPage, alphaPage, bravoPage]) await page.context().close();
   });
 });
