@@ -11,6 +11,7 @@ export default [
   route("logout", "accounts/sign-in/logout.ts"),
   route("account", "accounts/account-page/account.tsx"),
   route("account/users", "accounts/users/organization-users.tsx"),
+  route("account/live-announcements", "accounts/preferences/live-announcements.ts"),
   route("account/card", "payments/card-replacement/card.tsx"),
   route("account/card/checkout", "payments/card-replacement/card-checkout-return.tsx"),
   route("account/organization", "registration/organization-profile/organization-profile.tsx"),

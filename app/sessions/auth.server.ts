@@ -21,6 +21,7 @@ const currentUserColumns = {
   organizationName: organizations.name,
   isOrganizationAdmin: users.isOrganizationAdmin,
   timezone: users.timezone,
+  liveAnnouncements: users.liveAnnouncements,
 };
 
 export async function loadUser(db: Database, userId: number): Promise<CurrentUser | null> {

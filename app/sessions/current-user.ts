@@ -13,6 +13,8 @@ export type CurrentUser = {
   isOrganizationAdmin: boolean;
   /** IANA time zone chosen at account setup; times are shown in it (null: America/Edmonton). */
   timezone: string | null;
+  /** Live auction pages announce changes to screen readers (issue 32); the user may turn it off. */
+  liveAnnouncements: boolean;
 };
 
 /** Set by the root middleware for every request: the signed-in user, or null. */

@@ -15,6 +15,7 @@ const user = (id: number, organizationId: number | null = 10): CurrentUser => ({
   organizationName: "Example Ltd.",
   isOrganizationAdmin: false,
   timezone: null,
+  liveAnnouncements: true,
 });
 const inAnHour = () => new Date(Date.now() + 3_600_000);
 

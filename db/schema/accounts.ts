@@ -51,6 +51,8 @@ export const users = pgTable(
     passwordChangedAt: timestamp("password_changed_at", { withTimezone: true }),
     /** The organization's administrator: invites and removes its users (the first user is one). */
     isOrganizationAdmin: boolean("is_organization_admin").notNull().default(false),
+    /** Screen-reader announcements on live auction pages (issue 32): on until the user turns them off. */
+    liveAnnouncements: boolean("live_announcements").notNull().default(true),
   },
   (table) => [
     check("users_role_check", sql`${table.role} in ${codeList(ROLE_CODES)}`),

@@ -79,6 +79,8 @@ export async function loadAuctionPage(request: Request, context: Context, rawId:
     /** Whether the console links to /auctions/{id}/on-behalf (issue 21). */
     onBehalf: auction.kind === "reverse" && mayEnterOnBehalf(user, viewer, auction),
     questions,
+    /** Spoken updates of bids and time with JavaScript (issue 32), as the user last chose. */
+    liveAnnouncements: user.liveAnnouncements,
   };
 }
 

@@ -1,10 +1,11 @@
 import { useMemo, useState } from "react";
-import { Link } from "react-router";
+import { Link, useLocation } from "react-router";
 import { Alert } from "~/forms/alert";
 import { ErrorSummary } from "~/forms/error-summary";
 import { pageTitle } from "~/layout/page-title";
 import { formatDuration, timeText } from "~/platform/zoned-time";
 import { STATUS_LABELS, termsEditable } from "../auction-rules";
+import { AnnouncementsToggle, LiveRegions, useLiveAnnouncements } from "../live/live-announcements";
 import { useAuctionLiveView, useTimeLeft } from "../live/use-auction-live-view";
 import { QuestionsPanel } from "../questions/questions-panel";
 import { ReusePanel } from "../reuse/reuse-panel";
@@ -42,11 +43,14 @@ const NOTICE_TEXTS: Record<Notice, string> = {
 
 export default function AuctionPage({ loaderData, actionData }: Route.ComponentProps) {
   const { notice, auctionId, biddingBlocked } = loaderData;
+  const location = useLocation();
   // With JavaScript the view follows the server's event stream and the time left ticks down.
   const { view, live } = useAuctionLiveView(auctionId, loaderData.view);
   // Every view comes with its times formatted by the server, in the user's zone.
   const times = view.times;
   const timeLeftMs = useTimeLeft(view);
+  // Spoken updates (issue 32): changes and time milestones, coalesced, in live regions of their own.
+  const spoken = useLiveAnnouncements(view, loaderData.liveAnnouncements);
   const answer = actionData as AuctionActionData | undefined;
   const [attempts, setAttempts] = useState(0);
   const attempt = () => setAttempts((count) => count + 1);
@@ -75,7 +79,8 @@ export default function AuctionPage({ loaderData, actionData }: Route.ComponentP
       </p>
       <ReusePanel auctionId={auctionId} reuse={loaderData.reuse} />
       {notice ? (
-        <Alert title="Done" tone="success">
+        // After a bid or a minimum the result takes focus, as the error summary does on a refusal.
+        <Alert title="Done" tone="success" focusKey={location.key}>
           <p>{NOTICE_TEXTS[notice]}</p>
         </Alert>
       ) : null}
@@ -99,6 +104,7 @@ export default function AuctionPage({ loaderData, actionData }: Route.ComponentP
         submissionKey={submissionKey}
       />
       <TimeLine view={view} times={times} />
+      <LiveRegions {...spoken} />
       <p>
         {live ? (
           <span className="field__hint">Updating live.</span>
@@ -111,6 +117,9 @@ export default function AuctionPage({ loaderData, actionData }: Route.ComponentP
           </>
         )}
       </p>
+      {view.status === "open" || view.status === "scheduled" ? (
+        <AnnouncementsToggle enabled={loaderData.liveAnnouncements} returnTo={`/auctions/${auctionId}`} />
+      ) : null}
       {view.kind === "seller" ? (
         <SellerPanel
           view={view}

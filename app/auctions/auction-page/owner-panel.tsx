@@ -165,7 +165,7 @@ export function OwnerPanel({
               </dl>
             </>
           ) : (
-            <dl className="summary-list" aria-live="polite">
+            <dl className="summary-list">
               <Row label="Lowest bid">
                 {view.lowest
                   ? `${formatCents(view.lowest.amountCents)} by ${view.lowest.organizationName}`

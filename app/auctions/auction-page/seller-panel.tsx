@@ -107,7 +107,7 @@ export function SellerPanel({
     <>
       <section aria-labelledby="standing" className="card">
         <h2 id="standing">Where you stand</h2>
-        <dl className="summary-list" aria-live="polite">
+        <dl className="summary-list">
           {ranksOnly ? null : (
             <Row label="Current lowest price">
               {view.lowestCents === null ? "No bids yet" : formatCents(view.lowestCents)}

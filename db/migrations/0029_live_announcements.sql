@@ -1,0 +1,1 @@
+ALTER TABLE "users" ADD COLUMN "live_announcements" boolean DEFAULT true NOT NULL;
