@@ -9,6 +9,7 @@ import { TableRegion } from "~/layout/table-region";
 import { type TimeTexts, timeText } from "~/platform/zoned-time";
 import { formatCents } from "~/shared/money";
 import type { OwnerView, SellerView } from "../auction-views.server";
+import { lotLinesCaption, sealedReceivedText } from "../auction-words";
 import { ACCEPT_ATTRIBUTE, DOCUMENT_HINT, formatBytes } from "../documents/document-types";
 import { lineTotalCents } from "../lots/line-pricing";
 import { PriceSchedules } from "../lots/price-schedules";
@@ -190,7 +191,7 @@ export function SealedBidForm({
             <UnitPriceTable
               lines={schedule.lines}
               idPrefix={SEALED_PRICE_PREFIX}
-              caption={`The lot's ${schedule.lines.length} ${schedule.lines.length === 1 ? "line" : "lines"}: enter a unit price for each`}
+              caption={lotLinesCaption(schedule.lines.length, "enter a unit price for each")}
               startPrices={schedule.startPrices}
               lineErrors={(index) => fieldError(`prices[${index}]`)}
               onChange={live.change}
@@ -272,7 +273,7 @@ export function SealedBidsSide({
   requirements: Requirement[];
   times: TimeTexts;
 }) {
-  const received = `${sealed.received} sealed ${sealed.received === 1 ? "bid" : "bids"} received`;
+  const received = sealedReceivedText(sealed.received);
   if (!sealed.bids) {
     return (
       <section aria-labelledby="console">
