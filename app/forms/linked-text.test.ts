@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { blockedMessage } from "~/payments/subscriptions/standing";
 import { ErrorSummary } from "./error-summary";
 import { LinkedText, linkedParts } from "./linked-text";
+import { FieldError } from "./text-input";
 
 const html = (text: string) => renderToStaticMarkup(createElement(LinkedText, { text }));
 
@@ -30,5 +31,10 @@ describe("LinkedText", () => {
       createElement(ErrorSummary, { formErrors: [blockedMessage("overdue", "bid")] }),
     );
     expect(summary).toContain('<a href="/account/card">/account/card</a>');
+    // Under the field too (a refused minimum): the error beside the control links the page.
+    const fieldError = renderToStaticMarkup(
+      createElement(FieldError, { id: "minimum-error", errors: [blockedMessage("overdue", "bid")] }),
+    );
+    expect(fieldError).toContain('<a href="/account/card">/account/card</a>');
   });
 });
