@@ -8,6 +8,7 @@ import { describedBy, FieldFrame } from "~/forms/text-input";
 import { TableRegion } from "~/layout/table-region";
 import { type TimeTexts, timeText } from "~/platform/zoned-time";
 import { formatCents } from "~/shared/money";
+import { howOften } from "~/shared/words";
 import type { OwnerView, SellerView } from "../auction-views.server";
 import { lotLinesCaption, sealedReceivedText } from "../auction-words";
 import { ACCEPT_ATTRIBUTE, DOCUMENT_HINT, formatBytes } from "../documents/document-types";
@@ -121,7 +122,7 @@ export function OwnSealedBid({
           <dt>Last sent</dt>
           <dd>
             <time dateTime={bid.updatedAt}>{timeText(times, bid.updatedAt)}</time>
-            {bid.revision > 1 ? ` (replaced ${bid.revision - 1} ${bid.revision === 2 ? "time" : "times"})` : ""}
+            {bid.revision > 1 ? ` (replaced ${howOften(bid.revision - 1)})` : ""}
           </dd>
         </div>
         {requirements.map((requirement) => {
