@@ -1,3 +1,4 @@
+import { counted, pluralOf } from "~/shared/words";
 import type { AuctionStatus, auctions } from "~db/schema";
 import type { Decrement } from "./bidding/bidding";
 
@@ -92,6 +93,21 @@ export function describeDecrement(decrement: Decrement, formatCents: (cents: num
   return decrement.kind === "amount"
     ? formatCents(decrement.cents)
     : `${(decrement.basisPoints / 100).toLocaleString("en-CA", { maximumFractionDigits: 2 })} %`;
+}
+
+/**
+ * The soft close in words, or null without one: "a bid in the last 5 minutes moves the end 2 minutes
+ * later, at most 30 minutes in all"; "in the last minute … 1 minute later" for ones. `bid` names what
+ * moves the end ("bid", "new lowest bid").
+ */
+export function describeSoftClose(
+  terms: Pick<SoftClose, "softCloseWindowMinutes" | "softCloseExtensionMinutes" | "softCloseCapMinutes">,
+  bid = "bid",
+): string | null {
+  const { softCloseWindowMinutes: window, softCloseExtensionMinutes: extension, softCloseCapMinutes: cap } = terms;
+  if (window <= 0 || extension <= 0) return null;
+  const last = pluralOf(window, "the last minute", `the last ${counted(window, "minute", "minutes")}`);
+  return `a ${bid} in ${last} moves the end ${counted(extension, "minute", "minutes")} later, at most ${counted(cap, "minute", "minutes")} in all`;
 }
 
 /** The share of a drop from `from` to `to`, for the large-drop question: 0.25 is 25 %. */

@@ -1,4 +1,5 @@
 import { useEffect, useRef } from "react";
+import { LinkedText } from "./linked-text";
 
 export type FieldErrorLink = { fieldId: string; message: string };
 
@@ -32,7 +33,9 @@ export function ErrorSummary({
           Error!
         </h2>
         {formErrors.map((message) => (
-          <p key={message}>{message}</p>
+          <p key={message}>
+            <LinkedText text={message} />
+          </p>
         ))}
         {fieldErrors.length > 0 ? (
           <ul>

@@ -1,4 +1,5 @@
 import type { InputHTMLAttributes, ReactNode } from "react";
+import { LinkedText } from "./linked-text";
 
 export type TextInputType =
   | "text"
@@ -16,7 +17,7 @@ export function FieldError({ id, errors }: { id: string; errors?: string[] }) {
   if (!errors?.length) return null;
   return (
     <p id={id} className="field__error">
-      <span className="visually-hidden">Error:</span> {errors.join(" ")}
+      <span className="visually-hidden">Error:</span> <LinkedText text={errors.join(" ")} />
     </p>
   );
 }

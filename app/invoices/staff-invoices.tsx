@@ -16,6 +16,7 @@ import { requireStaff } from "~/sessions/auth.server";
 import { utcDay, utcMinute } from "~/shared/dates";
 import { parseId } from "~/shared/ids";
 import { formatCents } from "~/shared/money";
+import { counted, pluralOf } from "~/shared/words";
 import { BILLING_PREFERENCES, DELIVERY_STATES, EXPORT_NETWORKS } from "~db/invoice-terms";
 import type { Route } from "./+types/staff-invoices";
 import { exportNetwork, recentExports } from "./invoice-exports.server";
@@ -100,7 +101,7 @@ function StaffInvoicesPage({ loaderData, actionData }: Route.ComponentProps) {
       {justExported ? (
         <Alert title="Exported" tone="success">
           <p>
-            {`${justExported.invoiceCount} ${justExported.network} invoice${justExported.invoiceCount === 1 ? "" : "s"} marked exported. `}
+            {`${counted(justExported.invoiceCount, `${justExported.network} invoice`, `${justExported.network} invoices`)} marked exported. `}
             <a href={`/staff/invoices/exports/${justExported.id}`} download>{`Download ${justExported.fileName}`}</a>
           </p>
         </Alert>
@@ -126,7 +127,7 @@ function StaffInvoicesPage({ loaderData, actionData }: Route.ComponentProps) {
       </FilterForm>
       <p>
         <a href={`/staff/invoices.csv${filterQuery(filter)}`} download>
-          {`Download these ${total} invoice${total === 1 ? "" : "s"} as CSV`}
+          {`Download ${pluralOf(total, "this", "these")} ${counted(total, "invoice", "invoices")} as CSV`}
         </a>{" "}
         (for accounting)
       </p>
@@ -135,7 +136,7 @@ function StaffInvoicesPage({ loaderData, actionData }: Route.ComponentProps) {
       ) : (
         <TableRegion label="Invoices">
           <table className="data-table">
-            <caption>{`Invoices, newest first: ${total} match${page > 1 ? `, page ${page}` : ""}`}</caption>
+            <caption>{`Invoices, newest first: ${total} ${pluralOf(total, "matches", "match")}${page > 1 ? `, page ${page}` : ""}`}</caption>
             <ColumnHeads
               columns={["Number", "Date", "Bill to", "Auction", "Billing preference", "State", "Total", "Credited"]}
             />

@@ -1,11 +1,12 @@
 import type { ReactNode } from "react";
 import { Alert } from "~/forms/alert";
+import { LinkedText } from "~/forms/linked-text";
 import { utcDay } from "~/shared/dates";
 import { formatCents } from "~/shared/money";
 import type { SubscriptionStatus } from "~db/subscription-statuses";
 import { cardLabel } from "./card-label";
 import { SELLER_FEES_TOTAL, SELLER_RENEWAL_CENTS } from "./fees";
-import { blockedMessage, STATUS_LABELS, standingOf } from "./subscriptions/standing";
+import { blockedMessage, GRACE_NOTICE_TITLE, graceMessage, STATUS_LABELS, standingOf } from "./subscriptions/standing";
 
 /** A seller's subscription as its pages show it (dates as ISO strings, amounts in cents). */
 export type SubscriptionView = {
@@ -66,9 +67,11 @@ function StandingAlert({ subscription, audience }: { subscription: SubscriptionV
     return (
       <Alert title="Subscription cancelled">
         <p>
-          {audience === "seller"
-            ? blockedMessage("cancelled", "bid")
-            : "The subscription has been cancelled: the seller can no longer bid or accept invitations."}
+          {audience === "seller" ? (
+            <LinkedText text={blockedMessage("cancelled", "bid")} />
+          ) : (
+            "The subscription has been cancelled: the seller can no longer bid or accept invitations."
+          )}
         </p>
         {subscription.failure ? (
           <p>
@@ -84,20 +87,25 @@ function StandingAlert({ subscription, audience }: { subscription: SubscriptionV
     return (
       <Alert title="Payment overdue">
         <p>
-          {audience === "seller"
-            ? blockedMessage("overdue", "bid")
-            : `The renewal failed${pastDueSince ? ` on ${utcDay(pastDueSince)}` : ""} and the grace period is over: the seller can no longer bid or accept invitations.`}
+          {audience === "seller" ? (
+            <LinkedText text={blockedMessage("overdue", "bid")} />
+          ) : (
+            `The renewal failed${pastDueSince ? ` on ${utcDay(pastDueSince)}` : ""} and the grace period is over: the seller can no longer bid or accept invitations.`
+          )}
         </p>
         {audience === "seller" ? <p>Bids you have already placed stand.</p> : null}
       </Alert>
     );
   }
+  // Within the grace period the seller still bids: the notice says so, and what to do before it ends.
   return (
-    <Alert title="Payment overdue">
+    <Alert title={GRACE_NOTICE_TITLE}>
       <p>
-        {audience === "seller"
-          ? `Your subscription payment failed. Update your card at /account/card by ${graceEndsAt ? utcDay(graceEndsAt) : "soon"}: after that date you can no longer bid or accept new invitations until the payment goes through.`
-          : `The renewal failed${pastDueSince ? ` on ${utcDay(pastDueSince)}` : ""}; the grace period runs until ${graceEndsAt ? utcDay(graceEndsAt) : "now"}.`}
+        {audience === "seller" ? (
+          <LinkedText text={graceMessage(pastDueSince, graceEndsAt)} />
+        ) : (
+          `The renewal failed${pastDueSince ? ` on ${utcDay(pastDueSince)}` : ""}; the grace period runs until ${graceEndsAt ? utcDay(graceEndsAt) : "now"}: the seller may still bid until then.`
+        )}
       </p>
     </Alert>
   );

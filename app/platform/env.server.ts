@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { pluralOf } from "../shared/words";
 
 const optionalText = z
   .string()
@@ -111,7 +112,7 @@ const environmentSchema = z
           code: "custom",
           path: [],
           message:
-            `${missing.join(", ")} ${missing.length === 1 ? "is" : "are"} required when ` +
+            `${missing.join(", ")} ${pluralOf(missing.length, "is", "are")} required when ` +
             `${env.NODE_ENV === "production" ? "NODE_ENV=production" : "DEV_OUTBOX=off"} ` +
             "(real SMS, e-mail and card providers; for a staging copy with the dev outbox and test cards set DEV_OUTBOX=on)",
         });
@@ -143,7 +144,7 @@ const environmentSchema = z
           ctx.addIssue({
             code: "custom",
             path: [],
-            message: `${missing.join(", ")} ${missing.length === 1 ? "is" : "are"} required with Stripe when NODE_ENV=production`,
+            message: `${missing.join(", ")} ${pluralOf(missing.length, "is", "are")} required with Stripe when NODE_ENV=production`,
           });
         }
       }

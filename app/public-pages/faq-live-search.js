@@ -20,9 +20,14 @@ export function matchesQuery(texts, query) {
  */
 export function describeResults(count, total) {
   if (count === 0) return "No results found.";
-  if (count === total) return `Showing all ${total} questions.`;
-  return count === 1 ? "1 question found." : `${count} questions found.`;
+  if (count === total) return `Showing all ${questions(total)}.`;
+  return `${questions(count)} found.`;
 }
+
+// The same words as faq-search.ts's (counted in app/shared/words.ts): this file is served as it is, unbundled.
+const cardinalRules = new Intl.PluralRules("en-CA");
+/** @param {number} n */
+const questions = (n) => `${n} ${cardinalRules.select(n) === "one" ? "question" : "questions"}`;
 
 function enhance() {
   const input = document.getElementById("faq-search");

@@ -1,3 +1,4 @@
+import { counted } from "~/shared/words";
 import type { FaqEntry } from "./content/faq-entries";
 
 /** Case-insensitive text match over question and answer; an empty query keeps every entry. */
@@ -11,6 +12,6 @@ export function searchFaq(entries: FaqEntry[], query: string): FaqEntry[] {
 
 export function describeResults(count: number, total: number): string {
   if (count === 0) return "No results found.";
-  if (count === total) return `Showing all ${total} questions.`;
-  return count === 1 ? "1 question found." : `${count} questions found.`;
+  if (count === total) return `Showing all ${counted(total, "question", "questions")}.`;
+  return `${counted(count, "question", "questions")} found.`;
 }

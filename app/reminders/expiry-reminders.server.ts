@@ -3,6 +3,7 @@ import { queueMessage } from "~/messaging/delivery/outbox.server";
 import type { Messaging } from "~/messaging/messaging.server";
 import type { Environment } from "~/platform/env.server";
 import { Role } from "~/shared/roles";
+import { inDays } from "~/shared/words";
 import type { Database } from "~db/database.server";
 import {
   certificationOptions,
@@ -144,7 +145,7 @@ export async function sendExpiryReminders(services: ReminderServices, today: str
       const name = documents[0]?.organizationName ?? "Your organization";
       const lines = documents.map(
         (document) =>
-          `- ${document.label}: expires ${document.expiresOn} (in ${daysBetween(today, document.expiresOn)} days)`,
+          `- ${document.label}: expires ${document.expiresOn} (${inDays(daysBetween(today, document.expiresOn))})`,
       );
       for (const { email } of [...sellerUsers, ...staff]) {
         await queueMessage(tx, services.messaging, {

@@ -1,5 +1,6 @@
 import PgBoss from "pg-boss";
 import { utcDay } from "~/shared/dates";
+import { counted } from "~/shared/words";
 import { type ReminderServices, sendExpiryReminders } from "./expiry-reminders.server";
 
 // The job queue on the same PostgreSQL (pg-boss): the daily expiry reminders run in the worker process
@@ -24,7 +25,7 @@ export async function startRemindersWorker(
   await boss.schedule(EXPIRY_REMINDERS_JOB, EXPIRY_REMINDERS_CRON, {}, { tz: "UTC" });
   await boss.work(EXPIRY_REMINDERS_JOB, { pollingIntervalSeconds: options.pollingIntervalSeconds ?? 30 }, async () => {
     const { reminded } = await sendExpiryReminders(services, today());
-    console.log(`expiry reminders: ${reminded} document(s) reminded of`);
+    console.log(`expiry reminders: ${counted(reminded, "document", "documents")} reminded of`);
   });
   return {
     boss,

@@ -1,4 +1,5 @@
 import { data, Link } from "react-router";
+import { awardedOfLotsText } from "~/auctions/auction-words";
 import { quantityText } from "~/auctions/lots/line-pricing";
 import { lotName } from "~/auctions/lots/lot-words";
 import { ColumnHeads } from "~/layout/column-heads";
@@ -102,7 +103,7 @@ export default function AccountReportAuction({ loaderData }: Route.ComponentProp
         <>
           <h2>Savings by lot</h2>
           <p>
-            {`${lots.length} of its ${auction.lotCount} lots were awarded. The auction's savings are measured over the awarded lots only: a lot that was not awarded is left out of the reserve, the opening price and the award price.`}
+            {`${awardedOfLotsText(lots.length, auction.lotCount)}. The auction's savings are measured over the awarded lots only: a lot that was not awarded is left out of the reserve, the opening price and the award price.`}
           </p>
           <TableRegion label="Awarded lots">
             <table className="data-table">

@@ -5,6 +5,7 @@ import { Pager, pageCountOf, pageOf } from "~/layout/pager";
 import { TableRegion } from "~/layout/table-region";
 import { formatCents } from "~/shared/money";
 import { Role } from "~/shared/roles";
+import { counted } from "~/shared/words";
 import type { Route } from "./+types/account-reports";
 import { organizationReport } from "./account-report-data.server";
 import { filterSearch, monthIn } from "./report-filter";
@@ -138,7 +139,9 @@ export default function AccountReports({ loaderData }: Route.ComponentProps) {
                     <th scope="row">
                       <Link to={`/auctions/${row.auctionId}`}>{`No. ${row.auctionId}: ${row.title}`}</Link>
                       {row.kind === "sealed" ? " (sealed bids)" : null}
-                      {row.lotCount > 1 ? ` (${row.awardedLots} of ${row.lotCount} lots awarded)` : null}
+                      {row.lotCount > 1
+                        ? ` (${row.awardedLots} of ${counted(row.lotCount, "lot", "lots")} awarded)`
+                        : null}
                       {row.detail ? (
                         <>
                           {" "}

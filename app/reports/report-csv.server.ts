@@ -2,6 +2,7 @@ import { quantityText } from "~/auctions/lots/line-pricing";
 import { csvResponse, csvText } from "~/shared/csv";
 import { utcDay } from "~/shared/dates";
 import { dollars } from "~/shared/money";
+import { counted } from "~/shared/words";
 import { lineSavingsOf, lotSavingsOf } from "./lot-savings";
 import { dayIn } from "./report-filter";
 import type { ReportRow } from "./reports.server";
@@ -46,7 +47,7 @@ export function auctionsCsv(rows: readonly ReportRow[], timeZone: string): strin
     }),
     [
       "total",
-      `${totals.auctions} auctions`,
+      counted(totals.auctions, "auction", "auctions"),
       "",
       "",
       dollars(totals.reserveCents),

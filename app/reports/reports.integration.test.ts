@@ -350,7 +350,7 @@ describe.each(databaseKinds)("savings reports on %s", (kind) => {
     expect(await csvOf(lottedBuyer, "/account/reports.csv?to=2012-12-31")).toEqual([
       AUCTION_COLUMNS.join(","),
       `${lotted.id},${lotted.title},reverse,2012-06-10,7000.00,6225.00,5875.00,1125.00,16.07,2,2`,
-      "total,1 auctions,,,7000.00,,5875.00,1125.00,16.07,2,2",
+      "total,1 auction,,,7000.00,,5875.00,1125.00,16.07,2,2",
     ]);
     expect(await csvOf(lottedBuyer, "/account/reports/lots.csv?from=2012-01-01&to=2012-12-31")).toEqual([
       LOT_COLUMNS.join(","),
@@ -396,7 +396,7 @@ describe.each(databaseKinds)("savings reports on %s", (kind) => {
     expect(await csvOf(lottedBuyer, "/account/reports.csv?from=2013-01-01")).toEqual([
       AUCTION_COLUMNS.join(","),
       `${byLines.id},${byLines.title},reverse,2013-02-01,2000.00,1524.00,1524.00,476.00,23.80,1,1`,
-      "total,1 auctions,,,2000.00,,1524.00,476.00,23.80,1,1",
+      "total,1 auction,,,2000.00,,1524.00,476.00,23.80,1,1",
     ]);
     expect(await csvOf(lottedBuyer, "/account/reports/lots.csv?from=2013-01-01")).toEqual([LOT_COLUMNS.join(",")]);
     expect(await csvOf(lottedBuyer, "/account/reports/lines.csv?from=2013-01-01")).toEqual([

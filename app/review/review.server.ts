@@ -5,6 +5,7 @@ import { startSellerSubscription } from "~/payments/subscriptions/seller-subscri
 import { CHANGE_LINK_DAYS, changeLinkUrl, issueChangeToken } from "~/registration/changes/registration-changes.server";
 import type { AppServices } from "~/server/app-context";
 import { type OrganizationTypeCode, Role } from "~/shared/roles";
+import { counted } from "~/shared/words";
 import type { Database, Transaction } from "~db/database.server";
 import {
   organizations,
@@ -252,7 +253,7 @@ export async function requestChanges(
       "",
       message,
       "",
-      `Please update your registration here (the link works for ${CHANGE_LINK_DAYS} days); what you sent before is filled in:`,
+      `Please update your registration here (the link works for ${counted(CHANGE_LINK_DAYS, "day", "days")}); what you sent before is filled in:`,
       changeLinkUrl(services.env.APP_URL, token),
     ]);
     return { kind: "asked" as const };

@@ -59,7 +59,7 @@ describe.each(javaScriptModes)("the price chart with %s", (mode) => {
     expect(await buyerPage.locator(`[id="${titleId}"]`).textContent()).toBe("Lowest price and every bid over time");
     const summary = buyerPage.locator(`[id="${summaryId}"]`);
     expect(await summary.textContent()).toMatch(
-      /^Lowest price fell from \$49,000\.00 to \$48,000\.00 over 2 bids between .+ and .+; end never extended\.$/,
+      /^Lowest price fell from \$49,000\.00 to \$48,000\.00 over 2 bids (at .+|between .+ and .+); end never extended\.$/,
     );
     // One marker per bid (each seller's in one path), a step line, a legend naming each seller's alias and shape.
     expect(await markerCount(chart)).toBe(2);
@@ -93,7 +93,7 @@ describe.each(javaScriptModes)("the price chart with %s", (mode) => {
     expect(await markerCount(sellerChart)).toBe(1);
     const sellerSummary = bravoPage.locator(`[id="${await sellerChart.getAttribute("aria-describedby")}"]`);
     expect(await sellerSummary.textContent()).toMatch(
-      /^Lowest price fell from \$49,000\.00 to \$47,000\.00 between .+ and .+; you placed 1 bid; end never extended\.$/,
+      /^Lowest price fell from \$49,000\.00 to \$47,000\.00 (at .+|between .+ and .+); you placed 1 bid; end never extended\.$/,
     );
     const sellerHtml = await bravoPage.content();
     for (const hidden of ["Seller A", sellerNames[0] as string]) {

@@ -80,9 +80,11 @@ describe.each(javaScriptModes)("a seller's standing with %s", (mode) => {
 
     const seller = await open(mode);
     await signInAs(seller, mode, { email, password: SELLER_PASSWORD });
-    await expect
-      .poll(() => mainText(seller))
-      .toContain("Your subscription payment failed. Update your card at /account/card by");
+    // Within the grace period: the payment failed, bidding goes on until a date, the card page is a link.
+    await expect.poll(() => mainText(seller)).toContain("You can still bid and accept invitations until");
+    expect(await mainText(seller)).not.toContain("Payment overdue");
+    const graceLink = seller.locator("main .alert").getByRole("link", { name: "/account/card", exact: true });
+    expect(await graceLink.getAttribute("href")).toBe("/account/card");
     await axe(seller);
     // Within the grace period the seller still bids.
     await seller.goto(`/auctions/${auctionId}`);
@@ -98,6 +100,9 @@ describe.each(javaScriptModes)("a seller's standing with %s", (mode) => {
     await seller.getByLabel("Auto-bid: your secret minimum (CAD)").fill("30000");
     await submit(seller, mode, seller.getByRole("button", { name: "Save my minimum" }));
     await expect.poll(() => mainText(seller)).toContain(blockedMessage("overdue", "bid"));
+    // The refusal names the card page as a link, not as text to type.
+    const cardLinks = seller.locator("main").getByRole("link", { name: "/account/card", exact: true });
+    expect(await cardLinks.first().getAttribute("href")).toBe("/account/card");
     await axe(seller);
     await seller.goto("/account");
     expect(await mainText(seller)).toContain(blockedMessage("overdue", "bid"));

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { deliverNow, queueMessage } from "~/messaging/delivery/outbox.server";
 import type { AppServices } from "~/server/app-context";
-import { describeWait } from "~/shared/wait-text";
+import { describeWait } from "~/shared/words";
 import { users } from "~db/schema";
 import { RESET_PROBLEM } from "../account-texts";
 import { accountLinkUrl, issueAccountToken } from "../account-tokens.server";

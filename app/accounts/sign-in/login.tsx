@@ -3,7 +3,7 @@ import { parseSubmission } from "~/forms/parse-submission.server";
 import { pageTitle } from "~/layout/page-title";
 import { readFormBody } from "~/platform/request-body.server";
 import { getCurrentUser, startSession } from "~/sessions/auth.server";
-import { describeWait } from "~/shared/wait-text";
+import { describeWait } from "~/shared/words";
 import { INVALID_SIGN_IN } from "../account-texts";
 import { signInSchema } from "../schemas";
 import type { Route } from "./+types/login";

@@ -2,6 +2,7 @@ import { useMemo, useState } from "react";
 import { Link, useLocation } from "react-router";
 import { Alert } from "~/forms/alert";
 import { ErrorSummary } from "~/forms/error-summary";
+import { LinkedText } from "~/forms/linked-text";
 import { pageTitle } from "~/layout/page-title";
 import { formatDuration, timeText } from "~/platform/zoned-time";
 import { STATUS_LABELS, termsEditable } from "../auction-rules";
@@ -86,7 +87,9 @@ export default function AuctionPage({ loaderData, actionData }: Route.ComponentP
       ) : null}
       {biddingBlocked && view.status !== "closed" ? (
         <Alert title="Bidding blocked">
-          <p>{biddingBlocked}</p>
+          <p>
+            <LinkedText text={biddingBlocked} />
+          </p>
         </Alert>
       ) : null}
       <ErrorSummary

@@ -1,6 +1,7 @@
 import { type TimeTexts, timeText } from "~/platform/zoned-time";
 import { formatCents } from "~/shared/money";
-import { describeDecrement } from "../auction-rules";
+import { capitalized, howOften } from "~/shared/words";
+import { describeDecrement, describeSoftClose } from "../auction-rules";
 import type { OwnerView, SellerView } from "../auction-views.server";
 import { Row } from "./summary-row";
 
@@ -16,11 +17,17 @@ export function TimeLine({ view, times }: { view: OwnerView | SellerView; times:
       <Row label={terms.kind === "sealed" ? "Submission deadline" : "Bidding ends"}>
         <time dateTime={terms.endsAt}>{timeText(times, terms.endsAt)}</time>
         {terms.extensions > 0
-          ? ` (extended ${terms.extensions} ${terms.extensions === 1 ? "time" : "times"} by late bids; scheduled for ${timeText(times, terms.scheduledEndsAt)})`
+          ? ` (extended ${howOften(terms.extensions)} by late bids; scheduled for ${timeText(times, terms.scheduledEndsAt)})`
           : ""}
       </Row>
     </dl>
   );
+}
+
+/** The soft close row: "A bid in the last 5 minutes moves the end 2 minutes later, …", or none. */
+export function softCloseText(terms: OwnerView["terms"] | SellerView["terms"]): string {
+  const softClose = describeSoftClose(terms, terms.sellerView === "rank" ? "new lowest bid" : "bid");
+  return softClose ? `${capitalized(softClose)}.` : "None: bidding ends at the scheduled time.";
 }
 
 export function Terms({ view, auctionId }: { view: OwnerView | SellerView; auctionId: number }) {
@@ -63,11 +70,7 @@ export function Terms({ view, auctionId }: { view: OwnerView | SellerView; aucti
                 Their rank only (1st, 2nd, …), never another seller's price. No secret minimums.
               </Row>
             ) : null}
-            <Row label="Soft close">
-              {terms.softCloseWindowMinutes > 0 && terms.softCloseExtensionMinutes > 0
-                ? `A ${terms.sellerView === "rank" ? "new lowest bid" : "bid"} in the last ${terms.softCloseWindowMinutes} minutes moves the end ${terms.softCloseExtensionMinutes} minutes later, at most ${terms.softCloseCapMinutes} minutes in all.`
-                : "None: bidding ends at the scheduled time."}
-            </Row>
+            <Row label="Soft close">{softCloseText(terms)}</Row>
             <Row label="Bids">Binding: a bid cannot be retracted. Sellers never see each other's names or bids.</Row>
           </>
         )}

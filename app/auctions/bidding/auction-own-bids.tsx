@@ -3,6 +3,7 @@ import { data, Link } from "react-router";
 import { pageTitle } from "~/layout/page-title";
 import { zonedTexts } from "~/platform/zoned-time";
 import { appServicesContext } from "~/server/app-context";
+import { capitalized, countedInWords } from "~/shared/words";
 import { auctionBids } from "~db/schema";
 import { requireAuction } from "../auction-access.server";
 import { timezoneOf } from "../lifecycle/auction-form.server";
@@ -65,7 +66,7 @@ export default function AuctionOwnBids({ loaderData }: Route.ComponentProps) {
       ) : (
         <>
           <p>
-            {bids.length === 1 ? "One bid" : `${bids.length} bids`}, newest first. Bids are binding and cannot be
+            {capitalized(countedInWords(bids.length, "bid", "bids"))}, newest first. Bids are binding and cannot be
             retracted.
           </p>
           <OwnBidsTable bids={bids} times={times} lots={lots} />

@@ -5,6 +5,7 @@ import { utcMinute } from "~/shared/dates";
 import { formatCents } from "~/shared/money";
 import { auctionBids, auctionInvitations, auctionLots, type auctions, organizations, sealedBids } from "~db/schema";
 import { auctionLink } from "../auction-notices.server";
+import { sealedReceivedNotice } from "../auction-words";
 import { lotName } from "../lots/lot-words";
 
 // The notices the clock sends (in the transaction that opens or closes the auction): bidding is open (to the invited sellers), bidding has closed (to the
@@ -81,11 +82,7 @@ export async function tellClosed(
       : undefined;
   const only = lots[0] ? lowestOf(lots[0]) : undefined;
   const summary: string[] = sealed
-    ? [
-        bidders.length === 0
-          ? "No sealed bid was received."
-          : `${bidders.length} sealed ${bidders.length === 1 ? "bid was" : "bids were"} received and can now be opened.`,
-      ]
+    ? [sealedReceivedNotice(bidders.length)]
     : (lotsSummary ?? [only ? `The lowest bid is ${formatCents(only.cents)} by ${only.name}.` : "Nobody bid."]);
   await notifyOrganizations(
     services,

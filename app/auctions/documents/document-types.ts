@@ -1,3 +1,5 @@
+import { counted } from "~/shared/words";
+
 // The documents an auction may carry (issue 9): which types, how big, how many. Shared by the page
 // (its hint and the browser-side size check) and the server (which checks the content itself).
 
@@ -70,7 +72,7 @@ export function mismatchMessage(extension: string): string {
 
 /** 1.2 MB, 340 KB, 12 bytes. */
 export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} ${bytes === 1 ? "byte" : "bytes"}`;
+  if (bytes < 1024) return counted(bytes, "byte", "bytes");
   if (bytes < 1024 * 1024) return `${Math.max(1, Math.round(bytes / 1024))} KB`;
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }

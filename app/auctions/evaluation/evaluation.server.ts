@@ -18,6 +18,7 @@ import {
   evaluationVerdicts,
   organizations,
 } from "~db/schema";
+import { evaluatedText } from "../auction-words";
 import { assessmentsOf, criteriaOf } from "./assessments.server";
 import { type Candidate, type Criterion, rankBids } from "./ranking";
 
@@ -297,7 +298,7 @@ export async function completeEvaluation(
         auctionId,
         subject: `Evaluation complete: ${auction.title}`,
         lines: [
-          `The technical evaluation of the ${kindName(auction)} "${auction.title}" is complete (${subjects.length} ${subjects.length === 1 ? "seller" : "sellers"} evaluated).`,
+          `The technical evaluation of the ${kindName(auction)} "${auction.title}" is complete ${evaluatedText(subjects.length)}.`,
           "",
           "See the ranking and award the auction here:",
           `${services.env.APP_URL.replace(/\/+$/, "")}/auctions/${auctionId}/award`,

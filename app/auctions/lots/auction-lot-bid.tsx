@@ -17,6 +17,7 @@ import { dollars, formatCents } from "~/shared/money";
 import { Role } from "~/shared/roles";
 import { requireAuction } from "../auction-access.server";
 import { decrementOf, describeDecrement, STATUS_LABELS } from "../auction-rules";
+import { lotLinesCaption } from "../auction-words";
 import { NO_MINIMUMS_IN_RANKS_ONLY } from "../bidding/bid-messages";
 import { tellBidEffectsSoon } from "../bidding/bid-notices.server";
 import { placeManualBid, setAutoBidMinimum } from "../bidding/bid-queue.server";
@@ -316,7 +317,7 @@ export default function AuctionLotBid({ loaderData, actionData }: Route.Componen
             <UnitPriceTable
               lines={lines}
               idPrefix="lot-price"
-              caption={`The lot's ${lines.length} ${lines.length === 1 ? "line" : "lines"}: enter a unit price for each`}
+              caption={lotLinesCaption(lines.length, "enter a unit price for each")}
               startPrices={startPrices}
               lineErrors={priceErrors}
               onChange={live.change}

@@ -1,7 +1,7 @@
 import { CsvError, parse } from "csv-parse/sync";
 import { csvText } from "~/shared/csv";
 import { dollars, formatCents, parseDollars } from "~/shared/money";
-import { listOfWords } from "~/shared/words";
+import { listOfWords, pluralOf } from "~/shared/words";
 import { LINE_ITEM_COLUMNS, type LineItem, lineItemProblems, MAX_LINES_PER_LOT } from "./line-items";
 import { MAX_CENTS, parseQuantity, quantityText } from "./line-pricing";
 
@@ -128,7 +128,7 @@ export function readPriceSheetCsv(text: string, lines: readonly LineItem[]): Csv
   }
   const missing = unitCents.flatMap((cents, index) => (cents === undefined ? [index + 1] : []));
   if (missing.length > 0) {
-    const named = missing.length === 1 ? `line ${missing[0]}` : `lines ${listOfWords(missing.map(String))}`;
+    const named = `${pluralOf(missing.length, "line", "lines")} ${listOfWords(missing.map(String))}`;
     problems.push({ row: (rows.at(-1)?.row ?? 1) + 1, message: `Please give a unit price for ${named}` });
   }
   return problems.length > 0 ? { ok: false, problems } : { ok: true, value: unitCents as number[] };

@@ -1,4 +1,5 @@
 import { formatCents } from "~/shared/money";
+import { unitPricesMissingMessage } from "../auction-words";
 import { refusalMessage } from "../bidding/bid-messages";
 import type { LineRefusal } from "./lot-bidding";
 import { LOT_TOTAL_TOO_LARGE } from "./unit-prices";
@@ -9,7 +10,7 @@ import { LOT_TOTAL_TOO_LARGE } from "./unit-prices";
 export function lineRefusalMessage(refusal: LineRefusal): string {
   switch (refusal.reason) {
     case "wrong-line-count":
-      return `Please enter a unit price for each of the lot's ${refusal.expected} lines`;
+      return unitPricesMissingMessage(refusal.expected);
     case "unit-price-not-whole":
       return `Line ${refusal.line + 1}: please enter a unit price in dollars and cents, like 185.00`;
     case "unit-price-above-ceiling":

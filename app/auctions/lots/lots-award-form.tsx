@@ -4,6 +4,7 @@ import { ErrorSummary } from "~/forms/error-summary";
 import { SubmitButton } from "~/forms/submit-button";
 import { FieldError } from "~/forms/text-input";
 import { formatCents } from "~/shared/money";
+import { unbidLotsText } from "../auction-words";
 import type { LotsAwardData } from "./lots-award-page.server";
 
 // The award form of a lotted auction (issue 31): what lot by lot costs against one seller for every
@@ -101,9 +102,7 @@ export function LotsAwardForm({
           {data.oneSeller.length === 0
             ? "No seller bid on every lot, so the lots cannot all go to one seller."
             : "Choosing one seller for every lot ticks their bid on each lot below; a lot where it is not the lowest needs a reason."}
-          {data.unbid > 0
-            ? ` Nobody bid on ${data.unbid === 1 ? "one lot" : `${data.unbid} lots`}: it cannot be awarded.`
-            : ""}
+          {unbidLotsText(data.unbid)}
         </p>
       </section>
       <Form method="post" className="stack">

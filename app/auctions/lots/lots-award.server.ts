@@ -16,6 +16,7 @@ import {
 } from "../auction-changes.server";
 import { auctionLink, kindName } from "../auction-notices.server";
 import { statusAt } from "../auction-rules";
+import { awardedLotsPhrase } from "../auction-words";
 import { invoiceTheAward } from "../award/award.server";
 import { bestBidPerSeller } from "../bidding/best-bids.server";
 import { compareAwards } from "./lot-award";
@@ -156,7 +157,7 @@ export async function awardLots(
           auctionId,
           subject: `You won: ${auction.title}`,
           lines: [
-            `The buyer awarded you ${lines.length === 1 ? "this lot" : "these lots"} of the ${kind} "${auction.title}":`,
+            `The buyer awarded you ${awardedLotsPhrase(lines.length)} of the ${kind} "${auction.title}":`,
             ...lines.map((line) => `- ${line}`),
             "The buyer will contact you about the work.",
             "",

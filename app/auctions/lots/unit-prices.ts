@@ -1,4 +1,5 @@
 import { parseDollars } from "~/shared/money";
+import { unitPricesMissingMessage } from "../auction-words";
 import { type LineTerms, lotTotalCents, MAX_CENTS } from "./line-pricing";
 
 // A bid's unit prices as typed on a lot priced by lines (issue 31), read the same way wherever a bid
@@ -46,9 +47,7 @@ export function readUnitPrices(lines: readonly LineTerms[], typed: readonly (str
         ...Object.fromEntries(
           missing.map((index) => [priceField(index), [`Please enter a unit price for line ${index + 1}`]]),
         ),
-        ...(prices.length !== lines.length
-          ? { prices: [`Please enter a unit price for each of the lot's ${lines.length} lines`] }
-          : {}),
+        ...(prices.length !== lines.length ? { prices: [unitPricesMissingMessage(lines.length)] } : {}),
       },
     };
   }

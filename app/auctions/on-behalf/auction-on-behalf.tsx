@@ -15,6 +15,7 @@ import { appServicesContext } from "~/server/app-context";
 import { formatCents } from "~/shared/money";
 import { requireAuction } from "../auction-access.server";
 import { decrementOf, describeDecrement, lotStatusAt, STATUS_LABELS, statusAt } from "../auction-rules";
+import { lotLinesCaption } from "../auction-words";
 import { highestAllowedBid } from "../bidding/bidding";
 import { timezoneOf } from "../lifecycle/auction-form.server";
 import { linesOfOpenLot } from "../lots/lot-bid.server";
@@ -339,7 +340,7 @@ function OnBehalfPage({ loaderData, actionData }: Route.ComponentProps) {
                 <UnitPriceTable
                   lines={lines}
                   idPrefix="on-behalf-price"
-                  caption={`The lot's ${lines.length} ${lines.length === 1 ? "line" : "lines"}: the unit price the seller asks for each`}
+                  caption={lotLinesCaption(lines.length, "the unit price the seller asks for each")}
                   startPrices={startPrices}
                   lineErrors={priceErrors}
                   onChange={live.change}

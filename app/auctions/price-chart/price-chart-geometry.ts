@@ -1,4 +1,5 @@
 import { formatCents } from "~/shared/money";
+import { counted, howOften, timeRange } from "~/shared/words";
 
 // The price chart's data and geometry (issue 21): plain functions from the series the server reads
 // (price-chart.server.ts) to SVG path strings, ticks and the one-line summary. No library, no DOM:
@@ -195,10 +196,8 @@ export function chartSummary(chart: PriceChartData, timeOf: (iso: string) => str
   const first = chart.steps[0];
   const last = chart.steps[chart.steps.length - 1];
   if (!first || !last || !chart.firstAt || !chart.lastAt) return "No bids yet.";
-  const between =
-    chart.firstAt === chart.lastAt
-      ? `at ${timeOf(chart.firstAt)}`
-      : `between ${timeOf(chart.firstAt)} and ${timeOf(chart.lastAt)}`;
+  // Two instants that read the same (bids in the same minute) are one time, not a span.
+  const between = timeRange(chart.firstAt, chart.lastAt, timeOf);
   const fell =
     first[1] === last[1]
       ? `Lowest price ${formatCents(last[1])}`
@@ -206,15 +205,11 @@ export function chartSummary(chart: PriceChartData, timeOf: (iso: string) => str
   // A seller is told how many bids they placed, never how many the others did (issue 17).
   const bids =
     chart.audience === "full"
-      ? ` over ${plural(chart.pointCount, "bid")}`
-      : `; you placed ${plural(chart.pointCount, "bid")}`;
+      ? ` over ${counted(chart.pointCount, "bid", "bids")}`
+      : `; you placed ${counted(chart.pointCount, "bid", "bids")}`;
   const order = chart.audience === "full" ? `${fell}${bids} ${between}` : `${fell} ${between}${bids}`;
   const extended = chart.extensions.length;
-  return `${order}; ${extended === 0 ? "end never extended" : extended === 1 ? "end extended once" : `end extended ${extended} times`}.`;
-}
-
-function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? "" : "s"}`;
+  return `${order}; end ${extended === 0 ? "never extended" : `extended ${howOften(extended)}`}.`;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { utcMinute } from "~/shared/dates";
 import { formatCents } from "~/shared/money";
-import { decrementOf, describeDecrement } from "../auction-rules";
+import { decrementOf, describeDecrement, describeSoftClose } from "../auction-rules";
 import type { AuctionTerms } from "../lifecycle/auction-terms";
 
 // What changed in an auction's terms, in words for the e-mail every invited seller gets when the
@@ -27,10 +27,7 @@ export type TermsSnapshot = Pick<
   | "requirements"
 > & { serviceName: string; serviceAreaName: string };
 
-const softClose = (terms: TermsSnapshot) =>
-  terms.softCloseWindowMinutes > 0 && terms.softCloseExtensionMinutes > 0
-    ? `a bid in the last ${terms.softCloseWindowMinutes} minutes moves the end ${terms.softCloseExtensionMinutes} minutes later, at most ${terms.softCloseCapMinutes} minutes in all`
-    : "none";
+const softClose = (terms: TermsSnapshot) => describeSoftClose(terms) ?? "none";
 
 const ranking = (terms: TermsSnapshot) =>
   `price ${terms.priceWeightPercent} %, technical score ${100 - terms.priceWeightPercent} %${

@@ -1,4 +1,5 @@
 import { formatCents } from "~/shared/money";
+import { unitPricesMissingMessage } from "../auction-words";
 
 // What the sealed-bid form says when it refuses a bid (shared by the server and the pages).
 
@@ -8,7 +9,7 @@ export const SEALED_MESSAGES = {
   notOpen: "Bids are accepted only between the start and the submission deadline.",
   termsFirst: "Please accept the terms of this auction before you bid.",
   documentMissing: (name: string) => `Please attach the ${name}`,
-  pricesMissing: (lines: number) => `Please enter a unit price for each of the lot's ${lines} lines`,
+  pricesMissing: unitPricesMissingMessage,
 } as const;
 
 export const overReserveMessage = (reserveCents: number) =>

@@ -8,7 +8,9 @@ import { describedBy, FieldFrame } from "~/forms/text-input";
 import { TableRegion } from "~/layout/table-region";
 import { type TimeTexts, timeText } from "~/platform/zoned-time";
 import { formatCents } from "~/shared/money";
+import { howOften } from "~/shared/words";
 import type { OwnerView, SellerView } from "../auction-views.server";
+import { lotLinesCaption, sealedReceivedText } from "../auction-words";
 import { ACCEPT_ATTRIBUTE, DOCUMENT_HINT, formatBytes } from "../documents/document-types";
 import { lineTotalCents } from "../lots/line-pricing";
 import { PriceSchedules } from "../lots/price-schedules";
@@ -120,7 +122,7 @@ export function OwnSealedBid({
           <dt>Last sent</dt>
           <dd>
             <time dateTime={bid.updatedAt}>{timeText(times, bid.updatedAt)}</time>
-            {bid.revision > 1 ? ` (replaced ${bid.revision - 1} ${bid.revision === 2 ? "time" : "times"})` : ""}
+            {bid.revision > 1 ? ` (replaced ${howOften(bid.revision - 1)})` : ""}
           </dd>
         </div>
         {requirements.map((requirement) => {
@@ -190,7 +192,7 @@ export function SealedBidForm({
             <UnitPriceTable
               lines={schedule.lines}
               idPrefix={SEALED_PRICE_PREFIX}
-              caption={`The lot's ${schedule.lines.length} ${schedule.lines.length === 1 ? "line" : "lines"}: enter a unit price for each`}
+              caption={lotLinesCaption(schedule.lines.length, "enter a unit price for each")}
               startPrices={schedule.startPrices}
               lineErrors={(index) => fieldError(`prices[${index}]`)}
               onChange={live.change}
@@ -272,7 +274,7 @@ export function SealedBidsSide({
   requirements: Requirement[];
   times: TimeTexts;
 }) {
-  const received = `${sealed.received} sealed ${sealed.received === 1 ? "bid" : "bids"} received`;
+  const received = sealedReceivedText(sealed.received);
   if (!sealed.bids) {
     return (
       <section aria-labelledby="console">

@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { Alert } from "~/forms/alert";
 import { CheckboxTreePicker } from "./checkbox-tree";
-import type { PickerFieldNames, PickerNode } from "./picker-selection";
+import type { LeafNouns, PickerFieldNames, PickerNode } from "./picker-selection";
 
 /** What a form passes to a catalogue picker; `data` is null when the list could not be loaded. */
 export type CataloguePickerProps<Data> = {
@@ -30,7 +30,7 @@ export function CataloguePicker<Data>({
     toTree: (data: Data) => PickerNode[];
     hint: string;
     names: PickerFieldNames;
-    leafNoun: string;
+    leafNoun: LeafNouns;
   }) {
   if (!data) {
     return (

@@ -1,6 +1,14 @@
 import { type ReactNode, useState } from "react";
 import { FieldError } from "~/forms/text-input";
-import { type GroupState, groupState, leafIds, type PickerFieldNames, type PickerNode } from "./picker-selection";
+import {
+  type GroupState,
+  groupAnnouncement,
+  groupState,
+  type LeafNouns,
+  leafIds,
+  type PickerFieldNames,
+  type PickerNode,
+} from "./picker-selection";
 
 /** The first box of a picker: where the error summary's link takes the user. */
 export function firstCheckboxId(id: string, tree: PickerNode[]): string {
@@ -33,8 +41,8 @@ export function CheckboxTreePicker({
   names: PickerFieldNames;
   selected: readonly number[];
   errors?: string[];
-  /** Plural noun for announcements: "cities", "services". */
-  leafNoun: string;
+  /** The noun for announcements, singular and plural: ["city", "cities"]. */
+  leafNoun: LeafNouns;
 }) {
   const selectedKey = selected.join(",");
   const [shownSelection, setShownSelection] = useState(selectedKey);
@@ -48,9 +56,8 @@ export function CheckboxTreePicker({
 
   const describe = (node: PickerNode, state: GroupState, set: ReadonlySet<number>) => {
     const leaves = leafIds(node);
-    if (state === "all") return `${node.label}: all ${leaves.length} ${leafNoun} selected.`;
-    if (state === "none") return `${node.label}: no ${leafNoun} selected.`;
-    return `${node.label}: ${leaves.filter((leaf) => set.has(leaf)).length} of ${leaves.length} ${leafNoun} selected.`;
+    const ticked = leaves.filter((leaf) => set.has(leaf)).length;
+    return groupAnnouncement(node.label, state, ticked, leaves.length, leafNoun);
   };
 
   /** Sets the leaves, then announces each group (innermost first) on the path whose state changed. */

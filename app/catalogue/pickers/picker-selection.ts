@@ -7,6 +7,7 @@
  * services that have no sub-services.
  */
 import { parseId } from "~/shared/ids";
+import { counted, pluralOf } from "~/shared/words";
 
 export type PickerNode = { id: number; label: string; children: PickerNode[] };
 
@@ -118,3 +119,20 @@ export type ServiceAreaCheckboxData = {
   serviceAreaProvinces: { id: number; code: string; name: string }[];
 };
 export type ServiceCheckboxData = { services: CheckboxService[] };
+
+/** A leaf's noun, singular and plural: ["city", "cities"]. */
+export type LeafNouns = readonly [one: string, other: string];
+
+/** What a group's change announces: "Calgary: all 3 cities selected.", "…: 1 of 3 cities selected.". */
+export function groupAnnouncement(
+  label: string,
+  state: GroupState,
+  ticked: number,
+  total: number,
+  [one, other]: LeafNouns,
+): string {
+  if (state === "all")
+    return `${label}: ${pluralOf(total, `its one ${one}`, `all ${counted(total, one, other)}`)} selected.`;
+  if (state === "none") return `${label}: no ${other} selected.`;
+  return `${label}: ${ticked} of ${counted(total, one, other)} selected.`;
+}

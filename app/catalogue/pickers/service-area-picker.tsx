@@ -21,7 +21,7 @@ export function ServiceAreaPicker({
       toTree={serviceAreaTree}
       hint="Tick the cities you work in. 'Check all' selects every city of a province."
       names={SERVICE_AREA_FIELDS}
-      leafNoun="cities"
+      leafNoun={["city", "cities"]}
     />
   );
 }

@@ -21,7 +21,7 @@ export function ServicePicker({
       toTree={serviceTreeNodes}
       hint="Tick the services you offer. 'Check all' selects every service of a group."
       names={SERVICE_FIELDS}
-      leafNoun="services"
+      leafNoun={["service", "services"]}
     />
   );
 }

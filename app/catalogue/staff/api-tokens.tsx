@@ -13,6 +13,7 @@ import { readFormBody } from "~/platform/request-body.server";
 import { appServicesContext } from "~/server/app-context";
 import { requireStaff } from "~/sessions/auth.server";
 import { utcDay } from "~/shared/dates";
+import { counted } from "~/shared/words";
 import { createApiToken, listApiTokens, revokeApiToken } from "../api-tokens.server";
 import { API_TOKEN_LIFETIMES, apiTokenForm, apiTokenRevocation } from "../catalogue-schema";
 import type { Route } from "./+types/api-tokens";
@@ -100,7 +101,7 @@ export default function ApiTokens({ loaderData, actionData }: Route.ComponentPro
           field={fields.lifetimeDays}
           label="Lifetime"
           placeholder="-- Please select --"
-          options={API_TOKEN_LIFETIMES.map((days) => ({ value: days, label: `${days} days` }))}
+          options={API_TOKEN_LIFETIMES.map((days) => ({ value: days, label: counted(Number(days), "day", "days") }))}
         />
         <SubmitButton>Create token</SubmitButton>
       </Form>

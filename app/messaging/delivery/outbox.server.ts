@@ -1,4 +1,5 @@
 import { and, eq, lt, lte, or, sql } from "drizzle-orm";
+import { counted } from "~/shared/words";
 import type { Database } from "~db/database.server";
 import { outboxMessages } from "~db/schema";
 import { DeliveryError } from "../delivery-error";
@@ -141,7 +142,9 @@ export async function deliverMessage(
         .update(outboxMessages)
         .set({ status: "failed", lastError: deliveryError.message, claimedUntil: null })
         .where(ours);
-      console.error(`message ${id} (${row.kind}) failed after ${row.attempts} attempt(s): ${deliveryError.message}`);
+      console.error(
+        `message ${id} (${row.kind}) failed after ${counted(row.attempts, "attempt", "attempts")}: ${deliveryError.message}`,
+      );
       return { kind: "failed", error: deliveryError.message };
     }
     const at = new Date(Date.now() + settings.retryDelayMs(row.attempts));

@@ -11,6 +11,7 @@ import { TableRegion } from "~/layout/table-region";
 import { readFormBody } from "~/platform/request-body.server";
 import { appServicesContext } from "~/server/app-context";
 import { utcMinute } from "~/shared/dates";
+import { counted } from "~/shared/words";
 import type { Route } from "./+types/staff-messages";
 import { listMessages, resendMessage } from "./staff-messages.server";
 import { MESSAGE_STATES, type MessageState, RESEND_REFUSED, resendForm } from "./staff-messages-schema";
@@ -62,13 +63,10 @@ export function meta() {
 const channelNames = { sms: "SMS", email: "E-mail" } as const;
 
 function stateText(message: { status: string; attempts: number; provider: string }) {
-  if (message.status === "failed")
-    return `Failed after ${message.attempts} ${message.attempts === 1 ? "try" : "tries"}`;
+  if (message.status === "failed") return `Failed after ${counted(message.attempts, "try", "tries")}`;
   if (message.status === "sent") return message.provider === "outbox" ? "Sent (kept in the dev outbox)" : "Sent";
   if (message.status === "sending") return "Sending";
-  return message.attempts > 0
-    ? `Queued (retrying after ${message.attempts} ${message.attempts === 1 ? "try" : "tries"})`
-    : "Queued";
+  return message.attempts > 0 ? `Queued (retrying after ${counted(message.attempts, "try", "tries")})` : "Queued";
 }
 
 export default function StaffMessages({ loaderData, actionData }: Route.ComponentProps) {

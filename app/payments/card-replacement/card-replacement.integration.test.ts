@@ -17,7 +17,7 @@ import {
 } from "~db/schema";
 import type { CapturedRequest } from "../../../tests/mocks/providers";
 import { stripeHandlers } from "../../../tests/mocks/stripe";
-import { expectIn, expectNotIn } from "../../../tests/support/html";
+import { expectIn, expectNotIn, linkedHtml } from "../../../tests/support/html";
 import { startSellerFormApp } from "../../../tests/support/seller-form-app";
 import { NEXT_YEAR } from "../../../tests/support/seller-registration-body";
 import { createClient } from "../../../tests/support/test-app";
@@ -322,7 +322,7 @@ describe.each(databaseKinds)("replacing a seller's card with the test provider o
     const before = await stateOf(db, cancelled.organizationId, cancelled.registrationId);
     expect(await sellerMayBid(db, cancelled.organizationId)).toEqual({ mayBid: false, reason: "cancelled" });
     const account = await (await cancelled.client.request("/account")).text();
-    expectIn(account, blockedMessage("cancelled", "bid"));
+    expectIn(account, linkedHtml(blockedMessage("cancelled", "bid")));
     expectIn(
       await (await cancelled.client.request("/account/card")).text(),
       "Once the new card is saved we renew it on that card: $210.00 (yearly subscription and GST) is charged at once.",

@@ -16,7 +16,7 @@ import {
   signedInClients,
   TEST_STAFF_ENV,
 } from "../../../tests/support/auction-fixtures";
-import { expectIn } from "../../../tests/support/html";
+import { expectIn, expectNotIn, linkedHtml } from "../../../tests/support/html";
 import { createClient, startTestApp, type TestApp } from "../../../tests/support/test-app";
 import { databaseKinds } from "../../../tests/support/test-database";
 import { type FixtureIds, type FixtureName, postStripeEvent, stripeEvent } from "./fixtures/stripe-events";
@@ -103,7 +103,11 @@ describe.each(databaseKinds)("a seller's standing on %s", (kind) => {
     });
     expect(bid.status).toBe(302);
     const account = await (await as(seller).request("/account")).text();
-    expectIn(account, "Your subscription payment failed. Update your card at /account/card by");
+    // Within the grace period the notice says the payment failed and bidding goes on, not "overdue".
+    expectIn(account, "Subscription payment failed");
+    expectIn(account, "You can still bid and accept invitations until");
+    expectIn(account, '<a href="/account/card">/account/card</a>');
+    expectNotIn(account, "Payment overdue");
     expectIn(account, "Past due");
   });
 
@@ -125,12 +129,12 @@ describe.each(databaseKinds)("a seller's standing on %s", (kind) => {
       form: { intent: "bid", amount: "8000.00", confirm: "yes" },
     });
     expect(refused.status).toBe(403);
-    expectIn(await refused.text(), OVERDUE_BID);
+    expectIn(await refused.text(), linkedHtml(OVERDUE_BID));
     const minimum = await as(seller).request(`/auctions/${auction.id}`, {
       form: { intent: "auto-bid", minimum: "7000.00" },
     });
     expect(minimum.status).toBe(403);
-    expectIn(await minimum.text(), OVERDUE_BID);
+    expectIn(await minimum.text(), linkedHtml(OVERDUE_BID));
     // The bid placed before stands.
     const bids = await db.select().from(auctionBids).where(eq(auctionBids.auctionId, auction.id));
     expect(bids.map((bid) => bid.amountCents)).toEqual([900_000]);
@@ -148,7 +152,7 @@ describe.each(databaseKinds)("a seller's standing on %s", (kind) => {
       .values({ auctionId: invitedTo.id, organizationId: seller.organizationId, alias: "Seller A" });
     const accept = await as(seller).request(`/auctions/${invitedTo.id}`, { form: { intent: "accept-terms" } });
     expect(accept.status).toBe(403);
-    expectIn(await accept.text(), blockedMessage("overdue", "accept"));
+    expectIn(await accept.text(), linkedHtml(blockedMessage("overdue", "accept")));
     const [invitation] = await db
       .select()
       .from(auctionInvitations)
@@ -230,7 +234,7 @@ describe.each(databaseKinds)("a seller's standing on %s", (kind) => {
       form: { intent: "bid", amount: "9000.00", confirm: "yes" },
     });
     expect(refused.status).toBe(403);
-    expectIn(await refused.text(), blockedMessage("cancelled", "bid"));
+    expectIn(await refused.text(), linkedHtml(blockedMessage("cancelled", "bid")));
   });
 
   it("staff see the standing in the queue and the events on the registration page", async () => {

@@ -1,3 +1,4 @@
+import { utcDay } from "~/shared/dates";
 import type { SubscriptionStatus } from "~db/subscription-statuses";
 
 // A seller's standing (issue 19) as a pure function of its subscription row and the time, shared by
@@ -36,6 +37,20 @@ export function blockedMessage(reason: "overdue" | "cancelled", action: "bid" | 
   return reason === "overdue"
     ? `Your subscription payment is overdue. Update your card at /account/card to ${what} again.`
     : `Your subscription has been cancelled, so you can no longer ${what}. Update your card at /account/card to renew it.`;
+}
+
+/** The title of the notice a seller past due but still within the grace period reads. */
+export const GRACE_NOTICE_TITLE = "Subscription payment failed";
+
+/**
+ * What a seller past due within the grace period is told (issue 32): what is true now (the payment
+ * failed, bidding goes on until the grace period ends) and what to do (update the card before then).
+ * Dates as the other subscription dates are shown: the UTC day.
+ */
+export function graceMessage(pastDueSince: Date | string | null, graceEndsAt: Date | string | null): string {
+  const failed = pastDueSince ? ` on ${utcDay(pastDueSince)}` : "";
+  const until = graceEndsAt ? `until ${utcDay(graceEndsAt)}` : "for now";
+  return `Your subscription payment failed${failed}. You can still bid and accept invitations ${until}. Update your card at /account/card before then to keep bidding: after that date bidding stops until the payment goes through.`;
 }
 
 export const STATUS_LABELS: Record<SubscriptionStatus, string> = {

@@ -6,7 +6,7 @@ import { lastUpdated as termsVersion } from "~/public-pages/content/terms-and-co
 import type { AppServices } from "~/server/app-context";
 import type { OrganizationTypeCode } from "~/shared/roles";
 import { createRandomToken, hashToken } from "~/shared/secret-tokens.server";
-import { describeWait } from "~/shared/wait-text";
+import { describeWait } from "~/shared/words";
 import type { Database } from "~db/database.server";
 import { registrationAccessTokens, registrationCodeSends, registrationRequests } from "~db/schema";
 

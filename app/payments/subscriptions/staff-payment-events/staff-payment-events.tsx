@@ -13,6 +13,7 @@ import { TableRegion } from "~/layout/table-region";
 import { readFormBody } from "~/platform/request-body.server";
 import { appServicesContext } from "~/server/app-context";
 import { utcMinute } from "~/shared/dates";
+import { counted } from "~/shared/words";
 import type { Route } from "./+types/staff-payment-events";
 import { listProviderEvents, providerEventState, retryProviderEvent } from "./staff-payment-events.server";
 import { EVENT_STATES, type EventState, RETRY_REFUSED, retryEventForm } from "./staff-payment-events-schema";
@@ -72,7 +73,7 @@ export function meta() {
   return [{ title: pageTitle("Payment events") }];
 }
 
-const tries = (count: number) => `${count} ${count === 1 ? "try" : "tries"}`;
+const tries = (count: number) => counted(count, "try", "tries");
 
 function stateText(event: { state: string; attempts: number; nextAttemptAt: string }) {
   if (event.state === "failed") return `Failed after ${tries(event.attempts)}`;
