@@ -1,4 +1,5 @@
 import { formatCents } from "~/shared/money";
+import { counted, ordinal } from "~/shared/words";
 
 // What a screen-reader user hears of a live auction (issue 32): one short sentence when the lowest
 // price or their standing changes, the time at 10, 5 and 1 minutes and 30 seconds left, and an
@@ -37,13 +38,6 @@ const STATUS_SENTENCES: Record<string, string> = {
 
 const leads = (standing: Position["standing"]) =>
   standing === "leading" || (typeof standing === "object" && standing.rank === 1);
-
-function ordinal(rank: number): string {
-  const tens = rank % 100;
-  const suffix =
-    tens >= 11 && tens <= 13 ? "th" : rank % 10 === 1 ? "st" : rank % 10 === 2 ? "nd" : rank % 10 === 3 ? "rd" : "th";
-  return `${rank}${suffix}`;
-}
 
 function standingSentence(before: Position["standing"], now: Position["standing"]): string {
   if (now === undefined || now === "none") return "";
@@ -109,10 +103,10 @@ export function describeChange(
 
 /** The moments announced before the end, longest first. */
 export const MILESTONES = [
-  { ms: 600_000, text: "10 minutes left." },
-  { ms: 300_000, text: "5 minutes left." },
-  { ms: 60_000, text: "1 minute left." },
-  { ms: 30_000, text: "30 seconds left." },
+  { ms: 600_000, text: `${counted(10, "minute", "minutes")} left.` },
+  { ms: 300_000, text: `${counted(5, "minute", "minutes")} left.` },
+  { ms: 60_000, text: `${counted(1, "minute", "minutes")} left.` },
+  { ms: 30_000, text: `${counted(30, "second", "seconds")} left.` },
 ] as const;
 
 /** The milestone passed going from `beforeMs` to `nowMs` left (the nearest to the end when several were), or null. */
