@@ -41,6 +41,10 @@ export function PriceChart({ chart, status, serverTime, times, bidsLink }: Price
   return (
     <section aria-labelledby={`${id}-heading`} className="price-chart">
       <h2 id={`${id}-heading`}>Price over time</h2>
+      {/* Keyboard users pass the chart's stops (its table, its links) in one go (issue 32). */}
+      <a className="skip-past" href={`#${AFTER_PRICE_CHART}`}>
+        Skip the price chart
+      </a>
       <figure>
         <svg
           role="img"
@@ -174,9 +178,13 @@ export function PriceChart({ chart, status, serverTime, times, bidsLink }: Price
           <a href={bidsLink.href}>{bidsLink.text}</a>
         </p>
       </details>
+      <span id={AFTER_PRICE_CHART} tabIndex={-1} />
     </section>
   );
 }
+
+/** Where "Skip the price chart" lands: the end of the chart's section (one chart per page). */
+const AFTER_PRICE_CHART = "after-price-chart";
 
 function LegendSample({ children }: { children: React.ReactNode }) {
   return (
