@@ -249,6 +249,8 @@ export const auctionQuestions = pgTable(
     publishedAt: timestamp("published_at", { withTimezone: true }),
     /** The answer says the terms were changed because of this question. */
     termsChanged: boolean("terms_changed").notNull().default(false),
+    /** The lot it is about, on an auction of several lots (issue 31); null: the whole auction. */
+    lotId: integer("lot_id").references((): AnyPgColumn => auctionLots.id, { onDelete: "set null" }),
   },
   (table) => [
     index("auction_questions_auction_idx").on(table.auctionId, table.organizationId),

@@ -12,6 +12,7 @@ import {
 } from "../../../tests/support/auction-fixtures";
 import { EXE, PDF } from "../../../tests/support/document-samples";
 import { expectIn, expectNotIn } from "../../../tests/support/html";
+import { HAULING_AND_CEMENTING } from "../../../tests/support/lot-fixtures";
 import { createClient, startTestApp, type TestApp } from "../../../tests/support/test-app";
 import { databaseKinds } from "../../../tests/support/test-database";
 import { DOCUMENT_MESSAGES, MAX_DOCUMENT_BYTES } from "../documents/document-types";
@@ -85,10 +86,17 @@ describe.each(databaseKinds)("auction questions on %s", (kind) => {
     });
   const path = (auctionId: number) => `/auctions/${auctionId}/questions`;
 
-  function ask(client: Client, auctionId: number, question: string, file?: { name: string; bytes: Buffer }) {
+  function ask(
+    client: Client,
+    auctionId: number,
+    question: string,
+    file?: { name: string; bytes: Buffer },
+    lot?: string,
+  ) {
     const form = new FormData();
     form.set("intent", "ask");
     form.set("question", question);
+    if (lot !== undefined) form.set("lot", lot);
     form.set("attachment", file ? new File([new Uint8Array(file.bytes)], file.name) : new File([], ""));
     return client.request(path(auctionId), { multipart: form });
   }
@@ -422,5 +430,50 @@ describe.each(databaseKinds)("auction questions on %s", (kind) => {
     // A draft's sellers have not seen it yet: nobody is told.
     await updateAuctionTerms(app.services, draft.id, actor, { ...terms(draft), reserveCents: 800_000 });
     expect(await noticesOf(asker, draft.id, "terms-changed")).toHaveLength(0);
+  });
+
+  it("takes a question about one lot of an auction of several, and says which lot to everyone who reads it", async () => {
+    const auction = await auctionWith({ lots: HAULING_AND_CEMENTING });
+    const [hauling, cementing] = (await auctionRow(db(), auction.id)).lots;
+    if (!hauling || !cementing) throw new Error("no lots");
+    const other = await auctionWith({ lots: HAULING_AND_CEMENTING });
+    const otherLot = (await auctionRow(db(), other.id)).lots[0];
+
+    // The form offers the whole auction or each lot.
+    const form = await html(askerClient, path(auction.id));
+    expectIn(form, '<option value="">The whole auction</option>');
+    expectIn(form, `<option value="${cementing.id}">Lot 2: Cementing</option>`);
+
+    // Another auction's lot, or no id at all: refused at the field, nothing saved, the question kept.
+    for (const lot of [String(otherLot?.id), "lot two"]) {
+      const refused = await ask(askerClient, auction.id, "Is cement supplied?", undefined, lot);
+      expect(refused.status).toBe(400);
+      const page = await refused.text();
+      expectIn(page, QUESTION_MESSAGES.lot);
+      expectIn(page, "Is cement supplied?");
+    }
+    expect(await questionsOf(auction.id)).toHaveLength(0);
+
+    expect((await ask(askerClient, auction.id, "Is cement supplied?", undefined, String(cementing.id))).status).toBe(
+      302,
+    );
+    expect((await ask(askerClient, auction.id, "Any site visit?", undefined, "")).status).toBe(302);
+    const [aboutLot, aboutAll] = await questionsOf(auction.id);
+    expect(aboutLot?.lotId).toBe(cementing.id);
+    expect(aboutAll?.lotId).toBeNull();
+    const [told] = await noticesOf(buyer, auction.id, "question");
+    expect(told?.text).toContain(", Lot 2: Cementing:");
+
+    // The buyer's side reads which lot; a published answer tells every other seller too.
+    expectIn(await html(owner, path(auction.id)), "About Lot 2: Cementing");
+    if (!aboutLot) throw new Error("no question");
+    expect(
+      (await answer(owner, auction.id, aboutLot.id, { answer: "Yes, Class G.", audience: "everyone" })).status,
+    ).toBe(302);
+    const [rivalNotice] = await noticesOf(rival, auction.id, "answer");
+    expect(rivalNotice?.text).toContain("Question about Lot 2: Cementing:");
+    expectIn(await html(rivalClient, path(auction.id)), "About Lot 2: Cementing");
+    // An auction of one lot asks nothing of the kind.
+    expectNotIn(await html(askerClient, path((await auctionWith()).id)), "The whole auction");
   });
 });

@@ -83,7 +83,12 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     const file = form.attachment
       ? { name: form.attachment.name, bytes: Buffer.from(await form.attachment.arrayBuffer()) }
       : undefined;
-    const outcome = await askQuestion(services, auction.id, actor, { question: form.question, file });
+    // Empty: the whole auction; anything else must be one of the auction's lots (checked by askQuestion).
+    const lotId = form.lot ? parseId(form.lot) : undefined;
+    const outcome =
+      form.lot && lotId === undefined
+        ? ({ kind: "refused", status: 400, message: QUESTION_MESSAGES.lot, field: "lot" } as const)
+        : await askQuestion(services, auction.id, actor, { question: form.question, lotId, file });
     if (outcome.kind === "refused") {
       if (outcome.status === 404) throw data(null, { status: 404 });
       return answerWith(outcome.status, {

@@ -25,6 +25,7 @@ export const QUESTION_MESSAGES = {
   cancelled: "This auction has been cancelled: its questions can no longer be answered.",
   notAnswered: "Only an answered question can be published.",
   tooMany: "Your organization has asked the most questions allowed for this auction (50).",
+  lot: "Please choose the whole auction or one of its lots",
 } as const;
 
 /** Questions one seller may ask about one auction: enough for any real need, a bound for abuse. */
@@ -38,6 +39,8 @@ export const askSchema = z.object({
   question: textField({ error: QUESTION_MESSAGES.question, multiline: true })
     .min(1, QUESTION_MESSAGES.question)
     .max(QUESTION_MAX, QUESTION_MESSAGES.questionTooLong),
+  /** On an auction of several lots (issue 31): the lot's id, or empty for the whole auction. */
+  lot: z.string().max(12, QUESTION_MESSAGES.lot).optional(),
   attachment: optionalFile,
 });
 

@@ -4,7 +4,7 @@ import type { z } from "zod";
 import { useAnswerOnThisPage } from "~/forms/answer-on-this-page";
 import { validatedBy } from "~/forms/browser-validation";
 import { ErrorSummary } from "~/forms/error-summary";
-import { CheckboxField, RadioGroupField, radioId, TextAreaField } from "~/forms/field";
+import { CheckboxField, RadioGroupField, radioId, SelectField, TextAreaField } from "~/forms/field";
 import { useSubmitAttempts } from "~/forms/submit-attempts";
 import { SubmitButton } from "~/forms/submit-button";
 import { describedBy, FieldFrame } from "~/forms/text-input";
@@ -92,7 +92,7 @@ export function QuestionsPanel({
             </ol>
           )}
           {mayAsk ? (
-            <AskForm auctionId={auctionId} answer={answer} />
+            <AskForm auctionId={auctionId} answer={answer} lots={questions.lots} />
           ) : (
             <p>Questions can be asked from publication until bidding closes.</p>
           )}
@@ -137,6 +137,7 @@ function QuestionCard({
         {`${item.own || item.askedBy ? "Asked" : "Published"} ${item.askedAtText}`}
         {item.own && item.published ? " (shown to every invited seller without your organization's name)" : ""}
       </p>
+      {item.lot ? <p>{`About ${item.lot}`}</p> : null}
       <p className="preserve-lines">{item.question}</p>
       {item.attachment ? (
         <p>
@@ -164,9 +165,18 @@ function QuestionCard({
   );
 }
 
-type AskFields = { intent: string; question: string; attachment: File };
+type AskFields = { intent: string; question: string; lot: string; attachment: File };
 
-function AskForm({ auctionId, answer }: { auctionId: number; answer?: QuestionsActionData }) {
+function AskForm({
+  auctionId,
+  answer,
+  lots,
+}: {
+  auctionId: number;
+  answer?: QuestionsActionData;
+  /** An auction of several lots (issue 31): a question may be about one of them. */
+  lots: QuestionsView["lots"];
+}) {
   const lastResult = useAnswerOnThisPage(answer?.intent === "ask" ? answer.result : undefined);
   const [form, fields] = useForm<AskFields, z.output<typeof askBrowserSchema>>({
     id: "ask",
@@ -187,6 +197,7 @@ function AskForm({ auctionId, answer }: { auctionId: number; answer?: QuestionsA
         formErrors={form.errors}
         fieldErrors={[
           ...(fields.question.errors ?? []).map((message) => ({ fieldId: fields.question.id, message })),
+          ...(fields.lot.errors ?? []).map((message) => ({ fieldId: fields.lot.id, message })),
           ...(attachmentErrors ?? []).map((message) => ({ fieldId: fields.attachment.id, message })),
         ]}
         submissionKey={submissionKey}
@@ -205,6 +216,14 @@ function AskForm({ auctionId, answer }: { auctionId: number; answer?: QuestionsA
           hint={`At most ${QUESTION_MAX} characters. Do not name your organization if the answer may be published.`}
           rows={5}
         />
+        {lots.length > 0 ? (
+          <SelectField
+            field={fields.lot}
+            label="About"
+            placeholder="The whole auction"
+            options={lots.map((lot) => ({ value: String(lot.id), label: lot.name }))}
+          />
+        ) : null}
         <FieldFrame
           id={fields.attachment.id}
           errorId={fields.attachment.errorId}

@@ -4,13 +4,14 @@ import type { MessageServices } from "~/messaging/messaging.server";
 import { type Notice, notifyOrganizations } from "~/notifications/notifications.server";
 import { formatInZone } from "~/platform/zoned-time";
 import type { Database, Transaction } from "~db/database.server";
-import { auctionInvitations, auctionQuestions, auctions, organizations, users } from "~db/schema";
+import { auctionInvitations, auctionLots, auctionQuestions, auctions, organizations, users } from "~db/schema";
 import type { Actor } from "../auction-changes.server";
 import { logEvent } from "../auction-changes.server";
 import { auctionLink, kindName } from "../auction-notices.server";
 import { type AuctionRow, statusAt } from "../auction-rules";
-import type { Viewer } from "../auction-views.server";
+import type { AuctionWithLots, Viewer } from "../auction-views.server";
 import { inspectDocument } from "../documents/document-content.server";
+import { lotName } from "../lots/lot-words";
 import { MAX_QUESTIONS_PER_SELLER, QUESTION_MESSAGES } from "./question-schema";
 
 // Questions and answers about an auction (issue 21). An invited seller asks from publication until
@@ -21,12 +22,12 @@ import { MAX_QUESTIONS_PER_SELLER, QUESTION_MESSAGES } from "./question-schema";
 
 export type QuestionChange =
   | { kind: "done"; questionId: number }
-  | { kind: "refused"; status: 400 | 403 | 404 | 409 | 413; message: string; field?: "attachment" | "answer" };
+  | { kind: "refused"; status: 400 | 403 | 404 | 409 | 413; message: string; field?: "attachment" | "answer" | "lot" };
 
 const refused = (
   status: 400 | 403 | 404 | 409 | 413,
   message: string,
-  field?: "attachment" | "answer",
+  field?: "attachment" | "answer" | "lot",
 ): QuestionChange => ({ kind: "refused", status, message, field });
 
 /** Asking is open from publication until bidding closes (the sealed deadline). */
@@ -64,7 +65,12 @@ export async function askQuestion(
   services: MessageServices,
   auctionId: number,
   asker: Actor,
-  input: { question: string; file?: { name: string; bytes: Buffer } },
+  input: {
+    question: string;
+    /** The lot it is about (issue 31), one of the auction's; none: the whole auction. */
+    lotId?: number;
+    file?: { name: string; bytes: Buffer };
+  },
   now = new Date(),
 ): Promise<QuestionChange> {
   const inspected = input.file ? inspectDocument(input.file.name, input.file.bytes) : undefined;
@@ -84,6 +90,13 @@ export async function askQuestion(
       .from(auctionQuestions)
       .where(and(eq(auctionQuestions.auctionId, auctionId), eq(auctionQuestions.organizationId, asker.organizationId)));
     if ((asked?.count ?? 0) >= MAX_QUESTIONS_PER_SELLER) return refused(409, QUESTION_MESSAGES.tooMany);
+    const [lot] = input.lotId
+      ? await tx
+          .select({ id: auctionLots.id, position: auctionLots.position, title: auctionLots.title })
+          .from(auctionLots)
+          .where(and(eq(auctionLots.id, input.lotId), eq(auctionLots.auctionId, auctionId)))
+      : [];
+    if (input.lotId && !lot) return refused(400, QUESTION_MESSAGES.lot, "lot");
     const file = inspected?.ok && input.file ? { ...inspected, bytes: input.file.bytes } : undefined;
     const [question] = await tx
       .insert(auctionQuestions)
@@ -92,6 +105,7 @@ export async function askQuestion(
         organizationId: asker.organizationId,
         askedByUserId: asker.userId,
         question: input.question,
+        lotId: lot?.id ?? null,
         attachmentName: file?.fileName ?? null,
         attachmentType: file?.contentType ?? null,
         attachmentSizeBytes: file?.sizeBytes ?? null,
@@ -109,7 +123,7 @@ export async function askQuestion(
         auctionId,
         subject: `New question: ${auction.title}`,
         lines: [
-          `An invited seller asked a question about the ${kindName(auction)} "${auction.title}":`,
+          `An invited seller asked a question about the ${kindName(auction)} "${auction.title}"${lot ? `, ${lotName(lot)}` : ""}:`,
           "",
           ...quoted(input.question),
           "",
@@ -134,10 +148,13 @@ async function lockQuestion(tx: Transaction, auctionId: number, questionId: numb
       answeredAt: auctionQuestions.answeredAt,
       publishedAt: auctionQuestions.publishedAt,
       termsChanged: auctionQuestions.termsChanged,
+      lotPosition: auctionLots.position,
+      lotTitle: auctionLots.title,
     })
     .from(auctionQuestions)
+    .leftJoin(auctionLots, eq(auctionLots.id, auctionQuestions.lotId))
     .where(and(eq(auctionQuestions.id, questionId), eq(auctionQuestions.auctionId, auctionId)))
-    .for("update");
+    .for("update", { of: auctionQuestions });
   return question;
 }
 
@@ -151,6 +168,10 @@ async function auctionToAnswer(tx: Transaction, auctionId: number, actor: Actor)
   return { auction };
 }
 
+/** The lot a question is about, in words ("Lot 2: Rig move"), or null for the whole auction. */
+const questionLotName = (row: { lotPosition: number | null; lotTitle: string | null }) =>
+  row.lotPosition === null ? null : lotName({ position: row.lotPosition, title: row.lotTitle ?? "" });
+
 /** What every invited seller but the asker is told when an answer is published: never who asked. */
 function publishedNotice(
   services: MessageServices,
@@ -158,6 +179,7 @@ function publishedNotice(
   question: string,
   answer: string,
   termsChanged: boolean,
+  lot: string | null,
 ): Notice {
   return {
     kind: "answer",
@@ -166,7 +188,7 @@ function publishedNotice(
     lines: [
       `The buyer answered a question about the ${kindName(auction)} "${auction.title}" for every invited seller.`,
       "",
-      "Question:",
+      lot ? `Question about ${lot}:` : "Question:",
       ...quoted(question),
       "",
       "Answer:",
@@ -182,7 +204,7 @@ async function tellPublished(
   services: MessageServices,
   tx: Transaction,
   auction: AuctionRow,
-  question: { organizationId: number; question: string },
+  question: { organizationId: number; question: string; lotPosition: number | null; lotTitle: string | null },
   answer: string,
   termsChanged: boolean,
 ) {
@@ -190,7 +212,7 @@ async function tellPublished(
   await notifyOrganizations(
     services,
     others,
-    publishedNotice(services, auction, question.question, answer, termsChanged),
+    publishedNotice(services, auction, question.question, answer, termsChanged, questionLotName(question)),
     tx,
   );
 }
@@ -297,10 +319,14 @@ export type QuestionItem = {
   answeredAtText: string | null;
   published: boolean;
   termsChanged: boolean;
+  /** The lot it is about (issue 31), in words; null: the whole auction. */
+  lot: string | null;
 };
 
 export type QuestionsView = {
   items: QuestionItem[];
+  /** An auction of several lots: the lots a question may be about (the ask form's choices); else none. */
+  lots: { id: number; name: string }[];
   /** The reader may ask now (an invited seller while asking is open). */
   mayAsk: boolean;
   /** The reader answers (the auction's side, while it is not cancelled). */
@@ -318,7 +344,7 @@ const askerUsers = alias(users, "asker_users");
  */
 export async function questionsFor(
   db: Database,
-  auction: AuctionRow,
+  auction: AuctionWithLots,
   viewer: Viewer,
   timezone: string,
   now = new Date(),
@@ -333,7 +359,11 @@ export async function questionsFor(
     answeredAt: auctionQuestions.answeredAt,
     publishedAt: auctionQuestions.publishedAt,
     termsChanged: auctionQuestions.termsChanged,
+    lotId: auctionQuestions.lotId,
   };
+  // Named from the auction's lots as read with it: no join.
+  const lotNames = new Map(auction.lots.map((lot) => [lot.id, lotName(lot)]));
+  const lotOf = (row: { lotId: number | null }) => (row.lotId === null ? null : (lotNames.get(row.lotId) ?? null));
   let items: QuestionItem[];
   if (readsAll) {
     const rows = await db
@@ -381,6 +411,7 @@ export async function questionsFor(
       answeredAtText: when(row.answeredAt),
       published: row.publishedAt !== null,
       termsChanged: row.termsChanged,
+      lot: lotOf(row),
     }));
   } else {
     const own = viewer.organizationId;
@@ -423,6 +454,7 @@ export async function questionsFor(
         answeredAtText: when(row.answeredAt),
         published: row.publishedAt !== null,
         termsChanged: row.termsChanged,
+        lot: lotOf(row),
       })),
       ...published.map((row) => ({
         id: row.id,
@@ -437,11 +469,13 @@ export async function questionsFor(
         answeredAtText: when(row.answeredAt),
         published: true,
         termsChanged: row.termsChanged,
+        lot: lotOf(row),
       })),
     ];
   }
   return {
     items,
+    lots: auction.lots.length > 1 ? auction.lots.map((lot) => ({ id: lot.id, name: lotName(lot) })) : [],
     mayAsk: viewer.kind === "seller" && questionsOpen(auction, now),
     mayAnswer: mayAnswer(viewer) && auction.status !== "cancelled",
     readsAll,
