@@ -1,27 +1,30 @@
 import { type ReactNode, useEffect, useRef } from "react";
+import { useLocation } from "react-router";
 
 /**
  * A message box. 'Error!' alerts use the error style; success notices the success style. With
- * `focusKey`, it takes focus when it appears and whenever the key changes (the result of an action
- * the user just took, read first as the error summary is), on the server render via autofocus.
+ * `focus`, it is the result of what the user just did: it takes focus when it appears, and again
+ * after each navigation that shows it (a second bid's notice too), so it is read first, as the error
+ * summary is; on the server render (no JavaScript) by autofocus.
  */
 export function Alert({
   title,
   tone = "error",
   children,
-  focusKey,
+  focus = false,
 }: {
   title: string;
   tone?: "error" | "success";
   children?: ReactNode;
-  focusKey?: unknown;
+  focus?: boolean;
 }) {
   const ref = useRef<HTMLDivElement>(null);
-  const focus = focusKey !== undefined;
-  // biome-ignore lint/correctness/useExhaustiveDependencies: focus again for each new result
+  const { key } = useLocation();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: focus again after each navigation
   useEffect(() => {
-    if (focus) ref.current?.focus();
-  }, [focus, focusKey]);
+    // An error summary shown with it (a later submission that failed) is read first.
+    if (focus && !document.activeElement?.closest(".alert--error")) ref.current?.focus();
+  }, [focus, key]);
   return (
     <div
       className={`alert alert--${tone}`}

@@ -146,7 +146,7 @@ function StaffInvoicePage({ loaderData, actionData }: Route.ComponentProps) {
         submissionKey={submissionKey}
       />
       {done ? (
-        <Alert title={done === "mailed" ? "Marked mailed" : "Credit note issued"} tone="success">
+        <Alert title={done === "mailed" ? "Marked mailed" : "Credit note issued"} tone="success" focus>
           <p>
             {done === "mailed"
               ? `${invoice.number} is marked mailed.`

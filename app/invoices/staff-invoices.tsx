@@ -99,7 +99,7 @@ function StaffInvoicesPage({ loaderData, actionData }: Route.ComponentProps) {
       <h1>Invoices</h1>
       <ErrorSummary formErrors={exportForm.errors} submissionKey={actionData} />
       {justExported ? (
-        <Alert title="Exported" tone="success">
+        <Alert title="Exported" tone="success" focus>
           <p>
             {`${counted(justExported.invoiceCount, `${justExported.network} invoice`, `${justExported.network} invoices`)} marked exported. `}
             <a href={`/staff/invoices/exports/${justExported.id}`} download>{`Download ${justExported.fileName}`}</a>

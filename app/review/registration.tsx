@@ -191,7 +191,7 @@ function RegistrationPage({ loaderData, actionData }: Route.ComponentProps) {
       </p>
       <ErrorSummary formErrors={refusal.errors} submissionKey={actionData} />
       {done ? (
-        <Alert title={DONE_TEXTS[done].title} tone="success">
+        <Alert title={DONE_TEXTS[done].title} tone="success" focus>
           <p>{DONE_TEXTS[done].text}</p>
         </Alert>
       ) : null}
@@ -201,7 +201,7 @@ function RegistrationPage({ loaderData, actionData }: Route.ComponentProps) {
         <section aria-labelledby="subscription">
           <h2 id="subscription">Subscription</h2>
           {moved ? (
-            <Alert title="Test subscription moved" tone="success">
+            <Alert title="Test subscription moved" tone="success" focus>
               <p>{TEST_STEP_DONE[moved]}</p>
             </Alert>
           ) : null}
@@ -211,7 +211,7 @@ function RegistrationPage({ loaderData, actionData }: Route.ComponentProps) {
         </section>
       ) : null}
       {resent ? (
-        <Alert title="Setup link sent" tone="success">
+        <Alert title="Setup link sent" tone="success" focus>
           <p>{`A new account-setup link has been e-mailed to ${resent}.`}</p>
         </Alert>
       ) : null}

@@ -102,7 +102,7 @@ export default function Account({ loaderData }: Route.ComponentProps) {
     <div className="prose">
       <h1>Your account</h1>
       {profileSaved ? (
-        <Alert title={profileSaved === "saved" ? "Profile saved" : "Nothing changed"} tone="success">
+        <Alert title={profileSaved === "saved" ? "Profile saved" : "Nothing changed"} tone="success" focus>
           <p>
             {profileSaved === "saved"
               ? "Your organization's profile has been saved."
@@ -111,7 +111,7 @@ export default function Account({ loaderData }: Route.ComponentProps) {
         </Alert>
       ) : null}
       {cardReplaced ? (
-        <Alert title="Card replaced" tone="success">
+        <Alert title="Card replaced" tone="success" focus>
           <p>Your card has been replaced. The yearly subscription is charged to the new card from now on.</p>
         </Alert>
       ) : null}
@@ -172,7 +172,7 @@ export default function Account({ loaderData }: Route.ComponentProps) {
         <section aria-labelledby="notifications">
           <h2 id="notifications">Notifications</h2>
           {notificationsSaved ? (
-            <Alert title="Saved" tone="success">
+            <Alert title="Saved" tone="success" focus>
               <p>Your e-mail choices have been saved.</p>
             </Alert>
           ) : null}

@@ -63,7 +63,7 @@ export default function ForgotPassword({ loaderData, actionData }: Route.Compone
     return (
       <div className="narrow">
         <h1>Forgot your password?</h1>
-        <Alert title={RESET_SENT} tone="success">
+        <Alert title={RESET_SENT} tone="success" focus>
           <p>
             If an account uses that address, we have sent it an e-mail with a link to choose a new password. Check your
             email (and its spam folder); the link works once, for 1 hour.

@@ -47,7 +47,7 @@ export default function PasswordLinkComplete({ loaderData }: Route.ComponentProp
   return (
     <div className="narrow">
       <h1>{completion.title}</h1>
-      <Alert title={completion.heading} tone="success">
+      <Alert title={completion.heading} tone="success" focus>
         <p>{completion.text}</p>
       </Alert>
       <SignInLink />

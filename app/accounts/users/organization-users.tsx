@@ -120,7 +120,7 @@ function UsersPage({ loaderData, actionData }: Route.ComponentProps) {
         submissionKey={actionData}
       />
       {done ? (
-        <Alert title={done === "invited" ? "Invitation sent" : "User removed"} tone="success">
+        <Alert title={done === "invited" ? "Invitation sent" : "User removed"} tone="success" focus>
           <p>
             {done === "invited"
               ? "We have e-mailed them a link to choose their password (it works for 7 days). If they already have an account, we have told them so instead."

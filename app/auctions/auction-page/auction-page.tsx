@@ -1,5 +1,5 @@
 import { useMemo, useState } from "react";
-import { Link, useLocation } from "react-router";
+import { Link } from "react-router";
 import { Alert } from "~/forms/alert";
 import { ErrorSummary } from "~/forms/error-summary";
 import { LinkedText } from "~/forms/linked-text";
@@ -44,7 +44,6 @@ const NOTICE_TEXTS: Record<Notice, string> = {
 
 export default function AuctionPage({ loaderData, actionData }: Route.ComponentProps) {
   const { notice, auctionId, biddingBlocked } = loaderData;
-  const location = useLocation();
   // With JavaScript the view follows the server's event stream and the time left ticks down.
   const { view, live } = useAuctionLiveView(auctionId, loaderData.view);
   // Every view comes with its times formatted by the server, in the user's zone.
@@ -79,9 +78,10 @@ export default function AuctionPage({ loaderData, actionData }: Route.ComponentP
         {view.status === "scheduled" ? ` · opens in ${formatDuration(timeLeftMs)}` : ""}
       </p>
       <ReusePanel auctionId={auctionId} reuse={loaderData.reuse} />
-      {notice ? (
-        // After a bid or a minimum the result takes focus, as the error summary does on a refusal.
-        <Alert title="Done" tone="success" focusKey={location.key}>
+      {notice && !answer ? (
+        // After a bid or a minimum the result takes focus, as the error summary does on a refusal
+        // (whose answer makes the notice in the address out of date).
+        <Alert title="Done" tone="success" focus>
           <p>{NOTICE_TEXTS[notice]}</p>
         </Alert>
       ) : null}

@@ -163,7 +163,7 @@ export default function AuctionDocuments({ loaderData, actionData }: Route.Compo
         submissionKey={submissionKey}
       />
       {done ? (
-        <Alert title={done === "added" ? "Document uploaded" : "Document deleted"} tone="success">
+        <Alert title={done === "added" ? "Document uploaded" : "Document deleted"} tone="success" focus>
           <p>
             {done === "added"
               ? "Invited sellers can download it once the auction is published."

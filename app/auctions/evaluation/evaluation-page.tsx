@@ -56,7 +56,7 @@ export default function EvaluationPage({ loaderData, actionData }: Route.Compone
       <h1>Technical evaluation</h1>
       <p className="lead">{auction.title}</p>
       {notice ? (
-        <Alert title="Done" tone="success">
+        <Alert title="Done" tone="success" focus>
           <p>{notice === "scored" && scoredSeller ? `Scores saved for ${scoredSeller.name}.` : NOTICES[notice]}</p>
         </Alert>
       ) : null}

@@ -116,7 +116,7 @@ export default function AuctionSellers({ loaderData, actionData }: Route.Compone
       </p>
       <h1>{`Sellers: ${title}`}</h1>
       {created ? (
-        <Alert title="Draft saved" tone="success">
+        <Alert title="Draft saved" tone="success" focus>
           <p>Now choose the sellers to invite. Then publish the auction from its page.</p>
         </Alert>
       ) : null}

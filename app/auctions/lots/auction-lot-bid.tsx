@@ -259,7 +259,7 @@ export default function AuctionLotBid({ loaderData, actionData }: Route.Componen
       </p>
       <h1>{`${name}: ${auctionTitle}`}</h1>
       {done ? (
-        <Alert title={done === "placed" ? "Bid placed" : "Minimum saved"} tone="success">
+        <Alert title={done === "placed" ? "Bid placed" : "Minimum saved"} tone="success" focus>
           <p>
             {done === "placed" ? "Your bid is placed. It is binding." : "Your secret minimum for this lot is saved."}
           </p>

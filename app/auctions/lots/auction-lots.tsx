@@ -102,7 +102,7 @@ export default function AuctionLots({ loaderData, actionData }: Route.ComponentP
       </p>
       <h1>{`Lots: ${title}`}</h1>
       {done ? (
-        <Alert title="Saved" tone="success">
+        <Alert title="Saved" tone="success" focus>
           <p>{DONE_TEXT[done]}</p>
         </Alert>
       ) : null}

@@ -259,7 +259,7 @@ function OnBehalfPage({ loaderData, actionData }: Route.ComponentProps) {
       </p>
       <h1>{`Bid on a seller's behalf: ${title}`}</h1>
       {entered ? (
-        <Alert title={entered === "bid" ? "Bid placed" : "Minimum set"} tone="success">
+        <Alert title={entered === "bid" ? "Bid placed" : "Minimum set"} tone="success" focus>
           <p>
             {entered === "bid"
               ? `The bid was placed on the seller's behalf${shown ? ` on ${shown.name}` : ""}. It is binding; the seller has been e-mailed.`

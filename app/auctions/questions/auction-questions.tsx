@@ -136,7 +136,7 @@ export default function AuctionQuestions({ loaderData, actionData }: Route.Compo
       <h1>Questions</h1>
       <p className="lead">{auction.title}</p>
       {done ? (
-        <Alert title="Done" tone="success">
+        <Alert title="Done" tone="success" focus>
           <p>{DONE[done]}</p>
         </Alert>
       ) : null}

@@ -71,7 +71,7 @@ export default function ApiTokens({ loaderData, actionData }: Route.ComponentPro
         <code>Authorization: Bearer &lt;token&gt;</code>. A token acts for the staff member who created it.
       </p>
       {created ? (
-        <Alert title="Token created" tone="success">
+        <Alert title="Token created" tone="success" focus>
           <p>
             Copy the token for <strong>{created.name}</strong> now: it is shown only this once.
           </p>
@@ -82,7 +82,7 @@ export default function ApiTokens({ loaderData, actionData }: Route.ComponentPro
           </p>
         </Alert>
       ) : null}
-      {revoked && !actionData ? <Alert title="Token revoked." tone="success" /> : null}
+      {revoked && !actionData ? <Alert title="Token revoked." tone="success" focus /> : null}
 
       <h2>Create a token</h2>
       <Form method="post" {...getFormProps(form)} className="stack narrow">

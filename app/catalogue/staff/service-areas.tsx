@@ -24,7 +24,7 @@ export default function ServiceAreas({ loaderData }: Route.ComponentProps) {
   return (
     <div>
       <h1>Service areas</h1>
-      {notice ? <Alert title={notice} tone="success" /> : null}
+      {notice ? <Alert title={notice} tone="success" focus /> : null}
       <p>The cities and towns buyers and sellers work in, by province.</p>
       <p>
         <Link className="button" to="/staff/service-areas/new">

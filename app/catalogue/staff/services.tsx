@@ -53,7 +53,7 @@ export default function Services({ loaderData }: Route.ComponentProps) {
   return (
     <div>
       <h1>Services</h1>
-      {notice ? <Alert title={notice} tone="success" /> : null}
+      {notice ? <Alert title={notice} tone="success" focus /> : null}
       <p>
         The service categories sellers choose from: top groups, their sub-services and sub-sub-services (three levels at
         most).

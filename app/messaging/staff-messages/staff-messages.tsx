@@ -83,7 +83,7 @@ export default function StaffMessages({ loaderData, actionData }: Route.Componen
       </p>
       <ErrorSummary formErrors={actionData?.result.error?.[""] ?? []} submissionKey={actionData?.result} />
       {resent && !actionData ? (
-        <Alert title="Message queued again." tone="success">
+        <Alert title="Message queued again." tone="success" focus>
           <p>The copy is message {resent}; the list shows its delivery state.</p>
         </Alert>
       ) : null}

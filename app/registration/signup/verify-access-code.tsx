@@ -89,7 +89,7 @@ export default function VerifyAccessCode({ loaderData, actionData }: Route.Compo
     <div className="narrow">
       <h1>Verify your mobile number</h1>
       {loaderData.resent && !actionData ? (
-        <Alert title="New code sent" tone="success">
+        <Alert title="New code sent" tone="success" focus>
           <p>We have sent a new code. Earlier codes no longer work.</p>
         </Alert>
       ) : null}

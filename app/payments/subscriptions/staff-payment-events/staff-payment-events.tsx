@@ -96,7 +96,7 @@ export default function StaffPaymentEvents({ loaderData, actionData }: Route.Com
       </p>
       <ErrorSummary formErrors={actionData?.result.error?.[""] ?? []} submissionKey={actionData?.result} />
       {retried && !actionData ? (
-        <Alert title="Event tried again." tone="success">
+        <Alert title="Event tried again." tone="success" focus>
           <p>
             Event {retried.id}: {stateText(retried).toLowerCase()}.
           </p>
