@@ -71,7 +71,7 @@ export default function ApiTokens({ loaderData, actionData }: Route.ComponentPro
         <code>Authorization: Bearer &lt;token&gt;</code>. A token acts for the staff member who created it.
       </p>
       {created ? (
-        <Alert title="Token created" tone="success" focus>
+        <Alert title="Token created" tone="success" focus="answer">
           <p>
             Copy the token for <strong>{created.name}</strong> now: it is shown only this once.
           </p>

@@ -52,7 +52,7 @@ export default function PickersPreview({ loaderData, actionData }: Route.Compone
         them here; nothing is saved.
       </p>
       {actionData ? (
-        <Alert title="Your selection" tone="success" focus>
+        <Alert title="Your selection" tone="success" focus="answer">
           <p>
             {actionData.serviceAreas.length} service areas: {actionData.serviceAreaLabels.join("; ") || "none"}.
           </p>
