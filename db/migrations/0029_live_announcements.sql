@@ -1,1 +1,0 @@
-ALTER TABLE "users" ADD COLUMN "live_announcements" boolean DEFAULT true NOT NULL;
