@@ -105,6 +105,13 @@ export function LotsAwardForm({
             ? ` Nobody bid on ${data.unbid === 1 ? "one lot" : `${data.unbid} lots`}: it cannot be awarded.`
             : ""}
         </p>
+        {data.notQualified.length > 0 ? (
+          <p>
+            {`Not offered, as the technical evaluation did not qualify them: ${data.notQualified
+              .map((row) => (row.reason ? `${row.name} (${row.reason})` : row.name))
+              .join("; ")}.`}
+          </p>
+        ) : null}
       </section>
       <Form method="post" className="stack">
         {data.lots.map((lot) => {
