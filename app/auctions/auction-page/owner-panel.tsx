@@ -59,8 +59,7 @@ export function OwnerPanel({
               const name = view.sealed?.lotNames.find((lot) => lot.id === award.lotId)?.name ?? "Lot";
               return (
                 <li key={award.lotId}>
-                  {`${name}: ${award.organizationName} at ${formatCents(award.amountCents)}.`}
-                  {award.reason ? ` The lowest bid was passed over: ${award.reason}` : ""}
+                  {`${name}: ${award.organizationName} at ${formatCents(award.amountCents)}.${award.reason ? ` The lowest bid was passed over: ${award.reason}` : ""}`}
                 </li>
               );
             })}

@@ -282,7 +282,14 @@ export default function SealedBidPage({ loaderData, actionData }: Route.Componen
         submissionKey={actionData}
       />
       {ownBid ? (
-        <OwnSealedBid auctionId={auctionId} bid={ownBid} requirements={requirements} times={times} lines={lines} />
+        <OwnSealedBid
+          auctionId={auctionId}
+          bid={ownBid}
+          requirements={requirements}
+          times={times}
+          lines={lines}
+          lotNames={lots?.map((lot) => ({ id: lot.id, name: lot.name }))}
+        />
       ) : null}
       {open ? (
         <SealedBidForm
