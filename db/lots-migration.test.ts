@@ -47,7 +47,8 @@ describe("the migration to lots", () => {
         values (1, '{}', true, '2026-11-01T17:05Z');
     `);
     await apply(client, migrations.slice(before));
-  });
+    // Two embedded databases migrated in full: slow on a loaded machine.
+  }, 60_000);
   afterAll(async () => {
     await client?.close();
   });
@@ -126,7 +127,8 @@ describe("the migration to sealed bids' lots", () => {
         values (1, 1, 2, 950000, null, 1), (2, 1, 3, 142500, '{10000,5000,300}', 2);
     `);
     await apply(client, migrations.slice(before));
-  });
+    // Two embedded databases migrated in full: slow on a loaded machine.
+  }, 60_000);
   afterAll(async () => {
     await client?.close();
   });
