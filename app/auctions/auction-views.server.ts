@@ -22,6 +22,7 @@ import { bidRequirements } from "./lifecycle/auction-terms.server";
 import { QUANTITY_SCALE } from "./lots/line-pricing";
 import type { StandingBid } from "./lots/lot-award";
 import { lotStandings, rankOn } from "./lots/lot-standings.server";
+import { lotName } from "./lots/lot-words";
 import type { LotRow } from "./lots/lots.server";
 import { shownAsLots } from "./lots/one-amount";
 import { enteredBySql } from "./on-behalf/entered-by.server";
@@ -31,8 +32,9 @@ import {
   type OwnSealedBid,
   ownSealedBids,
   readableSealedBids,
+  schedulesOf,
   sealedBidCount,
-  sealedLines,
+  sealedLots,
 } from "./sealed/sealed-bids.server";
 
 // What each party may see of an auction (issue 9). The side that runs it (the buyer or consultant
@@ -326,9 +328,28 @@ function lotSummary(auction: AuctionWithLots, lot: LotRow, at: Date | string) {
 async function sealedSide(db: Database, auction: AuctionWithLots, now: Date) {
   if (auction.kind !== "sealed") return null;
   const [received, bids] = await Promise.all([sealedBidCount(db, auction.id), readableSealedBids(db, auction, now)]);
-  // The price schedule's lines (issue 31), shown with the bids once they are readable; null for one amount.
-  const lines = bids && bids.length > 0 ? await sealedLines(db, auction.id) : null;
-  return { received, bids, lines };
+  // The price schedules (issue 31), each lot's, shown with the bids once they are readable; null for one amount.
+  const schedules = bids && bids.length > 0 ? schedulesOf(await sealedLots(db, auction.id), bids) : null;
+  // An auction of several lots awarded lot by lot: who each lot went to, from the bids (readable by then).
+  const several = auction.lots.length > 1;
+  const lotAwards =
+    several && bids
+      ? auction.lots.flatMap((lot) => {
+          const bid = bids.find((row) => row.id === lot.awardedBidId);
+          const amount = bid?.lots.find((row) => row.lotId === lot.id)?.amountCents;
+          return bid && amount !== undefined
+            ? [{ lotId: lot.id, organizationName: bid.organizationName, amountCents: amount, reason: lot.awardReason }]
+            : [];
+        })
+      : [];
+  return {
+    received,
+    bids,
+    schedules,
+    /** Each lot's name, for an auction of several lots (issue 31); empty for one lot. */
+    lotNames: several ? auction.lots.map((lot) => ({ id: lot.id, name: lotName(lot) })) : [],
+    lotAwards,
+  };
 }
 
 function awardOf(auction: AuctionRow) {

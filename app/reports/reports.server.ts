@@ -2,7 +2,16 @@ import { and, asc, eq, gte, isNotNull, lt, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { lineItemColumns } from "~/auctions/lots/lots.server";
 import type { Database } from "~db/database.server";
-import { auctionBids, auctionLineItems, auctionLots, auctions, provinces, serviceAreas, services } from "~db/schema";
+import {
+  auctionBids,
+  auctionLineItems,
+  auctionLots,
+  auctions,
+  provinces,
+  sealedBidLots,
+  serviceAreas,
+  services,
+} from "~db/schema";
 import { auctionOfLots, type CeilingLine, type LotFigures } from "./lot-savings";
 import type { AwardFigures } from "./savings";
 
@@ -134,6 +143,9 @@ const awardedBid = alias(auctionBids, "awarded_bid");
  */
 async function awardedLots(db: Database, where: SQL, withLines: boolean): Promise<Map<number, ReportLot[]>> {
   const sameLot = sql`ab.auction_id = ${auctionLots.auctionId} and ab.lot_id = ${auctionLots.id}`;
+  // A sealed auction awarded lot by lot (issue 31): its lots' awarded, first (highest, as for a whole
+  // sealed auction) and bidders come from the sealed bids' lots.
+  const sealed = sql`${auctions.kind} = 'sealed'`;
   const [lots, lines] = await Promise.all([
     db
       .select({
@@ -142,19 +154,31 @@ async function awardedLots(db: Database, where: SQL, withLines: boolean): Promis
         position: auctionLots.position,
         title: auctionLots.title,
         reserveCents: auctionLots.reserveCents,
-        awardCents: awardedBid.amountCents,
-        unitCents: awardedBid.unitCents,
+        awardCents: bigintNumber(sql`coalesce(${awardedBid.amountCents}, ${sealedBidLots.amountCents})`),
+        unitCents: sql<(number | string)[] | null>`coalesce(${awardedBid.unitCents}, ${sealedBidLots.unitCents})`,
         openingCents: bigintNumber(
-          sql`(select ab.amount_cents from auction_bids ab where ${sameLot} order by ab.id limit 1)`,
+          sql`case when ${sealed}
+            then (select max(sl.amount_cents) from sealed_bid_lots sl where sl.lot_id = ${auctionLots.id})
+            else (select ab.amount_cents from auction_bids ab where ${sameLot} order by ab.id limit 1) end`,
         ),
-        bidderCount: sql<number>`(select count(distinct ab.organization_id) from auction_bids ab where ${sameLot})::int`,
+        bidderCount: sql<number>`(case when ${sealed}
+          then (select count(*) from sealed_bid_lots sl where sl.lot_id = ${auctionLots.id})
+          else (select count(distinct ab.organization_id) from auction_bids ab where ${sameLot}) end)::int`,
         ceilingLineCount: sql<number>`(select count(*) from auction_line_items li
           where li.lot_id = ${auctionLots.id} and li.ceiling_cents is not null)::int`,
       })
       .from(auctionLots)
       .innerJoin(auctions, eq(auctions.id, auctionLots.auctionId))
-      .innerJoin(awardedBid, eq(awardedBid.id, auctionLots.awardedBidId))
-      .where(where)
+      // The awarded bid is a reverse auction's bid, or a sealed bid's lot: each joined within its own auction.
+      .leftJoin(
+        awardedBid,
+        and(eq(awardedBid.id, auctionLots.awardedBidId), eq(awardedBid.auctionId, auctionLots.auctionId)),
+      )
+      .leftJoin(
+        sealedBidLots,
+        and(eq(sealedBidLots.sealedBidId, auctionLots.awardedBidId), eq(sealedBidLots.lotId, auctionLots.id)),
+      )
+      .where(and(where, isNotNull(auctionLots.awardedBidId)))
       .orderBy(asc(auctionLots.auctionId), asc(auctionLots.position)),
     withLines
       ? db

@@ -13,7 +13,7 @@ import {
   uniqueIndex,
 } from "drizzle-orm/pg-core";
 import { organizations, users } from "./accounts";
-import { auctions } from "./auctions";
+import { auctionLots, auctions } from "./auctions";
 import { bytea } from "./columns";
 
 // Closed-bid (sealed) auctions and technical evaluation (issue 10).
@@ -43,12 +43,8 @@ export const sealedBids = pgTable(
     organizationId: integer("organization_id")
       .notNull()
       .references(() => organizations.id, { onDelete: "restrict" }),
+    /** The bid's total: the sum of its lots' amounts (`sealed_bid_lots`); one lot's amount as before lots. */
     amountCents: bigint("amount_cents", { mode: "number" }).notNull(),
-    /**
-     * The unit price of each line of the auction's lot, in the lines' order (issue 31), when the lot is
-     * priced by lines; null for a lot bid on as one amount. `amount_cents` is then the lot's total.
-     */
-    unitCents: bigint("unit_cents", { mode: "number" }).array(),
     submittedByUserId: integer("submitted_by_user_id").references(() => users.id, { onDelete: "set null" }),
     /** How many times it was replaced. */
     revision: integer("revision").notNull().default(0),
@@ -58,7 +54,31 @@ export const sealedBids = pgTable(
   (table) => [
     uniqueIndex("sealed_bids_seller_idx").on(table.auctionId, table.organizationId),
     check("sealed_bids_amount_check", sql`${table.amountCents} > 0`),
-    check("sealed_bids_unit_check", sql`${table.unitCents} is null or 0 <= all(${table.unitCents})`),
+  ],
+);
+
+/**
+ * What a sealed bid names for each lot it bids on (issue 31): the lot's amount and, for a lot priced by
+ * lines, the unit price of each line in the lines' order (null for a lot bid on as one amount). A
+ * seller may bid on some lots and not others, at least one; replaced with the bid, never read before
+ * the deadline but by its seller (decision 008).
+ */
+export const sealedBidLots = pgTable(
+  "sealed_bid_lots",
+  {
+    sealedBidId: integer("sealed_bid_id")
+      .notNull()
+      .references(() => sealedBids.id, { onDelete: "cascade" }),
+    lotId: integer("lot_id")
+      .notNull()
+      .references(() => auctionLots.id, { onDelete: "cascade" }),
+    amountCents: bigint("amount_cents", { mode: "number" }).notNull(),
+    unitCents: bigint("unit_cents", { mode: "number" }).array(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.sealedBidId, table.lotId] }),
+    check("sealed_bid_lots_amount_check", sql`${table.amountCents} > 0`),
+    check("sealed_bid_lots_unit_check", sql`${table.unitCents} is null or 0 <= all(${table.unitCents})`),
   ],
 );
 

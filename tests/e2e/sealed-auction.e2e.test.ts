@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { auctionBidRequirements } from "~db/schema";
 import { auctionRow, createAuctionRow, createBuyer } from "../support/auction-fixtures";
 import { PDF } from "../support/document-samples";
-import { HAULING } from "../support/lot-fixtures";
+import { HAULING, HAULING_AND_CEMENTING } from "../support/lot-fixtures";
 import { errorAlertText, submit } from "./account-helpers";
 import { signInAs } from "./app-pages";
 import { auctionAppForFile, awardAuction, closeAuction, mainText, openBidding, twoSellers } from "./auction-steps";
@@ -199,7 +199,7 @@ describe.each(javaScriptModes)("a sealed auction's price schedule with %s", (mod
     const [alphaName, bravoName] = [`Alpha Sched ${mode} Ltd.`, `Bravo Sched ${mode} Inc.`];
     const [alpha, bravo] = await twoSellers(app, catalogue, [alphaName, bravoName]);
 
-    // The buyer: a sealed draft's one lot takes line items; no decrement, no second lot.
+    // The buyer: a sealed draft's lot takes line items; no decrement, no gap between closings.
     const draft = await createAuctionRow(db, {
       owner: buyer,
       ...catalogue,
@@ -212,7 +212,9 @@ describe.each(javaScriptModes)("a sealed auction's price schedule with %s", (mod
     await signInAs(buyerPage, mode, buyer);
     await buyerPage.goto(`/auctions/${draft.id}/lots`);
     await waitForAppIfShipped(buyerPage);
-    expect(await mainText(buyerPage)).toContain("A sealed-bid auction has one lot");
+    expect(await mainText(buyerPage)).toContain("Give each lot line items");
+    expect(await buyerPage.getByRole("link", { name: "Add a lot" }).count()).toBe(1);
+    expect(await buyerPage.getByLabel("Minutes between lots' closings").count()).toBe(0);
     await axe(buyerPage);
     const lotsHtml = mode === "no-js" ? await buyerPage.content() : "";
     await submit(buyerPage, mode, buyerPage.getByRole("link", { name: "Edit Lot 1" }), { clientSide: true });
@@ -313,6 +315,133 @@ describe.each(javaScriptModes)("a sealed auction's price schedule with %s", (mod
           award: await buyerPage.content(),
         }),
       ).toEqual([]);
+    }
+    for (const page of [buyerPage, ...sellerPages]) await page.context().close();
+  });
+});
+
+// A sealed auction of two lots in Chromium, with JavaScript on and off (issue 31): "Hauling" priced
+// line by line and "Cementing" as one amount. One seller bids on both lots (with JavaScript, each
+// lot's total shows as the prices are typed); the other first over Cementing's reserve, then on
+// Hauling alone. After the deadline the buyer reads each lot's schedules side by side and splits the
+// award: each lot to its lowest bid, with what every lot to one seller would cost beside it. axe on
+// every screen with JavaScript, the validator on the new pages without.
+
+describe.each(javaScriptModes)("a sealed auction of two lots with %s", (mode) => {
+  const axe = (page: Page) => (mode === "js" ? expectNoAxeViolations(page) : Promise.resolve());
+
+  it("takes bids on some lots or all, shows each lot's schedules and splits the award", {
+    timeout: 120_000,
+  }, async () => {
+    const { app, catalogue } = started();
+    const db = app.services.db;
+    const buyer = await createBuyer(db, `Sealed Lots ${mode} Ltd.`);
+    const [alphaName, bravoName] = [`Alpha Lots ${mode} Ltd.`, `Bravo Lots ${mode} Inc.`];
+    const [alpha, bravo] = await twoSellers(app, catalogue, [alphaName, bravoName]);
+    const auction = await createAuctionRow(db, {
+      owner: buyer,
+      ...catalogue,
+      kind: "sealed",
+      softClose: { window: 0, extension: 0, cap: 0 },
+      sellers: [alpha, bravo],
+      lots: HAULING_AND_CEMENTING,
+    });
+    await db.insert(auctionBidRequirements).values({ auctionId: auction.id, name: "Technical proposal", sortOrder: 0 });
+    const price = (page: Page, line: string) => page.getByLabel(`Unit price, ${line}, Lot 1: Hauling`);
+    const cementing = (page: Page) => page.getByLabel("Your bid on Lot 2: Cementing (CAD)");
+
+    const sellerPages: Page[] = [];
+    const pages: Record<string, string> = {};
+    for (const [seller, prices, amount] of [
+      [alpha, ["100.00", "50.00", "3.00"], "4400.00"],
+      [bravo, ["90.00", "50.00", "3.50"], ""],
+    ] as const) {
+      const page = await open(mode);
+      sellerPages.push(page);
+      await signInAs(page, mode, seller);
+      await page.goto(`/auctions/${auction.id}`);
+      await waitForAppIfShipped(page);
+      await submit(page, mode, page.getByRole("link", { name: /Bid on the lots and send your sealed bid/ }), {
+        clientSide: true,
+      });
+      await price(page, "line 1: Vacuum truck, per hour").waitFor();
+      await waitForAppIfShipped(page);
+      await axe(page);
+      if (mode === "no-js" && !pages.sealedLotsBid) pages.sealedLotsBid = await page.content();
+      if (seller === bravo) {
+        // Over the lot's own reserve: refused at its field, what was typed kept, nothing sent.
+        await cementing(page).fill("6000");
+        await page.getByLabel("Technical proposal").setInputFiles(pdf("bravo-proposal.pdf"));
+        await submit(page, mode, page.getByRole("button", { name: "Send my sealed bid" }));
+        await expect
+          .poll(() => errorAlertText(page))
+          .toContain("Your bid on Lot 2: Cementing cannot be higher than its reserve price of $5,000.00");
+        expect(await cementing(page).inputValue()).toBe("6000");
+        await axe(page);
+        if (mode === "no-js") pages.sealedLotsRefused = await page.content();
+      }
+      await price(page, "line 1: Vacuum truck, per hour").fill(prices[0]);
+      await price(page, "line 2: Mileage, per km").fill(prices[1]);
+      await price(page, "line 3: Disposal, per m³").fill(prices[2]);
+      await cementing(page).fill(amount);
+      if (mode === "js") {
+        const total = seller === alpha ? "$1,425.00" : "$1,375.00";
+        await expect.poll(() => mainText(page)).toContain(`Total of Lot 1: Hauling: ${total}`);
+      }
+      await page.getByLabel("Technical proposal").setInputFiles(pdf("proposal.pdf"));
+      await submit(page, mode, page.getByRole("button", { name: "Send my sealed bid" }));
+      await expect.poll(() => mainText(page)).toContain("Your sealed bid has been received");
+      const sent = await mainText(page);
+      expect(sent).toContain("Your bid, lot by lot");
+      if (seller === bravo) expect(sent).toContain("Not bid on");
+      await axe(page);
+    }
+
+    // After the deadline: each lot's schedules side by side, lowest first.
+    const buyerPage = await open(mode);
+    await signInAs(buyerPage, mode, buyer);
+    await closeAuction(app, auction.id);
+    await buyerPage.goto(`/auctions/${auction.id}`);
+    await waitForAppIfShipped(buyerPage);
+    const text = await mainText(buyerPage);
+    expect(text).toContain("Lot 1: Hauling: the price schedules side by side, line by line, lowest total first");
+    expect(text).toContain("Lot 2: Cementing: the price schedules side by side, line by line, lowest total first");
+    const hauling = text.slice(text.indexOf("Lot 1: Hauling: the price"), text.indexOf("Lot 2: Cementing: the price"));
+    expect(hauling.indexOf(bravoName)).toBeLessThan(hauling.indexOf(alphaName));
+    await axe(buyerPage);
+    if (mode === "no-js") pages.sealedLotsOpened = await buyerPage.content();
+
+    // The award: lot by lot against every lot to Alpha, side by side; each lot to its lowest bid.
+    await submit(buyerPage, mode, buyerPage.getByRole("link", { name: "Award the auction" }), { clientSide: true });
+    await buyerPage.getByRole("button", { name: "Review the award" }).waitFor();
+    await waitForAppIfShipped(buyerPage);
+    const award = await mainText(buyerPage);
+    expect(award).toContain("Lot 2: Cementing: the price schedules side by side");
+    expect(award).toContain("Each lot to its lowest bid");
+    expect(award).toContain("$5,775.00");
+    expect(award).toContain(`Every lot to ${alphaName}`);
+    expect(award).toContain("$5,825.00");
+    await axe(buyerPage);
+    if (mode === "no-js") pages.sealedLotsAward = await buyerPage.content();
+    await submit(buyerPage, mode, buyerPage.getByRole("button", { name: "Review the award" }));
+    await buyerPage.getByRole("button", { name: "Yes, award" }).waitFor();
+    const asked = await mainText(buyerPage);
+    expect(asked).toContain(`Lot 1: Hauling: ${bravoName} at $1,375.00`);
+    expect(asked).toContain(`Lot 2: Cementing: ${alphaName} at $4,400.00`);
+    await axe(buyerPage);
+    await submit(buyerPage, mode, buyerPage.getByRole("button", { name: "Yes, award" }));
+    await expect.poll(() => mainText(buyerPage)).toContain("Awarded lot by lot");
+    expect(await mainText(buyerPage)).toContain(`Lot 1: Hauling: ${bravoName} at $1,375.00.`);
+    await axe(buyerPage);
+    const [alphaPage, bravoPage] = sellerPages as [Page, Page];
+    await bravoPage.goto(`/auctions/${auction.id}`);
+    expect(await mainText(bravoPage)).toContain("You won lots of this auction");
+    expect(await mainText(bravoPage)).toContain("Lot 1: Hauling");
+    await alphaPage.goto(`/auctions/${auction.id}`);
+    expect(await mainText(alphaPage)).toContain("You won lots of this auction");
+    if (mode === "no-js") {
+      pages.sealedLotsAwarded = await buyerPage.content();
+      expect(await validateHtml(pages)).toEqual([]);
     }
     for (const page of [buyerPage, ...sellerPages]) await page.context().close();
   });

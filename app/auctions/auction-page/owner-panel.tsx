@@ -52,6 +52,20 @@ export function OwnerPanel({
           </p>
         </Alert>
       ) : null}
+      {view.sealed && view.sealed.lotAwards.length > 0 ? (
+        <Alert title="Awarded lot by lot" tone="success">
+          <ul>
+            {view.sealed.lotAwards.map((award) => {
+              const name = view.sealed?.lotNames.find((lot) => lot.id === award.lotId)?.name ?? "Lot";
+              return (
+                <li key={award.lotId}>
+                  {`${name}: ${award.organizationName} at ${formatCents(award.amountCents)}.${award.reason ? ` The lowest bid was passed over: ${award.reason}` : ""}`}
+                </li>
+              );
+            })}
+          </ul>
+        </Alert>
+      ) : null}
       {view.status === "cancelled" && view.cancelReason ? (
         <Alert title="Cancelled">
           <p>{view.cancelReason}</p>
@@ -66,7 +80,7 @@ export function OwnerPanel({
                 <Link to={`/auctions/${auctionId}/edit`}>Edit the terms</Link>
               </li>
             ) : null}
-            {view.terms.kind === "reverse" ? (
+            {view.terms.kind === "reverse" || view.lots.length > 1 ? (
               <li>
                 <Link to={`/auctions/${auctionId}/lots`}>Lots and line items</Link>
                 {` (${view.lots.length})`}

@@ -2,6 +2,7 @@ import type { SubmissionResult } from "@conform-to/react";
 import { Link } from "react-router";
 import type { TimeTexts } from "~/platform/zoned-time";
 import type { SellerView } from "../auction-views.server";
+import { lotName } from "../lots/lot-words";
 import { OwnSealedBid, SealedBidForm, sealedBidPath, useSealedBidForm } from "../sealed/sealed-bid-panels";
 
 /** A sealed auction for an invited seller who accepted the terms: their bid, and the form while bids are taken. */
@@ -18,12 +19,20 @@ export function SealedSellerPanel({
   // The form posts to the sealed-bid page, which answers any refusal.
   const [form, fields] = useSealedBidForm({ lastResult, checkInBrowser: false });
   const own = view.ownSealedBid;
-  // A lot priced by lines (issue 31): the unit prices are entered on the sealed-bid page.
-  const byLines = view.lots[0]?.oneAmount === false;
+  // A lot priced by lines, or several lots (issue 31): the bid is entered on the sealed-bid page.
+  const several = view.lots.length > 1;
+  const byLines = several || view.lots[0]?.oneAmount === false;
+  const lotNames = several ? view.lots.map((lot) => ({ id: lot.id, name: lotName(lot) })) : undefined;
   return (
     <>
       {own ? (
-        <OwnSealedBid auctionId={view.terms.id} bid={own} requirements={view.terms.requirements} times={times} />
+        <OwnSealedBid
+          auctionId={view.terms.id}
+          bid={own}
+          requirements={view.terms.requirements}
+          times={times}
+          lotNames={lotNames}
+        />
       ) : view.status === "open" ? null : (
         <p>{view.status === "scheduled" ? "Bids are accepted once bidding starts." : "You did not send a bid."}</p>
       )}
@@ -31,11 +40,17 @@ export function SealedSellerPanel({
         <section aria-labelledby="sealed-bid-form" className="card">
           <h2 id="sealed-bid-form">{own ? "Replace your sealed bid" : "Send your sealed bid"}</h2>
           <p>
-            {"This auction takes a price schedule: a unit price for every line, with the documents listed. "}
+            {several
+              ? `This auction has ${view.lots.length} lots: bid on any of them, at least one, with the documents listed. `
+              : "This auction takes a price schedule: a unit price for every line, with the documents listed. "}
             <Link to={sealedBidPath(view.terms.id)}>
-              {own
-                ? "Replace your sealed bid and price schedule"
-                : "Enter your price schedule and send your sealed bid"}
+              {several
+                ? own
+                  ? "Replace your sealed bid on the lots"
+                  : "Bid on the lots and send your sealed bid"
+                : own
+                  ? "Replace your sealed bid and price schedule"
+                  : "Enter your price schedule and send your sealed bid"}
             </Link>
           </p>
         </section>

@@ -9,6 +9,7 @@ import type { SellerView } from "../auction-views.server";
 import { NO_MINIMUMS_IN_RANKS_ONLY } from "../bidding/bid-messages";
 import { OwnBidsTable } from "../bidding/own-bids-table";
 import { rankWords } from "../lots/lot-schedule";
+import { lotName } from "../lots/lot-words";
 import { LotsPanel } from "../lots/lots-panel";
 import { PriceChart } from "../price-chart/price-chart";
 import type { AuctionActionData } from "./auction-page.server";
@@ -52,6 +53,30 @@ export function SellerPanel({
         </Alert>
         <LotsPanel view={view} times={times} />
       </>
+    );
+  }
+  if (view.outcome?.awarded && view.terms.kind === "sealed" && view.lots.length > 1) {
+    // A sealed auction awarded lot by lot (issue 31): which lots went to this seller.
+    const won = view.lots.filter((lot) => lot.won);
+    return (
+      <Alert
+        title={view.outcome.won ? "You won lots of this auction" : "Not awarded to you"}
+        tone={view.outcome.won ? "success" : "error"}
+      >
+        {view.outcome.won ? (
+          <>
+            <p>{`The buyer awarded you ${won.length === 1 ? "this lot" : "these lots"}:`}</p>
+            <ul>
+              {won.map((lot) => (
+                <li key={lot.id}>{lotName(lot)}</li>
+              ))}
+            </ul>
+            <p>The buyer will contact you about the work.</p>
+          </>
+        ) : (
+          <p>The lots were awarded to other sellers.</p>
+        )}
+      </Alert>
     );
   }
   if (view.outcome?.awarded) {

@@ -19,9 +19,9 @@ import { formatCents } from "~/shared/money";
 import { requireAuctionOwner } from "../auction-access.server";
 import { statusAt } from "../auction-rules";
 import { LotsAwardForm } from "../lots/lots-award-form";
-import { loadLotsAward, submitLotsAward } from "../lots/lots-award-page.server";
-import { PriceSchedules } from "../lots/price-schedules";
+import { awardedByLots, loadLotsAward, submitLotsAward } from "../lots/lots-award-page.server";
 import { sealedSchedules } from "../sealed/sealed-bids.server";
+import { SealedSchedules } from "../sealed/sealed-schedules";
 import type { Route } from "./+types/auction-award";
 import { awardAuction, NOT_QUALIFIED, passOverMessage } from "./award.server";
 import { type AwardFormFields, awardFormSchema, CHOOSE_A_BID, oneAwardError } from "./award-schema";
@@ -33,19 +33,21 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { auction } = await requireAuctionOwner(request, context, params.auctionId);
   const now = new Date();
   const status = statusAt(auction, now);
-  if (auction.pricedByLots) {
-    // Lots are awarded each on its own (issue 31).
+  if (awardedByLots(auction)) {
+    // Lots are awarded each on its own (issue 31); a sealed auction's with its schedules side by side.
     const seller = parseId(new URL(request.url).searchParams.get("seller"));
+    const { db } = context.get(appServicesContext);
+    const lotted = status === "closed" ? await loadLotsAward(db, auction, seller) : null;
     return {
       auctionId: auction.id,
       title: auction.title,
       status,
       hasCriteria: false,
-      evaluationPending: false,
+      evaluationPending: lotted?.evaluationPending ?? false,
       bids: [],
       feeCents: BUYER_AUCTION_FEE_CENTS,
-      schedules: null,
-      lotted: status === "closed" ? await loadLotsAward(context.get(appServicesContext).db, auction, seller) : null,
+      schedules: status === "closed" && auction.kind === "sealed" ? await sealedSchedules(db, auction, now) : null,
+      lotted,
     };
   }
   // Nothing of the bids before the close (a sealed auction's stay unread until its deadline).
@@ -76,7 +78,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 export async function action({ request, params, context }: Route.ActionArgs) {
   const { auction, actor } = await requireAuctionOwner(request, context, params.auctionId);
   const services = context.get(appServicesContext);
-  if (auction.pricedByLots) {
+  if (awardedByLots(auction)) {
     const answer = await submitLotsAward(services, auction, actor, await readFormBody(request));
     if (answer.kind === "done") return redirect(`/auctions/${auction.id}?done=awarded`);
     return data({ lots: answer }, { status: answer.kind === "refused" ? answer.status : 200 });
@@ -150,10 +152,15 @@ export default function AwardAuction({ loaderData, actionData }: Route.Component
         ]}
         submissionKey={submissionKey}
       />
-      {loaderData.schedules ? (
-        <PriceSchedules lines={loaderData.schedules.lines} bids={loaderData.schedules.bids} />
-      ) : null}
-      {loaderData.lotted && status === "closed" ? (
+      {loaderData.schedules ? <SealedSchedules schedules={loaderData.schedules} /> : null}
+      {loaderData.lotted && status === "closed" && evaluationPending ? (
+        <p>
+          {
+            "The technical evaluation is not complete yet: the evaluator is told to finish it, and you are e-mailed when it is. "
+          }
+          <Link to={`/auctions/${auctionId}/evaluation`}>See the evaluation</Link>
+        </p>
+      ) : loaderData.lotted && status === "closed" ? (
         <LotsAwardForm
           data={loaderData.lotted}
           answer={actionData && "lots" in actionData ? actionData.lots : undefined}

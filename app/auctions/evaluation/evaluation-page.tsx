@@ -8,7 +8,7 @@ import { describedBy, FieldFrame, TextAreaInput, TextInput } from "~/forms/text-
 import { pageTitle } from "~/layout/page-title";
 import { TableRegion } from "~/layout/table-region";
 import { formatCents } from "~/shared/money";
-import { PriceSchedules } from "../lots/price-schedules";
+import { SealedSchedules } from "../sealed/sealed-schedules";
 import type { Route } from "./+types/evaluation-page";
 import { commentFieldId, reasonFieldId, scoreFieldId } from "./evaluation-fields";
 import { type EvaluationNotice, loadEvaluationPage, submitEvaluationPage } from "./evaluation-page.server";
@@ -75,9 +75,7 @@ export default function EvaluationPage({ loaderData, actionData }: Route.Compone
 
       <Criteria data={loaderData} lastResult={refusedForm === "criterion" ? result : undefined} />
 
-      {loaderData.schedules ? (
-        <PriceSchedules lines={loaderData.schedules.lines} bids={loaderData.schedules.bids} />
-      ) : null}
+      {loaderData.schedules ? <SealedSchedules schedules={loaderData.schedules} /> : null}
 
       <section aria-labelledby="sellers">
         <h2 id="sellers">{auction.kind === "sealed" ? "Bids" : "Sellers"}</h2>

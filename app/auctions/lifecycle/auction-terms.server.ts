@@ -12,7 +12,6 @@ import {
   TERMS_LOCKED,
 } from "../auction-changes.server";
 import { termsOpenForChange } from "../auction-rules";
-import { SEALED_ONE_LOT } from "../lots/line-items";
 import { firstLotOf, type LotTerms, lotTermsOf, pricedByLots, rescheduleLots, saveLots } from "../lots/lots.server";
 import { tellTermsChanged } from "../questions/terms-changed.server";
 import type { AuctionTerms } from "./auction-terms";
@@ -116,13 +115,11 @@ export async function updateAuctionTerms(
     const auction = await lockOwned(tx, auctionId, actor);
     if (!auction) return refused(404, NOT_FOUND);
     if (!termsOpenForChange(auction, now)) return refused(409, TERMS_LOCKED);
-    // A sealed auction has one lot (its lines are its price schedule, issue 31): a reverse auction of
-    // several lots becomes sealed only once it is down to one.
     const lots = await lotTermsOf(tx, auctionId);
-    if (terms.kind === "sealed" && lots.length > 1) return refused(409, SEALED_ONE_LOT);
     const requirementsBefore = (await bidRequirements(tx, auctionId)).map((requirement) => requirement.name);
     const lotBefore = await firstLotOf(tx, auctionId);
-    const columns = termsColumns(terms);
+    // A sealed auction's lots all close at its deadline (issue 31): no gap between closings.
+    const columns = { ...termsColumns(terms), ...(terms.kind === "sealed" ? { lotCloseGapMinutes: 0 } : {}) };
     await tx
       .update(auctions)
       .set({ ...columns, updatedAt: now })

@@ -20,7 +20,7 @@ import { termsOpenForChange } from "../auction-rules";
 import { decrementValueOf } from "../lifecycle/auction-schema";
 import { DecrementFields } from "../lifecycle/decrement-fields";
 import type { Route } from "./+types/auction-lot";
-import { LINE_ITEM_COLUMNS, MAX_LINES_PER_LOT, SEALED_LOT_DECREMENT, SEALED_ONE_LOT } from "./line-items";
+import { LINE_ITEM_COLUMNS, MAX_LINES_PER_LOT, SEALED_LOT_DECREMENT } from "./line-items";
 import { readLineItemsCsv } from "./line-items-csv.server";
 import { quantityText } from "./line-pricing";
 import { saveLotTerms } from "./lot-editing.server";
@@ -74,8 +74,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     auctionId: auction.id,
     auctionTitle: auction.title,
     heading: lot ? `Edit ${lotName(lot)}` : `Add lot ${lots.length + 1}`,
-    // A sealed auction has one lot: never a new one.
-    editable: termsOpenForChange(auction, new Date()) && (!sealed || !isNew),
+    editable: termsOpenForChange(auction, new Date()),
     sealed,
     values: sealed ? { ...values, ...SEALED_LOT_DECREMENT } : values,
   };
@@ -226,11 +225,7 @@ export default function AuctionLot({ loaderData, actionData }: Route.ComponentPr
         </Form>
       ) : (
         <Alert title="The lots can no longer change">
-          <p>
-            {sealed
-              ? `Bidding has started, or: ${SEALED_ONE_LOT}`
-              : "Bidding has started: the lots can no longer change."}
-          </p>
+          <p>Bidding has started: the lots can no longer change.</p>
         </Alert>
       )}
     </div>

@@ -196,7 +196,7 @@ describe.each(databaseKinds)("lots and line items on %s", (kind) => {
     expectIn(await last.text(), "An auction keeps at least one lot.");
   });
 
-  it("is the auction side's only, before bidding, and one lot only for a sealed auction", async () => {
+  it("is the auction side's only, before bidding; a sealed auction's lots share its deadline", async () => {
     const draft = await createAuctionRow(db(), { owner: buyer, ...catalogue, ...future(), sellers: [alpha] });
     expect((await as(alpha).request(`/auctions/${draft.id}/lots`)).status).toBe(404);
     expect((await as(alpha).request(`/auctions/${draft.id}/lots/new`, { form: lotForm({}) })).status).toBe(404);
@@ -213,14 +213,23 @@ describe.each(databaseKinds)("lots and line items on %s", (kind) => {
 
     const sealed = await createAuctionRow(db(), { owner: buyer, ...catalogue, ...future(), kind: "sealed" });
     const page = await (await as(buyer).request(`/auctions/${sealed.id}/lots`)).text();
-    expectIn(page, "A sealed-bid auction has one lot: give it as many line items as you need.");
-    expectNotIn(page, "Add a lot");
-    const refused = await as(buyer).request(`/auctions/${sealed.id}/lots/new`, {
+    expectIn(page, "Give each lot line items");
+    expectIn(page, "Add a lot");
+    expectNotIn(page, "Minutes between lots");
+    // A sealed auction takes a second lot (issue 31), with no decrement: whatever is sent, it keeps the fixed one.
+    const added = await as(buyer).request(`/auctions/${sealed.id}/lots/new`, {
       form: lotForm({ "lines[0].description": "Crane", "lines[0].unit": "hour", "lines[0].quantity": "4" }),
     });
-    expect(refused.status).toBe(409);
-    expectIn(await refused.text(), "A sealed-bid auction has one lot");
-    expect((await lotsOf(sealed.id)).length).toBe(1);
+    expect(added.status).toBe(302);
+    const lots = await lotsOf(sealed.id);
+    expect(lots.length).toBe(2);
+    expect(lots[1]).toMatchObject({ decrementKind: "percent", decrementValue: 100 });
+    // Both close at the deadline: no gap between closings, and none can be set.
+    expect(lots[1]?.endsAt.getTime()).toBe(lots[0]?.endsAt.getTime());
+    const gap = await as(buyer).request(`/auctions/${sealed.id}/lots`, { form: { gap: "30" } });
+    expect(gap.status).toBe(409);
+    expectIn(await gap.text(), "A sealed-bid auction&#x27;s lots all close at its deadline");
+    expect((await auctionRow(db(), sealed.id)).lotCloseGapMinutes).toBe(0);
   });
 
   it("gives a sealed auction's one lot line items, its price schedule, with no decrement to set", async () => {
@@ -255,14 +264,14 @@ describe.each(databaseKinds)("lots and line items on %s", (kind) => {
     expect(lot).toMatchObject({ reserveCents: 200_000, decrementKind: "percent", decrementValue: 100 });
     expect((await auctionRow(db(), sealed.id)).reserveCents).toBe(200_000);
     const list = await (await as(buyer).request(`/auctions/${sealed.id}/lots`)).text();
-    expectIn(list, "A sealed-bid auction has one lot");
-    expectNotIn(list, "Add a lot");
+    expectIn(list, "Give each lot line items");
     expectNotIn(list, "Minutes between lots");
-    // A reverse draft of two lots cannot become sealed: a sealed auction has one lot.
+    // A reverse draft of two lots may become sealed (issue 31): it keeps its lots, which then all close at the deadline.
     const twoLots = await createAuctionRow(db(), {
       owner: buyer,
       ...catalogue,
       ...future(),
+      lotCloseGapMinutes: 30,
       lots: HAULING_AND_CEMENTING,
     });
     const toSealed = await as(buyer).request(`/auctions/${twoLots.id}/edit`, {
@@ -283,9 +292,11 @@ describe.each(databaseKinds)("lots and line items on %s", (kind) => {
         requirements: "Technical proposal",
       },
     });
-    expect(toSealed.status).toBe(409);
-    expectIn(await toSealed.text(), "A sealed-bid auction has one lot");
-    expect((await auctionRow(db(), twoLots.id)).kind).toBe("reverse");
+    expect(toSealed.status).toBe(302);
+    expect(await auctionRow(db(), twoLots.id)).toMatchObject({ kind: "sealed", lotCloseGapMinutes: 0 });
+    const sealedLots = await lotsOf(twoLots.id);
+    expect(sealedLots.length).toBe(2);
+    expect(sealedLots[1]?.endsAt.getTime()).toBe(sealedLots[0]?.endsAt.getTime());
     // The terms form points to the lot; the auction's page links it for the buyer.
     expectIn(await (await as(buyer).request(`/auctions/${sealed.id}/edit`)).text(), "This auction is priced by lots");
     expectIn(await (await as(buyer).request(`/auctions/${sealed.id}`)).text(), "Line items (price schedule)");

@@ -18,7 +18,7 @@ import { requireAuctionOwner } from "../auction-access.server";
 import { decrementOf, describeDecrement, termsOpenForChange } from "../auction-rules";
 import { timezoneOf } from "../lifecycle/auction-form.server";
 import type { Route } from "./+types/auction-lots";
-import { MAX_LOTS, SEALED_ONE_LOT } from "./line-items";
+import { MAX_LOTS } from "./line-items";
 import { deleteLot, saveLotSettings } from "./lot-editing.server";
 import { type LotSettingsValue, lotSettingsSchema } from "./lot-schema";
 import { lotName } from "./lot-words";
@@ -26,7 +26,8 @@ import { lotsWithLines } from "./lots.server";
 
 // /auctions/{id}/lots: a reverse auction's lots (issue 31), each with its reserve, decrement, line
 // items and scheduled closing; how far apart they close; and what sellers see of the others. A sealed
-// auction has one lot, whose line items are its price schedule: no decrement, no second lot, no gap.
+// auction's lots (up to MAX_LOTS) have line items, their price schedules, but no decrement and no gap:
+// all close at its deadline.
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { user, auction } = await requireAuctionOwner(request, context, params.auctionId);
@@ -111,11 +112,17 @@ export default function AuctionLots({ loaderData, actionData }: Route.ComponentP
           <p>{refused}</p>
         </Alert>
       ) : null}
+      {sealed && form.errors?.length ? (
+        <Alert title="Error!">
+          <p>{form.errors.join(" ")}</p>
+        </Alert>
+      ) : null}
       {sealed ? (
         <p>
-          {SEALED_ONE_LOT} Give it line items and each seller sends a unit price for every line with their sealed bid:
-          their bid is the lot's total, and after the deadline you see the bids side by side, line by line. A lot of one
-          line of quantity 1 without a ceiling is priced as one amount.
+          Give each lot line items and each seller sends, with their sealed bid, a unit price for every line of each lot
+          they bid on (a seller may bid on some lots and not others): their bid on a lot is its total. All lots close at
+          the deadline; after it you see each lot's bids side by side, line by line, and award each lot on its own or
+          every lot to one seller. A lot of one line of quantity 1 without a ceiling is priced as one amount.
         </p>
       ) : (
         <p>
@@ -157,6 +164,13 @@ export default function AuctionLots({ loaderData, actionData }: Route.ComponentP
           ))}
         </tbody>
       </table>
+      {editable && sealed && lots.length < maxLots ? (
+        <p>
+          <Link to={`/auctions/${auctionId}/lots/new`} className="button button--secondary">
+            Add a lot
+          </Link>
+        </p>
+      ) : null}
       {editable && !sealed ? (
         <>
           {lots.length < maxLots ? (

@@ -47,8 +47,8 @@ export function lineItemFieldProblems(
 export const lineItemProblems = (description: string, unit: string, quantity: string, ceiling: string): string[] =>
   Object.values(lineItemFieldProblems(description, unit, quantity, ceiling));
 
-/** Sealed bids are evaluated and awarded on the auction as a whole: one lot, with as many lines as needed. */
-export const SEALED_ONE_LOT = "A sealed-bid auction has one lot: give it as many line items as you need.";
+/** A sealed auction's lots (issue 31) all close at its deadline: nothing orders their closings. */
+export const SEALED_NO_GAP = "A sealed-bid auction's lots all close at its deadline: there is no gap between closings.";
 
 /** The decrement a sealed auction's lot is given: sealed bids are never bid down, so it plays no part. */
 export const SEALED_LOT_DECREMENT = {

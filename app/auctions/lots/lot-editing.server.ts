@@ -14,7 +14,7 @@ import {
 } from "../auction-changes.server";
 import { termsOpenForChange } from "../auction-rules";
 import { tellInvitedOfChanges } from "../questions/terms-changed.server";
-import { type LineItem, MAX_LOTS, SEALED_ONE_LOT } from "./line-items";
+import { type LineItem, MAX_LOTS, SEALED_NO_GAP } from "./line-items";
 import { lotName } from "./lot-words";
 import { type LotRow, type LotTerms, removeLot, rescheduleLots, saveLot } from "./lots.server";
 
@@ -29,20 +29,20 @@ export const LAST_LOT = "An auction keeps at least one lot.";
 type Editable = { auction: NonNullable<Awaited<ReturnType<typeof lockOwned>>> } | { change: AuctionChange };
 
 /**
- * The actor's auction, locked, if its lots may change now. A sealed auction's one lot may take line
- * items (its price schedule, issue 31), but nothing that orders lots: no second lot, no gap.
+ * The actor's auction, locked, if its lots may change now. A sealed auction's lots take line items
+ * (their price schedules, issue 31) and may be several, but all close at its deadline: no gap.
  */
 async function lockEditable(
   tx: Transaction,
   auctionId: number,
   actor: Actor,
   now: Date,
-  { sealedToo = false } = {},
+  { sealedToo = true } = {},
 ): Promise<Editable> {
   const auction = await lockOwned(tx, auctionId, actor);
   if (!auction) return { change: refused(404, NOT_FOUND) };
   if (!termsOpenForChange(auction, now)) return { change: refused(409, TERMS_LOCKED) };
-  if (auction.kind === "sealed" && !sealedToo) return { change: refused(409, SEALED_ONE_LOT) };
+  if (auction.kind === "sealed" && !sealedToo) return { change: refused(409, SEALED_NO_GAP) };
   return { auction };
 }
 
@@ -66,13 +66,12 @@ export async function saveLotTerms(
   now = new Date(),
 ): Promise<AuctionChange> {
   return services.db.transaction(async (tx) => {
-    const editable = await lockEditable(tx, auctionId, actor, now, { sealedToo: true });
+    const editable = await lockEditable(tx, auctionId, actor, now);
     if ("change" in editable) return editable.change;
     const { auction } = editable;
     const lots = await tx.select().from(auctionLots).where(eq(auctionLots.auctionId, auctionId));
     const lot = lotId === null ? undefined : lots.find((row) => row.id === lotId);
     if (lotId !== null && !lot) return refused(404, NOT_FOUND);
-    if (lotId === null && auction.kind === "sealed") return refused(409, SEALED_ONE_LOT);
     if (lotId === null && lots.length >= MAX_LOTS) return refused(409, TOO_MANY_LOTS);
     const id = await saveLot(tx, auction, lotId, terms);
     const position = lot?.position ?? lots.length + 1;
@@ -122,7 +121,7 @@ export async function saveLotSettings(
   now = new Date(),
 ): Promise<AuctionChange> {
   return services.db.transaction(async (tx) => {
-    const editable = await lockEditable(tx, auctionId, actor, now);
+    const editable = await lockEditable(tx, auctionId, actor, now, { sealedToo: false });
     if ("change" in editable) return editable.change;
     const { auction } = editable;
     await tx

@@ -104,6 +104,13 @@ export function LotsAwardForm({
             : "Choosing one seller for every lot ticks their bid on each lot below; a lot where it is not the lowest needs a reason."}
           {unbidLotsText(data.unbid)}
         </p>
+        {data.notQualified.length > 0 ? (
+          <p>
+            {`Not offered, as the technical evaluation did not qualify them: ${data.notQualified
+              .map((row) => (row.reason ? `${row.name} (${row.reason})` : row.name))
+              .join("; ")}.`}
+          </p>
+        ) : null}
       </section>
       <Form method="post" className="stack">
         {data.lots.map((lot) => {

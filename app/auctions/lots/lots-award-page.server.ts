@@ -3,6 +3,7 @@ import { parseId } from "~/shared/ids";
 import type { Database } from "~db/database.server";
 import type { Actor } from "../auction-changes.server";
 import type { AuctionWithLots } from "../auction-views.server";
+import { EVALUATION_NOT_COMPLETE } from "../award/award.server";
 import { lotName } from "./lot-words";
 import { awardLots, checkLotChoices, type LotAwardChoice, lotAwardCandidates } from "./lots-award.server";
 
@@ -10,9 +11,16 @@ import { awardLots, checkLotChoices, type LotAwardChoice, lotAwardCandidates } f
 // what awarding lot by lot costs against every lot to one seller; the buyer's choice per lot (a
 // reason where the lowest is passed over), asked about once, then awarded in one transaction.
 
+/**
+ * Whether the auction is awarded lot by lot: a reverse auction shown as lots, or a sealed auction of
+ * several lots (issue 31). A sealed auction of one lot is awarded as one amount, as before.
+ */
+export const awardedByLots = (auction: AuctionWithLots) =>
+  auction.pricedByLots || (auction.kind === "sealed" && auction.lots.length > 1);
+
 /** The page's data; `seller` (from `?seller=`) ticks that seller's bid on every lot. */
 export async function loadLotsAward(db: Database, auction: AuctionWithLots, seller: number | undefined) {
-  const { lots, comparison } = await lotAwardCandidates(db, auction.id);
+  const { lots, comparison, notQualified, evaluationPending } = await lotAwardCandidates(db, auction);
   const names = new Map(lots.flatMap(({ bids }) => bids.map((bid) => [bid.organizationId, bid.name] as const)));
   return {
     lots: lots.map(({ lot, bids }) => ({
@@ -30,6 +38,9 @@ export async function loadLotsAward(db: Database, auction: AuctionWithLots, sell
       overCents: row.overLotByLot,
     })),
     unbid: comparison.unbid.length,
+    /** A sealed auction's sellers the evaluation did not qualify (issue 31): named, never offered. */
+    notQualified: notQualified.map((row) => ({ name: row.name, reason: row.reason })),
+    evaluationPending,
   };
 }
 
@@ -60,7 +71,10 @@ export async function submitLotsAward(
   );
   const values = Object.fromEntries(choices.map((choice) => [choice.lotId, choice]));
   if (form.get("confirm") !== "yes") {
-    const candidates = await lotAwardCandidates(services.db, auction.id);
+    const candidates = await lotAwardCandidates(services.db, auction);
+    if (candidates.evaluationPending) {
+      return { kind: "refused" as const, status: 409, message: EVALUATION_NOT_COMPLETE, lots: {}, values };
+    }
     const problems = checkLotChoices(candidates, choices);
     if (Object.keys(problems).length > 0) {
       return {

@@ -15,10 +15,13 @@ import {
   refused,
 } from "../auction-changes.server";
 import { auctionLink, kindName } from "../auction-notices.server";
-import { statusAt } from "../auction-rules";
+import { type AuctionRow, statusAt } from "../auction-rules";
 import { awardedLotsPhrase } from "../auction-words";
-import { invoiceTheAward } from "../award/award.server";
+import { EVALUATION_NOT_COMPLETE, invoiceTheAward, NOT_QUALIFIED } from "../award/award.server";
 import { bestBidPerSeller } from "../bidding/best-bids.server";
+import { rankedCandidates } from "../evaluation/evaluation.server";
+import { QUALIFICATION_TEXTS } from "../evaluation/ranking";
+import { readableSealedBids } from "../sealed/sealed-bids.server";
 import { compareAwards } from "./lot-award";
 import { lotName } from "./lot-words";
 
@@ -29,17 +32,72 @@ import { lotName } from "./lot-words";
 
 export const PASS_OVER_LOT = "Please say why you are passing over the lowest bid on this lot";
 export const CHOOSE_A_LOT_BID = "Please choose one of this lot's bids";
+export const NO_QUALIFIED_BID = "No bid passed the technical evaluation, so there is nothing to award.";
 
-/** Each lot with its sellers' best bids (lowest first) and what each way of awarding costs. */
-export async function lotAwardCandidates(db: Pick<Database, "select">, auctionId: number) {
+type CandidateBid = { bidId: number; organizationId: number; name: string; amountCents: number; rank: number };
+
+/**
+ * A sealed auction's bids on each lot (issue 31), once readable (null before the deadline, whoever
+ * asks): each lot's bids lowest first (equal amounts: the earlier sent), without the sellers the
+ * technical evaluation did not qualify (where it has criteria); those are listed apart.
+ */
+async function sealedLotBids(db: Database, auction: AuctionRow, lots: { id: number }[], now: Date) {
+  const [bids, ranking] = await Promise.all([readableSealedBids(db, auction, now), rankedCandidates(db, auction, now)]);
+  if (!bids || !ranking) return null;
+  const notQualified = ranking.ranked.filter((row) => !row.qualified);
+  const excluded = new Set(notQualified.map((row) => row.organizationId));
+  const byLot = new Map<number, CandidateBid[]>();
+  for (const lot of lots) {
+    const onLot = bids
+      .flatMap((bid) => {
+        const own = bid.lots.find((row) => row.lotId === lot.id);
+        return own && !excluded.has(bid.organizationId)
+          ? [
+              {
+                bidId: bid.id,
+                organizationId: bid.organizationId,
+                name: bid.organizationName,
+                amountCents: own.amountCents,
+                updatedAt: bid.updatedAt,
+              },
+            ]
+          : [];
+      })
+      .sort((a, b) => a.amountCents - b.amountCents || a.updatedAt.localeCompare(b.updatedAt) || a.bidId - b.bidId)
+      .map(({ updatedAt: _updatedAt, ...bid }, index) => ({ ...bid, rank: index + 1 }));
+    byLot.set(lot.id, onLot);
+  }
+  return {
+    byLot,
+    bidders: bids.map((bid) => bid.organizationId),
+    hasCriteria: ranking.hasCriteria,
+    notQualified: notQualified.map((row) => ({
+      bidId: row.id,
+      name: row.name,
+      reason: row.reason ? QUALIFICATION_TEXTS[row.reason] : "",
+    })),
+  };
+}
+
+/**
+ * Each lot with its sellers' best bids (lowest first) and what each way of awarding costs. A sealed
+ * auction of several lots (issue 31): each seller's sealed bid on the lot, read once the deadline has
+ * passed, the sellers the evaluation did not qualify left out; its award waits for the evaluation
+ * where it has criteria (`evaluationPending`).
+ */
+export async function lotAwardCandidates(db: Database, auction: AuctionRow, now = new Date()) {
+  const auctionId = auction.id;
   const lots = await db
     .select()
     .from(auctionLots)
     .where(eq(auctionLots.auctionId, auctionId))
     .orderBy(asc(auctionLots.position));
-  const withBids = await Promise.all(
-    lots.map(async (lot) => ({ lot, bids: await bestBidPerSeller(db, auctionId, lot.id) })),
-  );
+  const sealed = auction.kind === "sealed" ? await sealedLotBids(db, auction, lots, now) : null;
+  const withBids: { lot: (typeof lots)[number]; bids: CandidateBid[] }[] = sealed
+    ? lots.map((lot) => ({ lot, bids: sealed.byLot.get(lot.id) ?? [] }))
+    : auction.kind === "sealed"
+      ? lots.map((lot) => ({ lot, bids: [] }))
+      : await Promise.all(lots.map(async (lot) => ({ lot, bids: await bestBidPerSeller(db, auctionId, lot.id) })));
   const comparison = compareAwards(
     withBids.map(({ lot, bids }) => ({
       lot: lot.id,
@@ -47,7 +105,17 @@ export async function lotAwardCandidates(db: Pick<Database, "select">, auctionId
       bids: bids.map((bid) => ({ seller: bid.organizationId, amount: bid.amountCents, rank: bid.rank })),
     })),
   );
-  return { lots: withBids, comparison };
+  return {
+    lots: withBids,
+    comparison,
+    /** Everyone who bid on any lot (those not awarded are told so). */
+    bidders: sealed
+      ? sealed.bidders
+      : [...new Set(withBids.flatMap(({ bids }) => bids.map((bid) => bid.organizationId)))],
+    /** A sealed auction's sellers the evaluation did not qualify: they cannot be awarded. */
+    notQualified: sealed?.notQualified ?? [],
+    evaluationPending: Boolean(sealed?.hasCriteria && !auction.evaluationCompletedAt),
+  };
 }
 
 export type LotAwardChoice = { lotId: number; bidId: number; reason?: string };
@@ -66,11 +134,13 @@ export function checkLotChoices(
   choices: LotAwardChoice[],
 ): Record<number, string> {
   const problems: Record<number, string> = {};
+  const notQualified = new Set(candidates.notQualified.map((row) => row.bidId));
   for (const { lot, bids } of candidates.lots) {
     if (bids.length === 0) continue;
     const choice = choices.find((row) => row.lotId === lot.id);
     const chosen = bids.find((bid) => bid.bidId === choice?.bidId);
-    if (!chosen) problems[lot.id] = CHOOSE_A_LOT_BID;
+    if (!chosen && choice && notQualified.has(choice.bidId)) problems[lot.id] = NOT_QUALIFIED;
+    else if (!chosen) problems[lot.id] = CHOOSE_A_LOT_BID;
     else if (chosen.bidId !== bids[0]?.bidId && !choice?.reason?.trim()) problems[lot.id] = PASS_OVER_LOT;
   }
   return problems;
@@ -93,8 +163,11 @@ export async function awardLots(
         status === "awarded" ? "This auction has already been awarded." : "An auction is awarded after bidding closes.",
       );
     }
-    const candidates = await lotAwardCandidates(tx, auctionId);
-    if (candidates.lots.every(({ bids }) => bids.length === 0)) return refused(409, "Nobody bid on any lot.");
+    const candidates = await lotAwardCandidates(tx as unknown as Database, auction, now);
+    if (candidates.evaluationPending) return refused(409, EVALUATION_NOT_COMPLETE);
+    if (candidates.lots.every(({ bids }) => bids.length === 0)) {
+      return refused(409, candidates.notQualified.length > 0 ? NO_QUALIFIED_BID : "Nobody bid on any lot.");
+    }
     const problems = checkLotChoices(candidates, choices);
     if (Object.keys(problems).length > 0) {
       return {
@@ -167,9 +240,7 @@ export async function awardLots(
         tx,
       );
     }
-    const losers = [...new Set(candidates.lots.flatMap(({ bids }) => bids.map((bid) => bid.organizationId)))].filter(
-      (organizationId) => !won.has(organizationId),
-    );
+    const losers = [...new Set(candidates.bidders)].filter((organizationId) => !won.has(organizationId));
     await notifyOrganizations(
       services,
       losers,

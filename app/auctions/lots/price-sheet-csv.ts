@@ -3,7 +3,7 @@ import { appServicesContext } from "~/server/app-context";
 import { csvResponse } from "~/shared/csv";
 import { parseId } from "~/shared/ids";
 import { requireAuction } from "../auction-access.server";
-import { ownSealedBids, sealedLines } from "../sealed/sealed-bids.server";
+import { ownSealedBids, sealedLots } from "../sealed/sealed-bids.server";
 import type { Route } from "./+types/price-sheet-csv";
 import { priceSheetCsv } from "./line-items-csv.server";
 import { sellerLotStanding } from "./lot-bid.server";
@@ -18,10 +18,12 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (!lot || viewer.kind !== "seller") throw data(null, { status: 404 });
   const { db } = context.get(appServicesContext);
   if (auction.kind === "sealed") {
-    const lines = await sealedLines(db, auction.id);
-    if (!lines) throw data(null, { status: 404 });
+    const sealedLot = (await sealedLots(db, auction.id)).find((row) => row.id === lot.id);
+    if (!sealedLot || sealedLot.oneAmount) throw data(null, { status: 404 });
     const own = (await ownSealedBids(db, auction.id, [viewer.organizationId])).get(viewer.organizationId);
-    return csvResponse(priceSheetCsv(lines, own?.unitCents ?? undefined), `auction-${auction.id}-price-sheet.csv`);
+    const units = own?.lots.find((row) => row.lotId === lot.id)?.unitCents ?? undefined;
+    const name = auction.lots.length > 1 ? `lot-${lot.position}-price-sheet` : "price-sheet";
+    return csvResponse(priceSheetCsv(sealedLot.lines, units), `auction-${auction.id}-${name}.csv`);
   }
   const standing = await sellerLotStanding(db, auction, lot, viewer.organizationId);
   const units = standing.latestUnits.length === standing.lines.length ? standing.latestUnits : undefined;

@@ -61,10 +61,16 @@ export function UnitPriceTable({
   startPrices,
   lineErrors,
   onChange,
+  namePrefix = "",
+  labelSuffix = "",
 }: {
   lines: readonly PricedLine[];
   idPrefix: string;
   caption: string;
+  /** Before each input's name (`lots[1].` on a sealed bid of several lots, issue 31). */
+  namePrefix?: string;
+  /** After each input's label (the lot's name where a page has several). */
+  labelSuffix?: string;
   startPrices: readonly string[];
   lineErrors: (index: number) => string[] | undefined;
   onChange: (index: number, value: string) => void;
@@ -89,8 +95,8 @@ export function UnitPriceTable({
             <td>
               <TextInput
                 id={priceInputId(idPrefix, index)}
-                name={priceField(index)}
-                label={`Unit price, line ${index + 1}: ${line.description}, per ${line.unit}`}
+                name={`${namePrefix}${priceField(index)}`}
+                label={`Unit price, line ${index + 1}: ${line.description}, per ${line.unit}${labelSuffix}`}
                 errors={lineErrors(index)}
                 inputProps={{
                   inputMode: "decimal",

@@ -21,14 +21,24 @@ import { requirementField, SEALED_MESSAGES } from "./sealed-bid-messages";
 import {
   OwnSealedBid,
   requirementFieldId,
+  SEALED_LOTS_ID,
   SEALED_PRICE_PREFIX,
   SEALED_SHEET_ID,
   SealedBidForm,
   sealedFieldId,
+  sealedLotAmountId,
+  sealedLotPricePrefix,
   useSealedBidForm,
 } from "./sealed-bid-panels";
 import { capTypedAmount, sealedBidSchema } from "./sealed-bid-schema";
-import { ownSealedBids, type SealedBidFile, sealedLines, submitSealedBid } from "./sealed-bids.server";
+import {
+  ownSealedBids,
+  type SealedBidFile,
+  type SealedLot,
+  type SealedLotBid,
+  sealedLots,
+  submitSealedBid,
+} from "./sealed-bids.server";
 
 // /auctions/{id}/sealed-bid: an invited seller sends or replaces their sealed bid (a multipart form:
 // the amount and one file per required document). The auction page shows the same form; this page
@@ -51,12 +61,14 @@ async function requireSealedBidder(request: Request, context: Context, rawId: st
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { auction, organizationId, user } = await requireSealedBidder(request, context, params.auctionId);
   const { db } = context.get(appServicesContext);
-  const [requirements, own, lines] = await Promise.all([
+  const [requirements, own, lots] = await Promise.all([
     bidRequirements(db, auction.id),
     ownSealedBids(db, auction.id, [organizationId]),
-    sealedLines(db, auction.id),
+    sealedLots(db, auction.id),
   ]);
   const ownBid = own.get(organizationId) ?? null;
+  const [onlyLot] = lots;
+  const lines = lots.length === 1 && onlyLot && !onlyLot.oneAmount ? onlyLot.lines : null;
   return {
     // The form shows only while bids are taken.
     open: statusAt(auction, new Date()) === "open",
@@ -66,10 +78,45 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     requirements,
     ownBid,
     lines,
+    /** Several lots (issue 31): each lot's fields on the form; null for one lot, as before. */
+    lots: lots.length > 1 ? lots : null,
     priceSheetPath: lines ? `/auctions/${auction.id}/lots/${auction.lots[0]?.id}/price-sheet.csv` : null,
     // Formatted here, in the user's zone: the browser shows these texts as they are.
     times: zonedTexts(ownBid, timezoneOf(user)),
   };
+}
+
+/**
+ * The lots of a bid of several lots as typed (issue 31): each lot with an amount or any unit price is
+ * bid on (every line then needs one); at least one lot. Messages at each lot's fields.
+ */
+function readSealedLots(
+  lots: readonly SealedLot[],
+  typed: readonly ({ amount?: number; prices?: (string | undefined)[] } | undefined)[],
+): { lots: SealedLotBid[] } | { fieldErrors: Record<string, string[]> } {
+  const bids: SealedLotBid[] = [];
+  const fieldErrors: Record<string, string[]> = {};
+  for (const lot of lots) {
+    const sent = typed[lot.position - 1];
+    const base = `lots[${lot.position - 1}].`;
+    if (lot.oneAmount) {
+      if (sent?.amount !== undefined) bids.push({ position: lot.position, amountCents: sent.amount });
+      continue;
+    }
+    const prices = sent?.prices ?? [];
+    if (prices.every((price) => (price ?? "").trim() === "")) continue;
+    const read = readUnitPrices(lot.lines, prices);
+    if (!read.ok) {
+      for (const [field, messages] of Object.entries(read.fieldErrors)) {
+        fieldErrors[`${base}${field}`] = messages.map((message) => `${lot.name}: ${message}`);
+      }
+      continue;
+    }
+    bids.push({ position: lot.position, unitCents: read.unitCents });
+  }
+  if (Object.keys(fieldErrors).length > 0) return { fieldErrors };
+  if (bids.length === 0) return { fieldErrors: { lots: [SEALED_MESSAGES.noLot] } };
+  return { lots: bids };
 }
 
 /** A body that could not be read: the message alone, nothing typed to keep. */
@@ -90,9 +137,16 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const refuse = (fieldErrors: Record<string, string[]>) =>
     data({ result: submission.reply({ fieldErrors }) }, { status: 400 });
   // A lot priced by lines: the unit prices typed, or else those of an uploaded price sheet.
-  const lines = await sealedLines(db, auction.id);
-  let priced: { unitCents?: number[]; amountCents: number };
-  if (lines) {
+  const lots = await sealedLots(db, auction.id);
+  const [onlyLot] = lots;
+  const lines = lots.length === 1 && onlyLot && !onlyLot.oneAmount ? onlyLot.lines : null;
+  let priced: { unitCents?: number[]; amountCents?: number; lots?: SealedLotBid[] };
+  if (lots.length > 1) {
+    // Several lots (issue 31): each lot filled in is bid on; one left empty is not.
+    const read = readSealedLots(lots, submission.value.lots ?? []);
+    if ("fieldErrors" in read) return refuse(read.fieldErrors);
+    priced = { lots: read.lots };
+  } else if (lines) {
     let typed = (submission.value.prices ?? []).map((price) => price ?? "");
     if (sheet instanceof File && sheet.size > 0 && typed.every((price) => price.trim() === "")) {
       const read = readPriceSheetCsv(await sheet.text(), lines);
@@ -135,7 +189,7 @@ export function meta({ loaderData }: Route.MetaArgs) {
 }
 
 export default function SealedBidPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { auctionId, title, reserveCents, requirements, ownBid, times, open, lines, priceSheetPath } = loaderData;
+  const { auctionId, title, reserveCents, requirements, ownBid, times, open, lines, lots, priceSheetPath } = loaderData;
   const result = actionData?.result;
   const [form, fields] = useSealedBidForm({ lastResult: result, checkInBrowser: true });
   const sentPrices = result && "initialValue" in result ? result.initialValue?.prices : undefined;
@@ -150,6 +204,52 @@ export default function SealedBidPage({ loaderData, actionData }: Route.Componen
           sheetPath: priceSheetPath,
         }
       : undefined;
+  // Several lots (issue 31): each lot starts from what a refused form sent, else the seller's bid.
+  const sentLots = result && "initialValue" in result ? result.initialValue?.lots : undefined;
+  const lotsForm = lots
+    ? {
+        lots,
+        start: (position: number) => {
+          const lot = lots.find((row) => row.position === position);
+          const count = lot?.oneAmount ? 0 : (lot?.lines.length ?? 0);
+          const sent = Array.isArray(sentLots)
+            ? (sentLots[position - 1] as Record<string, unknown> | undefined)
+            : undefined;
+          const own = ownBid?.lots.find((row) => row.lotId === lot?.id);
+          if (result) {
+            return {
+              amount: typeof sent?.amount === "string" ? sent.amount : "",
+              prices: startingPrices(count, { sent: sent?.prices ?? [] }),
+            };
+          }
+          return {
+            amount: own && lot?.oneAmount ? dollars(own.amountCents) : "",
+            prices: startingPrices(count, { fallback: own?.unitCents?.map((cents) => dollars(cents)) }),
+          };
+        },
+        sheetPath: (lotId: number) => `/auctions/${auctionId}/lots/${lotId}/price-sheet.csv`,
+      }
+    : undefined;
+  const lotErrorLinks = lots
+    ? [
+        ...(form.allErrors.lots ?? []).map((message) => ({ fieldId: SEALED_LOTS_ID, message })),
+        ...lots.flatMap((lot) => {
+          const base = `lots[${lot.position - 1}]`;
+          if (lot.oneAmount) {
+            return (form.allErrors[`${base}.amount`] ?? []).map((message) => ({
+              fieldId: sealedLotAmountId(lot.position),
+              message,
+            }));
+          }
+          return priceErrorLinks(
+            sealedLotPricePrefix(lot.position),
+            lot.lines.length,
+            form.allErrors[`${base}.prices`],
+            (index) => form.allErrors[`${base}.prices[${index}]`],
+          );
+        }),
+      ]
+    : [];
   return (
     <div className="narrow">
       <p>
@@ -159,7 +259,8 @@ export default function SealedBidPage({ loaderData, actionData }: Route.Componen
       <ErrorSummary
         formErrors={form.errors}
         fieldErrors={[
-          ...(lines ? [] : summaryLinks([fields.amount])),
+          ...lotErrorLinks,
+          ...(lines || lots ? [] : summaryLinks([fields.amount])),
           ...(lines
             ? [
                 ...priceErrorLinks(
@@ -181,7 +282,14 @@ export default function SealedBidPage({ loaderData, actionData }: Route.Componen
         submissionKey={actionData}
       />
       {ownBid ? (
-        <OwnSealedBid auctionId={auctionId} bid={ownBid} requirements={requirements} times={times} lines={lines} />
+        <OwnSealedBid
+          auctionId={auctionId}
+          bid={ownBid}
+          requirements={requirements}
+          times={times}
+          lines={lines}
+          lotNames={lots?.map((lot) => ({ id: lot.id, name: lot.name }))}
+        />
       ) : null}
       {open ? (
         <SealedBidForm
@@ -192,6 +300,7 @@ export default function SealedBidPage({ loaderData, actionData }: Route.Componen
           form={form}
           fields={fields}
           schedule={schedule}
+          lots={lotsForm}
         />
       ) : (
         <p>{SEALED_MESSAGES.notOpen}</p>

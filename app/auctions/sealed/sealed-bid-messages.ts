@@ -10,6 +10,8 @@ export const SEALED_MESSAGES = {
   termsFirst: "Please accept the terms of this auction before you bid.",
   documentMissing: (name: string) => `Please attach the ${name}`,
   pricesMissing: unitPricesMissingMessage,
+  noLot: "Please bid on at least one lot: an amount, or a unit price for each of its lines",
+  noSuchLot: "Please bid only on the lots listed.",
 } as const;
 
 export const overReserveMessage = (reserveCents: number) =>
@@ -17,3 +19,9 @@ export const overReserveMessage = (reserveCents: number) =>
 
 /** The form field of a requirement's file. */
 export const requirementField = (requirementId: number) => `document_${requirementId}`;
+
+/** A lot's field of the sealed-bid form of an auction of several lots (issue 31): `lots[0].amount`… by position. */
+export const lotFieldName = (position: number, name: string) => `lots[${position - 1}].${name}`;
+
+export const lotOverReserveMessage = (lot: string, reserveCents: number) =>
+  `Your bid on ${lot} cannot be higher than its reserve price of ${formatCents(reserveCents)}`;

@@ -4,7 +4,8 @@ import type { z } from "zod";
 import { validatedBy } from "~/forms/browser-validation";
 import { TextField } from "~/forms/field";
 import { SubmitButton } from "~/forms/submit-button";
-import { describedBy, FieldFrame } from "~/forms/text-input";
+import { describedBy, FieldError, FieldFrame, TextInput } from "~/forms/text-input";
+import { useHydrated } from "~/forms/use-hydrated";
 import { TableRegion } from "~/layout/table-region";
 import { type TimeTexts, timeText } from "~/platform/zoned-time";
 import { formatCents } from "~/shared/money";
@@ -13,10 +14,10 @@ import type { OwnerView, SellerView } from "../auction-views.server";
 import { lotLinesCaption, sealedReceivedText } from "../auction-words";
 import { ACCEPT_ATTRIBUTE, DOCUMENT_HINT, formatBytes } from "../documents/document-types";
 import { lineTotalCents } from "../lots/line-pricing";
-import { PriceSchedules } from "../lots/price-schedules";
 import { LiveTotal, type PricedLine, priceInputId, UnitPriceTable, useLiveTotal } from "../lots/unit-price-table";
 import { requirementField } from "./sealed-bid-messages";
 import { capTypedAmount, sealedBidSchema } from "./sealed-bid-schema";
+import { SealedSchedules } from "./sealed-schedules";
 
 // The sealed-bid parts of the auction pages (issue 10): a seller's own bid and the form that sends or
 // replaces it; the auction side's list of bids, which before the deadline is only a count.
@@ -60,8 +61,21 @@ export const SEALED_PRICE_PREFIX = "sealed-price";
 export const SEALED_SHEET_ID = "sealed-price-sheet";
 const SHEET_HINT = "Read when no unit price is typed above.";
 
+/** A sealed bid of several lots (issue 31): the ids of a lot's amount, its unit prices, and of the lots' own messages. */
+export const sealedLotAmountId = (position: number) => `sealed-lot-${position}-amount`;
+export const sealedLotPricePrefix = (position: number) => `sealed-lot-${position}-price`;
+export const SEALED_LOTS_ID = "sealed-lots";
+
 /** The control ids of the sealed-bid form's fields, for the error summary. */
 export function sealedFieldId(field: string | undefined): string | undefined {
+  if (field === "lots") return SEALED_LOTS_ID;
+  const lot = field ? /^lots\[(\d+)\]\.(amount|prices)(?:\[(\d+)\])?$/.exec(field) : null;
+  if (lot) {
+    const position = Number(lot[1]) + 1;
+    return lot[2] === "amount"
+      ? sealedLotAmountId(position)
+      : priceInputId(sealedLotPricePrefix(position), Number(lot[3] ?? 0));
+  }
   if (field === "amount") return "sealed-amount";
   if (field === "prices") return priceInputId(SEALED_PRICE_PREFIX, 0);
   if (field === "price_sheet") return SEALED_SHEET_ID;
@@ -78,6 +92,7 @@ export function OwnSealedBid({
   requirements,
   times,
   lines,
+  lotNames,
 }: {
   auctionId: number;
   bid: OwnBid;
@@ -85,12 +100,37 @@ export function OwnSealedBid({
   times: TimeTexts;
   /** The lot's lines when it is priced by lines (issue 31): the bid's unit prices are shown by them. */
   lines?: readonly PricedLine[] | null;
+  /** Several lots (issue 31): each lot's name; the bid's amount on each lot it names is listed. */
+  lotNames?: readonly { id: number; name: string }[];
 }) {
   const unitCents = bid.unitCents;
+  const several = Boolean(lotNames && lotNames.length > 1);
   return (
     <section aria-labelledby="own-sealed-bid" className="card">
       <h2 id="own-sealed-bid">Your sealed bid</h2>
-      {lines && unitCents && unitCents.length === lines.length ? (
+      {several && lotNames ? (
+        <table className="table">
+          <caption>Your bid, lot by lot</caption>
+          <thead>
+            <tr>
+              <th scope="col">Lot</th>
+              <th scope="col">Your bid</th>
+            </tr>
+          </thead>
+          <tbody>
+            {lotNames.map((lot) => {
+              const own = bid.lots.find((row) => row.lotId === lot.id);
+              return (
+                <tr key={lot.id}>
+                  <th scope="row">{lot.name}</th>
+                  <td>{own ? formatCents(own.amountCents) : "Not bid on"}</td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      ) : null}
+      {!several && lines && unitCents && unitCents.length === lines.length ? (
         <table className="table">
           <caption>Your unit prices</caption>
           <thead>
@@ -115,7 +155,7 @@ export function OwnSealedBid({
       ) : null}
       <dl className="summary-list">
         <div>
-          <dt>{unitCents ? "Total" : "Amount"}</dt>
+          <dt>{unitCents || several ? "Total" : "Amount"}</dt>
           <dd>{formatCents(bid.amountCents)}</dd>
         </div>
         <div>
@@ -147,6 +187,84 @@ export function OwnSealedBid({
   );
 }
 
+/** A lot of a sealed auction of several lots as its form shows it (issue 31). */
+export type SealedFormLot = {
+  id: number;
+  position: number;
+  name: string;
+  reserveCents: number;
+  oneAmount: boolean;
+  lines: readonly PricedLine[];
+};
+
+/** What a lot's fields start from: what a refused form sent, else the seller's bid, else nothing. */
+export type SealedLotStart = { amount: string; prices: string[] };
+
+/** One lot's fields: its amount, or a unit price per line with its total as typed (with JavaScript). */
+function SealedLotFields({
+  lot,
+  start,
+  errors,
+  sheetPath,
+}: {
+  lot: SealedFormLot;
+  start: SealedLotStart;
+  errors: (field: string) => string[] | undefined;
+  sheetPath: string;
+}) {
+  const live = useLiveTotal(lot.oneAmount ? [] : lot.lines, start.prices);
+  const hydrated = useHydrated();
+  const base = `lots[${lot.position - 1}]`;
+  return (
+    <fieldset className="fieldset">
+      <legend className="fieldset__legend">{`${lot.name} (reserve ${formatCents(lot.reserveCents)})`}</legend>
+      {lot.oneAmount ? (
+        <TextInput
+          id={sealedLotAmountId(lot.position)}
+          name={`${base}.amount`}
+          label={`Your bid on ${lot.name} (CAD)`}
+          hint="Dollars and cents, e.g. 12500.00. Leave it empty to not bid on this lot."
+          errors={errors(`${base}.amount`)}
+          inputProps={{ inputMode: "decimal", autoComplete: "off", defaultValue: start.amount }}
+        />
+      ) : (
+        <>
+          <UnitPriceTable
+            lines={lot.lines}
+            idPrefix={sealedLotPricePrefix(lot.position)}
+            namePrefix={`${base}.`}
+            labelSuffix={`, ${lot.name}`}
+            caption={`${lot.name}: a unit price for each of its ${lot.lines.length} ${lot.lines.length === 1 ? "line" : "lines"}, or none to not bid on it`}
+            startPrices={start.prices}
+            lineErrors={(index) => {
+              const all = [
+                ...(index === 0 ? (errors(`${base}.prices`) ?? []) : []),
+                ...(errors(`${base}.prices[${index}]`) ?? []),
+              ];
+              return all.length ? all : undefined;
+            }}
+            onChange={live.change}
+          />
+          {hydrated ? (
+            <p aria-live="polite">
+              <strong>
+                {live.total === null
+                  ? `${lot.name}: enter every unit price to bid on it`
+                  : `Total of ${lot.name}: ${formatCents(live.total)}`}
+              </strong>
+            </p>
+          ) : null}
+          <p>
+            <a href={sheetPath} download>
+              {`Download ${lot.name}'s price sheet (CSV)`}
+            </a>
+          </p>
+        </>
+      )}
+    </fieldset>
+  );
+}
+
 /** Sends or replaces the sealed bid: the amount and one file per required document. */
 export function SealedBidForm({
   auctionId,
@@ -156,6 +274,7 @@ export function SealedBidForm({
   form,
   fields,
   schedule,
+  lots,
 }: {
   auctionId: number;
   requirements: Requirement[];
@@ -165,6 +284,12 @@ export function SealedBidForm({
   fields: SealedBidFieldset;
   /** A lot priced by lines (issue 31): its lines, the prices to start from and its price sheet's address. */
   schedule?: { lines: readonly PricedLine[]; startPrices: readonly string[]; sheetPath: string };
+  /** Several lots (issue 31): each lot's fields, what they start from, and each lot's price sheet. */
+  lots?: {
+    lots: readonly SealedFormLot[];
+    start: (position: number) => SealedLotStart;
+    sheetPath: (lotId: number) => string;
+  };
 }) {
   const fieldError = (field: string) => (form.allErrors[field]?.length ? form.allErrors[field] : undefined);
   const live = useLiveTotal(schedule?.lines ?? [], schedule?.startPrices ?? []);
@@ -183,7 +308,28 @@ export function SealedBidForm({
         {...getFormProps(form)}
         className="stack"
       >
-        {schedule ? (
+        {lots ? (
+          <>
+            <input type="hidden" name="pricing" value="lots" />
+            <div id={SEALED_LOTS_ID} tabIndex={-1} className="stack">
+              <p className="field__hint">
+                {replacing
+                  ? "Bid on any of the lots, at least one. Your bid as sent is filled in below; what you send now replaces it: a lot you leave empty is withdrawn from your bid."
+                  : "Bid on any of the lots, at least one: for each lot you bid on, its amount or a unit price for every line (its total is your bid on it, at most its reserve). Leave a lot empty to not bid on it."}
+              </p>
+              <FieldError id={`${SEALED_LOTS_ID}-error`} errors={fieldError("lots")} />
+            </div>
+            {lots.lots.map((lot) => (
+              <SealedLotFields
+                key={lot.id}
+                lot={lot}
+                start={lots.start(lot.position)}
+                errors={fieldError}
+                sheetPath={lots.sheetPath(lot.id)}
+              />
+            ))}
+          </>
+        ) : schedule ? (
           <>
             <input type="hidden" name="pricing" value="lines" />
             <p className="field__hint">
@@ -283,12 +429,21 @@ export function SealedBidsSide({
       </section>
     );
   }
-  const lines = sealed.lines;
+  const several = sealed.lotNames.length > 0;
+  const lotsOf = (bid: (typeof sealed.bids)[number]) =>
+    sealed.lotNames
+      .filter((lot) => bid.lots.some((row) => row.lotId === lot.id))
+      .map((lot) => lot.name)
+      .join("; ");
   return (
     <section aria-labelledby="console">
       <h2 id="console">Sealed bids</h2>
-      <p>{`${received}, opened at the deadline. Lowest price first.`}</p>
-      {lines && sealed.bids.length > 0 ? <PriceSchedules lines={lines} bids={sealed.bids} /> : null}
+      <p>
+        {several
+          ? `${received}, opened at the deadline. Each lot's bids side by side, lowest first; then each bid's total over the lots it names.`
+          : `${received}, opened at the deadline. Lowest price first.`}
+      </p>
+      {sealed.schedules ? <SealedSchedules schedules={sealed.schedules} /> : null}
       {sealed.bids.length > 0 ? (
         <TableRegion label="The sealed bids">
           <table className="table">
@@ -296,7 +451,8 @@ export function SealedBidsSide({
             <thead>
               <tr>
                 <th scope="col">Seller</th>
-                <th scope="col">Amount</th>
+                <th scope="col">{several ? "Total of its lots" : "Amount"}</th>
+                {several ? <th scope="col">Lots bid on</th> : null}
                 <th scope="col">Sent</th>
                 {requirements.map((requirement) => (
                   <th scope="col" key={requirement.id}>
@@ -310,6 +466,7 @@ export function SealedBidsSide({
                 <tr key={bid.id}>
                   <th scope="row">{bid.organizationName}</th>
                   <td>{formatCents(bid.amountCents)}</td>
+                  {several ? <td>{lotsOf(bid)}</td> : null}
                   <td>
                     <time dateTime={bid.updatedAt}>{timeText(times, bid.updatedAt)}</time>
                   </td>

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { textField } from "~/forms/text-schema";
 import { parseDollars } from "~/shared/money";
-import { MAX_LINES_PER_LOT } from "../lots/line-items";
+import { MAX_LINES_PER_LOT, MAX_LOTS } from "../lots/line-items";
 import { SEALED_MESSAGES } from "./sealed-bid-messages";
 
 // The sealed-bid form's amount (the browser and the action alike). Its documents are files, one per
@@ -27,10 +27,27 @@ const unitPrice = textField()
   })
   .optional();
 
+/** A lot's amount on the form of several lots: empty (the lot is not bid on), or dollars and cents. */
+const lotAmount = z
+  .string()
+  .max(MAX_TYPED_AMOUNT, SEALED_MESSAGES.amountFormat)
+  .optional()
+  .transform((typed, context) => {
+    if (typed === undefined || typed.trim() === "") return undefined;
+    const cents = parseDollars(typed);
+    if (cents !== null && cents >= 1) return cents;
+    context.addIssue({ code: "custom", message: SEALED_MESSAGES.amountFormat });
+    return z.NEVER;
+  });
+
 export const sealedBidSchema = z
   .object({
-    /** `lines`: the form of a lot priced by lines; absent: one amount, as every sealed bid before lots. */
-    pricing: z.enum(["amount", "lines"]).optional(),
+    /**
+     * `lines`: the form of one lot priced by lines; `lots`: of several lots (issue 31), each lot's
+     * amount or unit prices at `lots[n]` (n: the lot's position less one); absent: one amount, as every
+     * sealed bid before lots.
+     */
+    pricing: z.enum(["amount", "lines", "lots"]).optional(),
     amount: z
       .string()
       .optional()
@@ -45,9 +62,21 @@ export const sealedBidSchema = z
         return z.NEVER;
       }),
     prices: z.array(unitPrice, { error: "Please send a list" }).max(MAX_LINES_PER_LOT).optional(),
+    lots: z
+      .array(
+        z
+          .object({
+            amount: lotAmount,
+            prices: z.array(unitPrice, { error: "Please send a list" }).max(MAX_LINES_PER_LOT).optional(),
+          })
+          .optional(),
+        { error: "Please send a list" },
+      )
+      .max(MAX_LOTS)
+      .optional(),
   })
   .superRefine((value, context) => {
-    if (value.pricing !== "lines" && value.amount === undefined) {
+    if (value.pricing !== "lines" && value.pricing !== "lots" && value.amount === undefined) {
       context.addIssue({ code: "custom", path: ["amount"], message: SEALED_MESSAGES.amountMissing });
     }
   });

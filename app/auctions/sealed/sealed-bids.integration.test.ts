@@ -1,7 +1,14 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { moveAuctionTimes } from "~/auctions/lots/lots.server";
-import { auctionBidRequirements, auctionEvents, notifications, sealedBidDocuments, sealedBids } from "~db/schema";
+import {
+  auctionBidRequirements,
+  auctionEvents,
+  notifications,
+  sealedBidDocuments,
+  sealedBidLots,
+  sealedBids,
+} from "~db/schema";
 import {
   auctionRow,
   catalogueForAuctions,
@@ -58,6 +65,14 @@ describe.each(databaseKinds)("sealed-bid auctions on %s", (kind) => {
   });
 
   const db = () => app.services.db;
+  /** A sealed bid's total and, for its one lot (issue 31), its unit prices. */
+  const withUnits = async (row: typeof sealedBids.$inferSelect | undefined) => {
+    const lots = await db()
+      .select()
+      .from(sealedBidLots)
+      .where(eq(sealedBidLots.sealedBidId, row?.id ?? 0));
+    return { ...row, lotCount: lots.length, unitCents: lots[0]?.unitCents ?? null };
+  };
 
   /** An open sealed auction with Alpha and Bravo invited (terms accepted) and its requirements. */
   async function openSealedAuction() {
@@ -400,8 +415,12 @@ describe.each(databaseKinds)("sealed-bid auctions on %s", (kind) => {
     const rows = await db().select().from(sealedBids).where(eq(sealedBids.auctionId, auction.id));
     const alphaRow = rows.find((row) => row.organizationId === alpha.organizationId);
     const bravoRow = rows.find((row) => row.organizationId === bravo.organizationId);
-    expect(alphaRow).toMatchObject({ amountCents: 142_500, unitCents: [10_000, 5_000, 300] });
-    expect(bravoRow).toMatchObject({ amountCents: 137_500, unitCents: [9_000, 5_000, 350] });
+    expect(await withUnits(alphaRow)).toMatchObject({
+      amountCents: 142_500,
+      lotCount: 1,
+      unitCents: [10_000, 5_000, 300],
+    });
+    expect(await withUnits(bravoRow)).toMatchObject({ amountCents: 137_500, unitCents: [9_000, 5_000, 350] });
     const own = await (await as(alpha).request(page)).text();
     expectIn(own, "Your unit prices");
     expectIn(own, "$1,425.00");
@@ -438,12 +457,14 @@ describe.each(databaseKinds)("sealed-bid auctions on %s", (kind) => {
     expect(goodSheet.status).toBe(302);
     // 10 h × $95.00 + $125.00 + $300.00 = $1,375.00, as Bravo's: the earlier sent stays first.
     expect(
-      (
-        await db()
-          .select()
-          .from(sealedBids)
-          .where(eq(sealedBids.id, alphaRow?.id ?? 0))
-      )[0],
+      await withUnits(
+        (
+          await db()
+            .select()
+            .from(sealedBids)
+            .where(eq(sealedBids.id, alphaRow?.id ?? 0))
+        )[0],
+      ),
     ).toMatchObject({
       amountCents: 137_500,
       unitCents: [9_500, 5_000, 300],

@@ -10,6 +10,7 @@ import {
   auctions,
   organizations,
   sealedBidDocuments,
+  sealedBidLots,
   sealedBids,
 } from "~db/schema";
 import { notifyAuction } from "../auction-changes.server";
@@ -19,11 +20,18 @@ import { bidRequirements } from "../lifecycle/auction-terms.server";
 import { lotTotalCents, quantityText } from "../lots/line-pricing";
 import { unitPriceRefusal } from "../lots/lot-bidding";
 import { lineRefusalMessage } from "../lots/lot-messages";
+import { lotName } from "../lots/lot-words";
 import { lineItemColumns } from "../lots/lots.server";
 import { bidAsOneAmount } from "../lots/one-amount";
 import type { PricedLine } from "../lots/unit-price-table";
 import { priceField } from "../lots/unit-prices";
-import { overReserveMessage, requirementField, SEALED_MESSAGES } from "./sealed-bid-messages";
+import {
+  lotFieldName,
+  lotOverReserveMessage,
+  overReserveMessage,
+  requirementField,
+  SEALED_MESSAGES,
+} from "./sealed-bid-messages";
 
 // Sealed bids (issue 10): each invited seller who accepted the terms sends one bid, an amount and one
 // document per requirement, and may replace it (whole or document by document) until the deadline.
@@ -44,6 +52,67 @@ const refused = (status: 400 | 403 | 404 | 409 | 413, message: string, field?: s
   field,
 });
 
+/** A lot of a sealed bid as sent: its position, and its amount or its unit prices. */
+export type SealedLotBid = { position: number; amountCents?: number; unitCents?: number[] };
+
+/** A lot of a sealed bid as kept: the lot, its amount, its unit prices when the lot is priced by lines. */
+export type SealedBidLot = { lotId: number; amountCents: number; unitCents: number[] | null };
+
+/**
+ * The lots a bid names, checked against the auction's lots: each lot's unit prices within their
+ * ceilings (the amount their total) or its one amount, each within the lot's reserve; at least one lot.
+ * An auction of one lot keeps the fields and messages of one bid, as before lots.
+ */
+function priceSealedLots(
+  lots: SealedLot[],
+  auctionReserveCents: number,
+  bid: { amountCents?: number; unitCents?: number[]; lots?: SealedLotBid[] },
+): { lots: SealedBidLot[] } | { refusal: SealedBidOutcome } {
+  const several = lots.length > 1;
+  const sent: SealedLotBid[] | undefined = several
+    ? bid.lots
+    : (bid.lots ?? [{ position: 1, amountCents: bid.amountCents, unitCents: bid.unitCents }]);
+  if (!sent || sent.length === 0) return { refusal: refused(400, SEALED_MESSAGES.noLot, several ? "lots" : "amount") };
+  const priced: SealedBidLot[] = [];
+  for (const item of sent) {
+    const lot = lots.find((row) => row.position === item.position);
+    if (!lot) return { refusal: refused(400, SEALED_MESSAGES.noSuchLot) };
+    if (priced.some((row) => row.lotId === lot.id)) return { refusal: refused(400, SEALED_MESSAGES.noSuchLot) };
+    const field = (name: string) => (several ? lotFieldName(lot.position, name) : name);
+    let amountCents: number;
+    let unitCents: number[] | null = null;
+    if (!lot.oneAmount) {
+      if (!item.unitCents) {
+        return { refusal: refused(400, SEALED_MESSAGES.pricesMissing(lot.lines.length), field("prices")) };
+      }
+      const refusal = unitPriceRefusal(lot.lines, item.unitCents);
+      if (refusal) {
+        const at = "line" in refusal ? priceField(refusal.line) : "prices";
+        const message = lineRefusalMessage(refusal);
+        return { refusal: refused(400, several ? `${lot.name}: ${message}` : message, field(at)) };
+      }
+      unitCents = item.unitCents;
+      amountCents = lotTotalCents(lot.lines, unitCents);
+    } else if (item.unitCents || item.amountCents === undefined) {
+      return { refusal: refused(400, SEALED_MESSAGES.amountMissing, field("amount")) };
+    } else {
+      amountCents = item.amountCents;
+    }
+    const amountField = field(lot.oneAmount ? "amount" : "prices");
+    if (!Number.isSafeInteger(amountCents) || amountCents < 1) {
+      return { refusal: refused(400, SEALED_MESSAGES.amountFormat, amountField) };
+    }
+    // One lot: its reserve is the auction's, named as it always was.
+    const reserve = several ? lot.reserveCents : auctionReserveCents;
+    if (amountCents > reserve) {
+      const message = several ? lotOverReserveMessage(lot.name, reserve) : overReserveMessage(reserve);
+      return { refusal: refused(400, message, amountField) };
+    }
+    priced.push({ lotId: lot.id, amountCents, unitCents });
+  }
+  return { lots: priced.sort((a, b) => a.lotId - b.lotId) };
+}
+
 /**
  * Sends or replaces the seller's sealed bid. Files are checked before anything is written; the bid,
  * its documents and the event are one transaction under the auction's row lock (so a cancellation or
@@ -56,10 +125,15 @@ export async function submitSealedBid(
     auctionId: number;
     organizationId: number;
     userId: number;
-    /** One amount; for a lot priced by lines, the lot's total of `unitCents` (checked again here). */
-    amountCents: number;
-    /** A lot priced by lines (issue 31): the unit price of each line, in the lines' order. */
+    /** An auction of one lot: one amount; for a lot priced by lines, the lot's total of `unitCents` (checked again here). */
+    amountCents?: number;
+    /** An auction of one lot priced by lines (issue 31): the unit price of each line, in the lines' order. */
     unitCents?: number[];
+    /**
+     * An auction of several lots (issue 31): the lots bid on, by position (1 the first), each with its
+     * amount (a lot bid on as one amount) or its unit prices (a lot priced by lines). At least one.
+     */
+    lots?: SealedLotBid[];
     files: SealedBidFile[];
   },
   now = new Date(),
@@ -88,28 +162,12 @@ export async function submitSealedBid(
     const standing = await sellerMayBid(tx, bid.organizationId, now);
     if (!standing.mayBid) return refused(403, blockedMessage(standing.reason, "bid"));
     // The price schedule (issue 31): a lot priced by lines takes a unit price per line, each within its
-    // ceiling, and the bid's amount is their total; a lot of one amount takes the amount alone.
-    const lines = await sealedLines(tx, auction.id);
-    const byLines = lines !== null;
-    let amountCents = bid.amountCents;
-    let unitCents: number[] | null = null;
-    if (byLines) {
-      if (!bid.unitCents) return refused(400, SEALED_MESSAGES.pricesMissing(lines.length), "prices");
-      const refusal = unitPriceRefusal(lines, bid.unitCents);
-      if (refusal) {
-        const field = "line" in refusal ? priceField(refusal.line) : "prices";
-        return refused(400, lineRefusalMessage(refusal), field);
-      }
-      unitCents = bid.unitCents;
-      amountCents = lotTotalCents(lines, unitCents);
-    } else if (bid.unitCents) {
-      return refused(400, SEALED_MESSAGES.amountMissing, "amount");
-    }
-    const amountField = byLines ? "prices" : "amount";
-    if (amountCents < 1) return refused(400, SEALED_MESSAGES.amountFormat, amountField);
-    if (amountCents > auction.reserveCents) {
-      return refused(400, overReserveMessage(auction.reserveCents), amountField);
-    }
+    // ceiling, and the lot's amount is their total; a lot of one amount takes the amount alone. An
+    // auction of several lots takes the lots the seller bids on, at least one, each within its reserve.
+    const lots = await sealedLots(tx, auction.id);
+    const priced = priceSealedLots(lots, auction.reserveCents, bid);
+    if ("refusal" in priced) return priced.refusal;
+    const amountCents = priced.lots.reduce((sum, lot) => sum + lot.amountCents, 0);
 
     const requirements = await bidRequirements(tx, auction.id);
     const known = new Set(requirements.map((requirement) => requirement.id));
@@ -141,8 +199,10 @@ export async function submitSealedBid(
       bidId = existing.id;
       await tx
         .update(sealedBids)
-        .set({ amountCents, unitCents, submittedByUserId: bid.userId, revision, updatedAt: now })
+        .set({ amountCents, submittedByUserId: bid.userId, revision, updatedAt: now })
         .where(eq(sealedBids.id, existing.id));
+      // The bid is replaced as sent: a lot left out of a replacement is withdrawn from it.
+      await tx.delete(sealedBidLots).where(eq(sealedBidLots.sealedBidId, existing.id));
     } else {
       revision = 1;
       const [row] = await tx
@@ -151,7 +211,6 @@ export async function submitSealedBid(
           auctionId: auction.id,
           organizationId: bid.organizationId,
           amountCents,
-          unitCents,
           submittedByUserId: bid.userId,
           revision,
           submittedAt: now,
@@ -161,6 +220,14 @@ export async function submitSealedBid(
       if (!row) throw new Error("no sealed bid row");
       bidId = row.id;
     }
+    await tx.insert(sealedBidLots).values(
+      priced.lots.map((lot) => ({
+        sealedBidId: bidId,
+        lotId: lot.lotId,
+        amountCents: lot.amountCents,
+        unitCents: lot.unitCents,
+      })),
+    );
     if (checked.length > 0) {
       await tx
         .delete(sealedBidDocuments)
@@ -228,14 +295,14 @@ export async function ownSealedBids(db: Database, auctionId: number, organizatio
     .from(sealedBids)
     .where(and(eq(sealedBids.auctionId, auctionId), inArray(sealedBids.organizationId, organizationIds)));
   if (bids.length === 0) return own;
-  const documents = await documentsOfBids(
-    db,
-    bids.map((bid) => bid.id),
-  );
+  const ids = bids.map((bid) => bid.id);
+  const [documents, lots] = await Promise.all([documentsOfBids(db, ids), lotsOfBids(db, ids)]);
   for (const bid of bids) {
+    const bidLots = lots.get(bid.id) ?? [];
     own.set(bid.organizationId, {
       amountCents: bid.amountCents,
-      unitCents: bid.unitCents,
+      unitCents: onlyUnitCents(bidLots),
+      lots: bidLots,
       revision: bid.revision,
       submittedAt: bid.submittedAt.toISOString(),
       updatedAt: bid.updatedAt.toISOString(),
@@ -254,29 +321,88 @@ export async function ownSealedBids(db: Database, auctionId: number, organizatio
 /** A seller's own sealed bid as they see it: no bid or document id (see `ownSealedDocumentForDownload`). */
 export type OwnSealedBid = {
   amountCents: number;
-  /** The unit price of each line when the lot is priced by lines (issue 31); else null. */
+  /** The unit price of each line when the bid names one lot priced by lines (issue 31); else null. */
   unitCents: number[] | null;
+  /** The lots the bid names (issue 31): each one's amount and unit prices. */
+  lots: SealedBidLot[];
   revision: number;
   submittedAt: string;
   updatedAt: string;
   documents: Omit<ReturnType<typeof documentView>, "id">[];
 };
 
+/** A lot of a sealed auction (issue 31) with its lines; `oneAmount`: bid on as one amount, no unit prices. */
+export type SealedLot = {
+  id: number;
+  position: number;
+  name: string;
+  reserveCents: number;
+  oneAmount: boolean;
+  lines: PricedLine[];
+};
+
+/** A sealed auction's lots in order, each with its lines (its price schedule) in order. */
+export async function sealedLots(db: Pick<Database, "select">, auctionId: number): Promise<SealedLot[]> {
+  const [lots, rows] = await Promise.all([
+    db
+      .select({
+        id: auctionLots.id,
+        position: auctionLots.position,
+        title: auctionLots.title,
+        reserveCents: auctionLots.reserveCents,
+      })
+      .from(auctionLots)
+      .where(eq(auctionLots.auctionId, auctionId))
+      .orderBy(asc(auctionLots.position)),
+    db
+      .select({ lotId: auctionLineItems.lotId, ...lineItemColumns })
+      .from(auctionLineItems)
+      .innerJoin(auctionLots, eq(auctionLots.id, auctionLineItems.lotId))
+      .where(eq(auctionLots.auctionId, auctionId))
+      .orderBy(asc(auctionLots.position), asc(auctionLineItems.position)),
+  ]);
+  return lots.map((lot) => {
+    const lines = rows
+      .filter((row) => row.lotId === lot.id)
+      .map(({ lotId: _lotId, ...row }) => ({ ...row, quantityText: quantityText(row.quantity) }));
+    return {
+      id: lot.id,
+      position: lot.position,
+      name: lotName(lot),
+      reserveCents: lot.reserveCents,
+      oneAmount: bidAsOneAmount(lines),
+      lines,
+    };
+  });
+}
+
 /**
- * The lines of a sealed auction's lot when it is priced by lines (its price schedule, issue 31), in
- * order; null for a lot bid on as one amount, as every sealed auction before lots. A sealed auction
- * has one lot.
+ * The lines of a sealed auction of one lot when it is priced by lines (its price schedule, issue 31),
+ * in order; null for a lot bid on as one amount (every sealed auction before lots) and for an auction
+ * of several lots (each lot's lines are in `sealedLots`).
  */
 export async function sealedLines(db: Pick<Database, "select">, auctionId: number): Promise<PricedLine[] | null> {
-  const rows = await db
-    .select(lineItemColumns)
-    .from(auctionLineItems)
-    .innerJoin(auctionLots, eq(auctionLots.id, auctionLineItems.lotId))
-    .where(eq(auctionLots.auctionId, auctionId))
-    .orderBy(asc(auctionLots.position), asc(auctionLineItems.position));
-  if (bidAsOneAmount(rows)) return null;
-  return rows.map((row) => ({ ...row, quantityText: quantityText(row.quantity) }));
+  const lots = await sealedLots(db, auctionId);
+  const [only] = lots;
+  if (lots.length !== 1 || !only || only.oneAmount) return null;
+  return only.lines;
 }
+
+/** The lots of these sealed bids, by bid. */
+async function lotsOfBids(db: Pick<Database, "select">, bidIds: number[]): Promise<Map<number, SealedBidLot[]>> {
+  const byBid = new Map<number, SealedBidLot[]>();
+  if (bidIds.length === 0) return byBid;
+  const rows = await db
+    .select()
+    .from(sealedBidLots)
+    .where(inArray(sealedBidLots.sealedBidId, bidIds))
+    .orderBy(asc(sealedBidLots.lotId));
+  for (const { sealedBidId, ...lot } of rows) byBid.set(sealedBidId, [...(byBid.get(sealedBidId) ?? []), lot]);
+  return byBid;
+}
+
+/** A bid's unit prices when it names one lot (an auction of one lot priced by lines); else null. */
+const onlyUnitCents = (lots: readonly SealedBidLot[]) => (lots.length === 1 ? (lots[0]?.unitCents ?? null) : null);
 
 /** How many sellers have sent a sealed bid: all the auction's side learns before the deadline. */
 export async function sealedBidCount(db: Database, auctionId: number): Promise<number> {
@@ -296,7 +422,6 @@ export async function readableSealedBids(db: Database, auction: AuctionRow, now 
       organizationId: sealedBids.organizationId,
       organizationName: organizations.name,
       amountCents: sealedBids.amountCents,
-      unitCents: sealedBids.unitCents,
       revision: sealedBids.revision,
       submittedAt: sealedBids.submittedAt,
       updatedAt: sealedBids.updatedAt,
@@ -305,36 +430,66 @@ export async function readableSealedBids(db: Database, auction: AuctionRow, now 
     .innerJoin(organizations, eq(organizations.id, sealedBids.organizationId))
     .where(eq(sealedBids.auctionId, auction.id))
     .orderBy(asc(sealedBids.amountCents), asc(sealedBids.updatedAt), asc(sealedBids.id));
-  const documents = await documentsOfBids(
-    db,
-    bids.map((bid) => bid.id),
-  );
+  const ids = bids.map((bid) => bid.id);
+  const [documents, lots] = await Promise.all([documentsOfBids(db, ids), lotsOfBids(db, ids)]);
   return bids.map((bid) => ({
     ...bid,
+    unitCents: onlyUnitCents(lots.get(bid.id) ?? []),
+    lots: lots.get(bid.id) ?? [],
     submittedAt: bid.submittedAt.toISOString(),
     updatedAt: bid.updatedAt.toISOString(),
     documents: documents.filter((document) => document.sealedBidId === bid.id).map(documentView),
   }));
 }
 
+export type ReadableSealedBid = NonNullable<Awaited<ReturnType<typeof readableSealedBids>>>[number];
+
 /**
- * The price schedules of a sealed auction priced by lines (issue 31), lowest total first: its lines
- * and each bid's unit prices; null before the deadline (whoever asks), for one amount or with no bid.
+ * Each lot's bids side by side (issue 31): per lot, the sellers who bid on it, lowest amount first
+ * (equal amounts: the earlier sent). Null for an auction of one lot bid on as one amount (nothing to
+ * compare line by line) or with no bid.
+ */
+export function schedulesOf(lots: readonly SealedLot[], bids: readonly ReadableSealedBid[]) {
+  if (bids.length === 0) return null;
+  if (lots.length === 1 && lots[0]?.oneAmount) return null;
+  return {
+    several: lots.length > 1,
+    lots: lots.map((lot) => ({
+      id: lot.id,
+      name: lot.name,
+      lines: lot.lines,
+      bids: bids
+        .flatMap((bid) => {
+          const own = bid.lots.find((row) => row.lotId === lot.id);
+          return own
+            ? [
+                {
+                  id: bid.id,
+                  organizationId: bid.organizationId,
+                  organizationName: bid.organizationName,
+                  amountCents: own.amountCents,
+                  unitCents: own.unitCents ?? [own.amountCents],
+                  updatedAt: bid.updatedAt,
+                },
+              ]
+            : [];
+        })
+        .sort((a, b) => a.amountCents - b.amountCents || a.updatedAt.localeCompare(b.updatedAt) || a.id - b.id),
+    })),
+  };
+}
+
+export type SealedSchedules = NonNullable<ReturnType<typeof schedulesOf>>;
+
+/**
+ * The price schedules of a sealed auction priced by lines or of several lots (issue 31): per lot its
+ * lines and each bid's unit prices, lowest first; null before the deadline (whoever asks), for one
+ * amount or with no bid.
  */
 export async function sealedSchedules(db: Database, auction: AuctionRow, now = new Date()) {
   const bids = await readableSealedBids(db, auction, now);
   if (!bids || bids.length === 0) return null;
-  const lines = await sealedLines(db, auction.id);
-  if (!lines) return null;
-  return {
-    lines,
-    bids: bids.map(({ id, organizationName, amountCents, unitCents }) => ({
-      id,
-      organizationName,
-      amountCents,
-      unitCents,
-    })),
-  };
+  return schedulesOf(await sealedLots(db, auction.id), bids);
 }
 
 /**
