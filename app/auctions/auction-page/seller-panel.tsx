@@ -123,6 +123,7 @@ export function SellerPanel({
     // Lots of line items (issue 31): each lot is bid on from its own page.
     return (
       <>
+        {view.status === "closed" && practice ? <PracticeEnded kind="lots" /> : null}
         <LotsPanel view={view} times={times} />
         <OwnBids view={view} times={times} />
       </>
@@ -174,13 +175,7 @@ export function SellerPanel({
         />
       ) : null}
       {view.status === "closed" && practice ? (
-        <section aria-labelledby="practice-ended" className="card">
-          <h2 id="practice-ended">This practice auction has ended</h2>
-          <p>Nothing here was real: no buyer reviews these bids. Start another to try again.</p>
-          <Form method="post" action="/auctions/practice">
-            <SubmitButton>Start another practice auction</SubmitButton>
-          </Form>
-        </section>
+        <PracticeEnded kind="one-price" />
       ) : view.status === "closed" ? (
         <p>
           <strong>Bidding has closed.</strong> The buyer is reviewing the bids; you will be e-mailed the result.
@@ -250,6 +245,20 @@ export function SellerPanel({
       ) : null}
       <OwnBids view={view} times={times} />
     </>
+  );
+}
+
+/** A practice auction's end (issue 21): no buyer reviews it; another of the same kind starts from here. */
+function PracticeEnded({ kind }: { kind: "one-price" | "lots" }) {
+  return (
+    <section aria-labelledby="practice-ended" className="card">
+      <h2 id="practice-ended">This practice auction has ended</h2>
+      <p>Nothing here was real: no buyer reviews these bids. Start another to try again.</p>
+      <Form method="post" action="/auctions/practice">
+        <input type="hidden" name="kind" value={kind} />
+        <SubmitButton>Start another practice auction</SubmitButton>
+      </Form>
+    </section>
   );
 }
 

@@ -70,6 +70,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     auctionId: auction.id,
     lotId: lot.id,
     auctionTitle: auction.title,
+    /** A practice auction (issue 21): said on every page of it. */
+    practice: auction.practice,
     name: auction.lots.length > 1 || standing.lines.length > 1 ? lotName(lot) : "Your bid",
     status: standing.status,
     statusLabel: STATUS_LABELS[standing.status],
@@ -258,6 +260,11 @@ export default function AuctionLotBid({ loaderData, actionData }: Route.Componen
         <Link to={`/auctions/${auctionId}`}>Back to the auction</Link>
       </p>
       <h1>{`${name}: ${auctionTitle}`}</h1>
+      {loaderData.practice ? (
+        <Alert title="Practice auction — nothing here is real" tone="success">
+          <p>The other bidders are simulated. Your bids bind nobody, no buyer sees them, and nobody is e-mailed.</p>
+        </Alert>
+      ) : null}
       {done ? (
         <Alert title={done === "placed" ? "Bid placed" : "Minimum saved"} tone="success" focus>
           <p>

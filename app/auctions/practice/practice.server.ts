@@ -16,12 +16,19 @@ import {
   services,
 } from "~db/schema";
 import { logEvent } from "../auction-changes.server";
-import { firstLotOf, saveLots } from "../lots/lots.server";
+import { type LotTerms, lotsOf, saveLots } from "../lots/lots.server";
 import {
   PRACTICE_DECREMENT_CENTS,
   PRACTICE_FLOOR_CENTS,
+  PRACTICE_LOT_GAP_MINUTES,
+  PRACTICE_LOTS,
   PRACTICE_MINUTES,
   PRACTICE_RESERVE_CENTS,
+  type PracticeKind,
+  type PracticeLot,
+  practiceLotFloorCents,
+  practiceLotOpeningCents,
+  practiceLotReserveCents,
 } from "./practice-rules";
 
 // Practice auctions (issue 21): an approved seller in good standing tries bidding before their first
@@ -31,10 +38,15 @@ import {
 // itself, deterministically: competitor B opens one decrement under the reserve, and competitor C
 // holds a secret minimum at 80 % of the reserve, so each bid of the seller's above it is undercut at
 // once, in the bid's own round, until the seller goes under it and wins.
+// A practice rate sheet (issue 31) does the same lot by lot: B opens each lot one decrement under its
+// reserve with unit prices, and C, which has its own opening bid on the lot above B's (an auto-bid
+// scales its seller's latest unit prices, decision 027), holds a minimum at 80 % of the lot's reserve.
 
 /** The placeholder organizations: a buyer with no users, and the simulated competitors (no registration, no users). */
 export const PRACTICE_BUYER = "Practice buyer (simulated)";
 export const PRACTICE_COMPETITORS = ["Practice competitor B (simulated)", "Practice competitor C (simulated)"] as const;
+
+export const PRACTICE_LOTS_TITLE = "Practice auction: a rate sheet in lots";
 
 export const NOT_APPROVED = "Practice auctions are for approved sellers.";
 
@@ -120,11 +132,108 @@ async function practiceTerms(tx: Transaction, registrationId: number) {
 
 export type PracticeStart = { kind: "started"; auctionId: number } | { kind: "refused"; message: string };
 
+/** The lots of a practice auction as `saveLots` takes them: one amount, or the practice rate sheet. */
+function practiceLotTerms(kind: PracticeKind): LotTerms[] {
+  if (kind === "one-price") {
+    return [
+      {
+        title: "",
+        reserveCents: PRACTICE_RESERVE_CENTS,
+        decrementKind: "amount",
+        decrementValue: PRACTICE_DECREMENT_CENTS,
+      },
+    ];
+  }
+  return PRACTICE_LOTS.map((lot) => ({
+    title: lot.title,
+    reserveCents: practiceLotReserveCents(lot),
+    decrementKind: "amount",
+    decrementValue: lot.decrementCents,
+    lines: lot.lines.map(({ description, unit, quantity, ceilingCents }) => ({
+      description,
+      unit,
+      quantity,
+      ceilingCents,
+    })),
+  }));
+}
+
 /**
- * The seller's practice auction: the one still running, or a new one open now for PRACTICE_MINUTES,
- * with the simulated competitors' opening bid and secret minimum in place. One transaction.
+ * The simulated competitors on one lot, numbered from `sequence` on (the auction's one sequence):
+ * B's opening bid one decrement under the reserve (it leads), then, on a lot priced by lines, C's own
+ * opening bid at the reserve's unit prices (above B's: an auto-bid scales its seller's latest unit
+ * prices, so C needs some), then C's secret minimum. Answers the next sequence number.
  */
-export async function startPracticeAuction(db: Database, seller: Seller, now = new Date()): Promise<PracticeStart> {
+async function seedCompetitors(
+  tx: Transaction,
+  auctionId: number,
+  lot: { id: number },
+  sheet: PracticeLot | null,
+  competitors: { openerId: number; proxyId: number },
+  sequence: number,
+  now: Date,
+) {
+  const reserveCents = sheet ? practiceLotReserveCents(sheet) : PRACTICE_RESERVE_CENTS;
+  const opening = sheet ? practiceLotOpeningCents(sheet) : PRACTICE_RESERVE_CENTS - PRACTICE_DECREMENT_CENTS;
+  let next = sequence;
+  const bids = [
+    {
+      auctionId,
+      lotId: lot.id,
+      organizationId: competitors.openerId,
+      amountCents: opening,
+      unitCents: sheet ? sheet.lines.map((line) => line.openingUnitCents) : null,
+      kind: "auto" as const,
+      rank: next++,
+      createdAt: now,
+    },
+    ...(sheet
+      ? [
+          {
+            auctionId,
+            lotId: lot.id,
+            organizationId: competitors.proxyId,
+            amountCents: reserveCents,
+            unitCents: sheet.lines.map((line) => line.reserveUnitCents),
+            kind: "auto" as const,
+            rank: next++,
+            createdAt: now,
+          },
+        ]
+      : []),
+  ];
+  const [opened] = await tx.insert(auctionBids).values(bids).returning({ id: auctionBids.id });
+  await tx.insert(auctionAutoBids).values({
+    auctionId,
+    lotId: lot.id,
+    organizationId: competitors.proxyId,
+    minimumCents: sheet ? practiceLotFloorCents(reserveCents) : PRACTICE_FLOOR_CENTS,
+    enteredSequence: next++,
+    updatedAt: now,
+  });
+  await tx
+    .update(auctionLots)
+    .set({
+      lowestBidId: opened?.id,
+      lowestCents: opening,
+      leaderOrganizationId: competitors.openerId,
+      bidCount: bids.length,
+    })
+    .where(eq(auctionLots.id, lot.id));
+  return { next, bids: bids.length };
+}
+
+/**
+ * The seller's practice auction: the one still running, or a new one open now for PRACTICE_MINUTES
+ * (a rate sheet's later lots closing PRACTICE_LOT_GAP_MINUTES apart after it), with the simulated
+ * competitors' opening bids and secret minimums in place. One transaction.
+ */
+export async function startPracticeAuction(
+  db: Database,
+  seller: Seller,
+  now = new Date(),
+  kind: PracticeKind = "one-price",
+): Promise<PracticeStart> {
   return db.transaction(async (tx) => {
     // One practice auction at a time per seller, and the placeholders made once: serialized here.
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext('practice-auctions'))`);
@@ -133,19 +242,21 @@ export async function startPracticeAuction(db: Database, seller: Seller, now = n
     const running = await runningPracticeAuction(tx, seller.organizationId, now);
     if (running) return { kind: "started" as const, auctionId: running.id };
     const buyerId = await placeholder(tx, PRACTICE_BUYER, Role.Buyer);
-    const [openerId, proxyId] = [
-      await placeholder(tx, PRACTICE_COMPETITORS[0], Role.Seller),
-      await placeholder(tx, PRACTICE_COMPETITORS[1], Role.Seller),
-    ];
+    const competitors = {
+      openerId: await placeholder(tx, PRACTICE_COMPETITORS[0], Role.Seller),
+      proxyId: await placeholder(tx, PRACTICE_COMPETITORS[1], Role.Seller),
+    };
     const endsAt = new Date(now.getTime() + PRACTICE_MINUTES * 60_000);
     const [auction] = await tx
       .insert(auctions)
       .values({
         organizationId: buyerId,
         practice: true,
-        title: "Practice auction",
+        title: kind === "lots" ? PRACTICE_LOTS_TITLE : "Practice auction",
         description:
-          "A practice auction: the other bidders are simulated, and nothing you do here binds you or is seen by anyone else.",
+          kind === "lots"
+            ? "A practice auction of a rate sheet in lots: bid a unit price per line on each lot. The other bidders are simulated, and nothing you do here binds you or is seen by anyone else."
+            : "A practice auction: the other bidders are simulated, and nothing you do here binds you or is seen by anyone else.",
         ...(await practiceTerms(tx, allowed.registrationId)),
         reserveCents: PRACTICE_RESERVE_CENTS,
         startsAt: now,
@@ -154,6 +265,7 @@ export async function startPracticeAuction(db: Database, seller: Seller, now = n
         softCloseWindowMinutes: 2,
         softCloseExtensionMinutes: 2,
         softCloseCapMinutes: 10,
+        lotCloseGapMinutes: kind === "lots" ? PRACTICE_LOT_GAP_MINUTES : 0,
         // Open from the start, as the clock would have made it: nothing is left for the clock to do
         // until the end.
         status: "open",
@@ -162,48 +274,47 @@ export async function startPracticeAuction(db: Database, seller: Seller, now = n
       })
       .returning({ id: auctions.id, title: auctions.title, scheduledEndsAt: auctions.scheduledEndsAt });
     if (!auction) throw new Error("no auction row");
-    await saveLots(tx, auction, [
-      {
-        title: "",
-        reserveCents: PRACTICE_RESERVE_CENTS,
-        decrementKind: "amount",
-        decrementValue: PRACTICE_DECREMENT_CENTS,
-      },
-    ]);
-    const lot = await firstLotOf(tx, auction.id);
+    // The lots, their ends (lot n closes (n − 1) gaps after the first) and the auction's sums.
+    await saveLots(tx, auction, practiceLotTerms(kind));
+    const lots = await lotsOf(tx, auction.id);
     await tx.insert(auctionInvitations).values([
       { auctionId: auction.id, organizationId: seller.organizationId, alias: "Seller A", invitedAt: now },
-      { auctionId: auction.id, organizationId: openerId, alias: "Seller B", invitedAt: now, termsAcceptedAt: now },
-      { auctionId: auction.id, organizationId: proxyId, alias: "Seller C", invitedAt: now, termsAcceptedAt: now },
-    ]);
-    // Competitor B's opening bid (rank 1), then competitor C's minimum (entered 2nd): the engine's own
-    // auto-bidding makes C undercut each of the seller's bids down to PRACTICE_FLOOR_CENTS.
-    const opening = PRACTICE_RESERVE_CENTS - PRACTICE_DECREMENT_CENTS;
-    const [bid] = await tx
-      .insert(auctionBids)
-      .values({
+      {
         auctionId: auction.id,
-        lotId: lot.id,
-        organizationId: openerId,
-        amountCents: opening,
-        kind: "auto",
-        rank: 1,
-        createdAt: now,
-      })
-      .returning({ id: auctionBids.id });
-    await tx.insert(auctionAutoBids).values({
-      auctionId: auction.id,
-      lotId: lot.id,
-      organizationId: proxyId,
-      minimumCents: PRACTICE_FLOOR_CENTS,
-      enteredSequence: 2,
-      updatedAt: now,
-    });
-    await tx.update(auctions).set({ sequence: 2, bidCount: 1 }).where(eq(auctions.id, auction.id));
+        organizationId: competitors.openerId,
+        alias: "Seller B",
+        invitedAt: now,
+        termsAcceptedAt: now,
+      },
+      {
+        auctionId: auction.id,
+        organizationId: competitors.proxyId,
+        alias: "Seller C",
+        invitedAt: now,
+        termsAcceptedAt: now,
+      },
+    ]);
+    // Per lot, competitor B's opening bid (it leads), then competitor C's minimum (entered after it):
+    // the engine's own auto-bidding makes C undercut each of the seller's bids down to C's floor.
+    let sequence = 1;
+    let bidCount = 0;
+    for (const [index, lot] of lots.entries()) {
+      const seeded = await seedCompetitors(
+        tx,
+        auction.id,
+        lot,
+        kind === "lots" ? (PRACTICE_LOTS[index] ?? null) : null,
+        competitors,
+        sequence,
+        now,
+      );
+      sequence = seeded.next;
+      bidCount += seeded.bids;
+    }
     await tx
-      .update(auctionLots)
-      .set({ lowestBidId: bid?.id, lowestCents: opening, leaderOrganizationId: openerId, bidCount: 1 })
-      .where(eq(auctionLots.id, lot.id));
+      .update(auctions)
+      .set({ sequence: sequence - 1, bidCount })
+      .where(eq(auctions.id, auction.id));
     await logEvent(tx, auction.id, "opened", null);
     await logEvent(tx, auction.id, "practice-started", seller);
     return { kind: "started" as const, auctionId: auction.id };
