@@ -1,6 +1,7 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { Link } from "react-router";
 import type { TimeTexts } from "~/platform/zoned-time";
+import { counted } from "~/shared/words";
 import type { SellerView } from "../auction-views.server";
 import { lotName } from "../lots/lot-words";
 import { OwnSealedBid, SealedBidForm, sealedBidPath, useSealedBidForm } from "../sealed/sealed-bid-panels";
@@ -41,7 +42,7 @@ export function SealedSellerPanel({
           <h2 id="sealed-bid-form">{own ? "Replace your sealed bid" : "Send your sealed bid"}</h2>
           <p>
             {several
-              ? `This auction has ${view.lots.length} lots: bid on any of them, at least one, with the documents listed. `
+              ? `This auction has ${counted(view.lots.length, "lot", "lots")}: bid on any of them, at least one, with the documents listed. `
               : "This auction takes a price schedule: a unit price for every line, with the documents listed. "}
             <Link to={sealedBidPath(view.terms.id)}>
               {several

@@ -5,6 +5,7 @@ import { SubmitButton } from "~/forms/submit-button";
 import { TextInput } from "~/forms/text-input";
 import type { TimeTexts } from "~/platform/zoned-time";
 import { formatCents } from "~/shared/money";
+import { pluralOf } from "~/shared/words";
 import type { SellerView } from "../auction-views.server";
 import { NO_MINIMUMS_IN_RANKS_ONLY } from "../bidding/bid-messages";
 import { OwnBidsTable } from "../bidding/own-bids-table";
@@ -65,7 +66,7 @@ export function SellerPanel({
       >
         {view.outcome.won ? (
           <>
-            <p>{`The buyer awarded you ${won.length === 1 ? "this lot" : "these lots"}:`}</p>
+            <p>{`The buyer awarded you ${pluralOf(won.length, "this lot", "these lots")}:`}</p>
             <ul>
               {won.map((lot) => (
                 <li key={lot.id}>{lotName(lot)}</li>

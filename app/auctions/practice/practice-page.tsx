@@ -7,6 +7,7 @@ import { appServicesContext } from "~/server/app-context";
 import { requireUser } from "~/sessions/auth.server";
 import { formatCents } from "~/shared/money";
 import { Role } from "~/shared/roles";
+import { counted } from "~/shared/words";
 import type { Route } from "./+types/practice-page";
 import { latestPracticeAuction, mayPractise, runningPracticeAuction, startPracticeAuction } from "./practice.server";
 import {
@@ -62,7 +63,9 @@ export async function action({ request, context }: Route.ActionArgs) {
 const isPracticeKind = (value: unknown): value is PracticeKind => PRACTICE_KINDS.some((kind) => kind === value);
 
 /** "Hauling (3 lines) and Rig move (2 lines)": the practice rate sheet's lots, said. */
-const practiceLotsText = PRACTICE_LOTS.map((lot) => `${lot.title} (${lot.lines.length} lines)`).join(" and ");
+const practiceLotsText = PRACTICE_LOTS.map(
+  (lot) => `${lot.title} (${counted(lot.lines.length, "line", "lines")})`,
+).join(" and ");
 
 export function meta() {
   return [{ title: pageTitle("Practice auction") }];
@@ -118,7 +121,7 @@ export default function PracticePage({ loaderData, actionData }: Route.Component
               </label>
             </div>
             <p className="field__hint" id="practice-kind-hint">
-              {`A rate sheet in lots, as oilfield services are bought: ${practiceLotsText}, reserves of ${PRACTICE_LOTS.map((lot) => formatCents(practiceLotReserveCents(lot))).join(" and ")}. You bid a unit price per line on each lot's own page; the lots close ${PRACTICE_LOT_GAP_MINUTES} minutes apart.`}
+              {`A rate sheet in lots, as oilfield services are bought: ${practiceLotsText}, reserves of ${PRACTICE_LOTS.map((lot) => formatCents(practiceLotReserveCents(lot))).join(" and ")}. You bid a unit price per line on each lot's own page; the lots close ${counted(PRACTICE_LOT_GAP_MINUTES, "minute", "minutes")} apart.`}
             </p>
           </fieldset>
           <SubmitButton>Start a practice auction</SubmitButton>

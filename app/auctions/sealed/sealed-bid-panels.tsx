@@ -9,7 +9,7 @@ import { useHydrated } from "~/forms/use-hydrated";
 import { TableRegion } from "~/layout/table-region";
 import { type TimeTexts, timeText } from "~/platform/zoned-time";
 import { formatCents } from "~/shared/money";
-import { howOften } from "~/shared/words";
+import { counted, howOften } from "~/shared/words";
 import type { OwnerView, SellerView } from "../auction-views.server";
 import { lotLinesCaption, sealedReceivedText } from "../auction-words";
 import { ACCEPT_ATTRIBUTE, DOCUMENT_HINT, formatBytes } from "../documents/document-types";
@@ -234,7 +234,7 @@ function SealedLotFields({
             idPrefix={sealedLotPricePrefix(lot.position)}
             namePrefix={`${base}.`}
             labelSuffix={`, ${lot.name}`}
-            caption={`${lot.name}: a unit price for each of its ${lot.lines.length} ${lot.lines.length === 1 ? "line" : "lines"}, or none to not bid on it`}
+            caption={`${lot.name}: a unit price for each of its ${counted(lot.lines.length, "line", "lines")}, or none to not bid on it`}
             startPrices={start.prices}
             lineErrors={(index) => {
               const all = [
