@@ -101,19 +101,26 @@ describe.each(javaScriptModes)("live announcements with %s", (mode: JavaScriptMo
     await expect.poll(() => mainText(page)).toContain("Updating live.");
     await startScreenReader(page);
 
-    // A burst: 20 competitor bids in 10 seconds.
+    // A burst: 20 competitor bids in 10 seconds, one every half second by the clock (however long
+    // each takes to place).
     let lowest = 4_900_000;
+    const burstStart = Date.now();
     for (let count = 0; count < 20; count += 1) {
       lowest -= 10_000;
       await bid(count % 2 === 0 ? bravo : charlie, lowest);
-      await pause(500);
+      await pause(burstStart + (count + 1) * 500 - Date.now());
     }
+    const burstMs = Date.now() - burstStart;
     const final = `Lowest bid now $${(lowest / 100).toLocaleString("en-CA", { minimumFractionDigits: 2 })}. You do not have the lowest bid.`;
     await expect.poll(() => liveSpeech(page), { timeout: 20_000 }).toContain(`polite: ${final}`);
     await pause(ANNOUNCEMENT_GAP_MS + 1_000); // nothing more is coming
     const burst = await liveSpeech(page);
-    expect(burst.length, burst.join("\n")).toBeLessThanOrEqual(5);
-    expect(burst[0]).toBe("assertive: Lowest bid now $48,900.00. You no longer have the lowest bid.");
+    // At most 5 for the 10 seconds asked; a machine too busy to place them in time (the burst took
+    // longer) gets one more per gap it took: never one per bid.
+    const most = Math.max(5, Math.ceil(burstMs / ANNOUNCEMENT_GAP_MS) + 2);
+    expect(burst.length, `${burstMs} ms:\n${burst.join("\n")}`).toBeLessThanOrEqual(most);
+    // The first says the lead is lost, ahead of other speech (with the lowest price the page had by then).
+    expect(burst[0]).toMatch(/^assertive: Lowest bid now \$[\d,]+\.\d\d\. You no longer have the lowest bid\.$/);
     expect(burst.at(-1)).toBe(`polite: ${final}`);
     // The figures on the page are not a live region of their own.
     expect(await page.locator("dl[aria-live]").count()).toBe(0);

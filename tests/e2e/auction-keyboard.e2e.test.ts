@@ -12,16 +12,18 @@ import { expectNoAxeViolations, type JavaScriptMode, javaScriptModes, waitForApp
 
 const { started, open } = auctionAppForFile();
 
-/** What has focus, as a user would name it: its role-ish tag and its accessible text. */
+/** What has focus, as a user would name it: its tag and its label, id or text (read at once, no waiting). */
 async function focusedName(page: Page): Promise<string> {
-  const focused = page.locator(":focus");
-  if ((await focused.count()) === 0) return "(nothing)";
-  const tag = await focused.evaluate((element) => element.tagName.toLowerCase()).catch(() => "?");
-  const label =
-    (await focused.getAttribute("aria-label")) ??
-    (await focused.getAttribute("id")) ??
-    ((await focused.textContent()) ?? "").trim().slice(0, 60);
-  return `${tag}: ${label}`;
+  const [name] = await page.locator(":focus").evaluateAll((elements) =>
+    elements.map((element) => {
+      const label =
+        element.getAttribute("aria-label") ??
+        element.getAttribute("id") ??
+        (element.textContent ?? "").trim().slice(0, 60);
+      return `${element.tagName.toLowerCase()}: ${label}`;
+    }),
+  );
+  return name ?? "(nothing)";
 }
 
 /** Presses Tab until `target` has focus (at most `most` times); answers the names focused on the way. */

@@ -6,7 +6,12 @@ import { LinkedText } from "~/forms/linked-text";
 import { pageTitle } from "~/layout/page-title";
 import { formatDuration, timeText } from "~/platform/zoned-time";
 import { STATUS_LABELS, termsEditable } from "../auction-rules";
-import { AnnouncementsToggle, LiveRegions, useLiveAnnouncements } from "../live/live-announcements";
+import {
+  AnnouncementsToggle,
+  LiveRegions,
+  useAnnouncementsEnabled,
+  useLiveAnnouncements,
+} from "../live/live-announcements";
 import { useAuctionLiveView, useTimeLeft } from "../live/use-auction-live-view";
 import { QuestionsPanel } from "../questions/questions-panel";
 import { ReusePanel } from "../reuse/reuse-panel";
@@ -50,7 +55,7 @@ export default function AuctionPage({ loaderData, actionData }: Route.ComponentP
   const times = view.times;
   const timeLeftMs = useTimeLeft(view);
   // Spoken updates (issue 32): changes and time milestones, coalesced, in live regions of their own.
-  const spoken = useLiveAnnouncements(view, loaderData.liveAnnouncements);
+  const spoken = useLiveAnnouncements(view, useAnnouncementsEnabled(loaderData.liveAnnouncements));
   const answer = actionData as AuctionActionData | undefined;
   const [attempts, setAttempts] = useState(0);
   const attempt = () => setAttempts((count) => count + 1);

@@ -131,17 +131,27 @@ export function LiveRegions({ polite, assertive }: { polite: Spoken; assertive: 
   );
 }
 
+/** The toggle's one fetcher, shared by the toggle and the announcer (by key). */
+const TOGGLE_FETCHER = "live-announcements";
+
+/**
+ * Whether announcements are on: the user's choice as the page was loaded, or the one they just made
+ * while it is on its way (silence starts the moment they press "off", not when the server answers).
+ */
+export function useAnnouncementsEnabled(saved: boolean): boolean {
+  const pending = useFetcher({ key: TOGGLE_FETCHER }).formData?.get("announcements");
+  return pending === "on" ? true : pending === "off" ? false : saved;
+}
+
 /**
  * Turns spoken updates off and on for the signed-in user (kept on their account). A plain form:
  * without JavaScript it posts and comes back to the page; with it, the page stays as it is.
  */
 export function AnnouncementsToggle({ enabled, returnTo }: { enabled: boolean; returnTo: string }) {
-  const fetcher = useFetcher();
-  // While the change is on its way, show what it will be.
-  const pending = fetcher.formData?.get("announcements");
-  const shown = pending === "on" ? true : pending === "off" ? false : enabled;
+  const fetcher = useFetcher({ key: TOGGLE_FETCHER });
+  const shown = useAnnouncementsEnabled(enabled);
   return (
-    <fetcher.Form method="post" action="/account/live-announcements" className="button-row">
+    <fetcher.Form method="post" action="/account/live-announcements" className="button-row" preventScrollReset>
       <input type="hidden" name="announcements" value={shown ? "off" : "on"} />
       <input type="hidden" name="returnTo" value={returnTo} />
       <span>
