@@ -2,12 +2,10 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { placeManualBid } from "~/auctions/bidding/bid-queue.server";
 import { ANNOUNCEMENT_GAP_MS } from "~/auctions/live/announcements";
 import { moveAuctionTimes } from "~/auctions/lots/lots.server";
-import { createAuctionRow, createBuyer, createSeller, type Party } from "../support/auction-fixtures";
 import { signInAs } from "./app-pages";
-import { auctionAppForFile, mainText, twoSellers } from "./auction-steps";
+import { auctionAppForFile, liveAuctionWithThreeSellers, mainText } from "./auction-steps";
 import { expectNoAxeViolations, type JavaScriptMode, javaScriptModes, validateHtml } from "./browser";
 
 // What a screen-reader user hears of a live auction (issue 32), through a virtual screen reader in
@@ -52,31 +50,11 @@ describe.each(javaScriptModes)("live announcements with %s", (mode: JavaScriptMo
   }, async () => {
     const { app, catalogue } = started();
     const db = app.services.db;
-    const buyer = await createBuyer(db, `Spoken Oil ${mode} Ltd.`);
-    const [alpha, bravo] = await twoSellers(app, catalogue, [`Spoken Alpha ${mode} Ltd.`, `Spoken Bravo ${mode} Inc.`]);
-    // Two competitors take turns: a seller cannot beat its own lowest bid.
-    const charlie = await createSeller(db, {
-      name: `Spoken Charlie ${mode} Ltd.`,
-      serviceIds: [catalogue.serviceId],
-      serviceAreaIds: [catalogue.serviceAreaId],
-    });
-    const auction = await createAuctionRow(db, {
-      owner: buyer,
-      ...catalogue,
-      sellers: [alpha, bravo, charlie],
-      reserveCents: 5_000_000,
-      decrement: { kind: "amount", value: 1_000 },
-      endsAt: new Date(Date.now() + 30 * 60_000),
-    });
-    const bid = async (seller: Party, amountCents: number) => {
-      const outcome = await placeManualBid(db, {
-        auctionId: auction.id,
-        organizationId: seller.organizationId,
-        userId: seller.userId,
-        amountCents,
-      });
-      expect(outcome.kind, JSON.stringify(outcome)).toBe("accepted");
-    };
+    const { buyer, alpha, bravo, charlie, auction, bid } = await liveAuctionWithThreeSellers(
+      app,
+      catalogue,
+      `Spoken ${mode}`,
+    );
     await bid(alpha, 4_900_000);
     const page = await open(mode);
     await signInAs(page, mode, alpha, `/auctions/${auction.id}`);
@@ -186,7 +164,7 @@ describe.each(javaScriptModes)("live announcements with %s", (mode: JavaScriptMo
     await expect
       .poll(async () => (await liveSpeech(console)).join("\n"), { timeout: 15_000 })
       .toContain(
-        `polite: New lowest bid $${(lowest / 100).toLocaleString("en-CA", { minimumFractionDigits: 2 })} from Spoken Bravo js Inc.`,
+        `polite: New lowest bid $${(lowest / 100).toLocaleString("en-CA", { minimumFractionDigits: 2 })} from Spoken js Bravo Inc.`,
       );
     await expectNoAxeViolations(console);
   });

@@ -1,8 +1,6 @@
 import type { Locator, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { placeManualBid } from "~/auctions/bidding/bid-queue.server";
-import { createAuctionRow, createBuyer, createSeller, type Party } from "../support/auction-fixtures";
-import { auctionAppForFile, mainText, twoSellers } from "./auction-steps";
+import { auctionAppForFile, liveAuctionWithThreeSellers, mainText } from "./auction-steps";
 import { expectNoAxeViolations, type JavaScriptMode, javaScriptModes, waitForAppIfShipped } from "./browser";
 
 // A keyboard-only run (issue 32), no mouse and no clicks: sign in, find the auction, pass the price
@@ -40,30 +38,7 @@ async function tabTo(page: Page, target: Locator, most = 80): Promise<string[]> 
 describe.each(javaScriptModes)("the auction by keyboard alone with %s", (mode: JavaScriptMode) => {
   it("signs in, bids and sets a minimum without a mouse", { timeout: 180_000 }, async () => {
     const { app, catalogue } = started();
-    const db = app.services.db;
-    const buyer = await createBuyer(db, `Keys Oil ${mode} Ltd.`);
-    const [alpha, bravo] = await twoSellers(app, catalogue, [`Keys Alpha ${mode} Ltd.`, `Keys Bravo ${mode} Inc.`]);
-    const charlie = await createSeller(db, {
-      name: `Keys Charlie ${mode} Ltd.`,
-      serviceIds: [catalogue.serviceId],
-      serviceAreaIds: [catalogue.serviceAreaId],
-    });
-    const auction = await createAuctionRow(db, {
-      owner: buyer,
-      ...catalogue,
-      sellers: [alpha, bravo, charlie],
-      reserveCents: 5_000_000,
-      decrement: { kind: "amount", value: 1_000 },
-    });
-    const bid = async (seller: Party, amountCents: number) => {
-      const outcome = await placeManualBid(db, {
-        auctionId: auction.id,
-        organizationId: seller.organizationId,
-        userId: seller.userId,
-        amountCents,
-      });
-      expect(outcome.kind, JSON.stringify(outcome)).toBe("accepted");
-    };
+    const { alpha, bravo, charlie, auction, bid } = await liveAuctionWithThreeSellers(app, catalogue, `Keys ${mode}`);
     // Alpha has bid, and been outbid: the page has a chart, the bid form and the minimum form.
     await bid(alpha, 4_900_000);
     await bid(bravo, 4_800_000);

@@ -1,10 +1,17 @@
 import { eq } from "drizzle-orm";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, expect } from "vitest";
+import { placeManualBid } from "~/auctions/bidding/bid-queue.server";
 import { advanceAuctions } from "~/auctions/clock/auction-clock.server";
 import { moveAuctionTimes } from "~/auctions/lots/lots.server";
 import { auctions } from "~db/schema";
-import { catalogueForAuctions, createSeller } from "../support/auction-fixtures";
+import {
+  catalogueForAuctions,
+  createAuctionRow,
+  createBuyer,
+  createSeller,
+  type Party,
+} from "../support/auction-fixtures";
 import { startTestApp, type TestApp } from "../support/test-app";
 import { submit } from "./account-helpers";
 import { pagesOn } from "./app-pages";
@@ -53,6 +60,41 @@ export async function twoSellers(app: TestApp, catalogue: Catalogue, names: stri
   );
   if (!first || !second) throw new Error("no sellers");
   return [first, second] as const;
+}
+
+/**
+ * A buyer's open reverse auction (reserve $50,000.00, decrement $10.00, ending in 30 minutes) with
+ * three invited sellers, named after `label`: alpha, and bravo and charlie, who can take turns
+ * outbidding (a seller cannot beat its own lowest bid). `bid` places a seller's bid as if typed and
+ * expects it accepted.
+ */
+export async function liveAuctionWithThreeSellers(app: TestApp, catalogue: Catalogue, label: string) {
+  const db = app.services.db;
+  const buyer = await createBuyer(db, `${label} Oil Ltd.`);
+  const [alpha, bravo] = await twoSellers(app, catalogue, [`${label} Alpha Ltd.`, `${label} Bravo Inc.`]);
+  const charlie = await createSeller(db, {
+    name: `${label} Charlie Ltd.`,
+    serviceIds: [catalogue.serviceId],
+    serviceAreaIds: [catalogue.serviceAreaId],
+  });
+  const auction = await createAuctionRow(db, {
+    owner: buyer,
+    ...catalogue,
+    sellers: [alpha, bravo, charlie],
+    reserveCents: 5_000_000,
+    decrement: { kind: "amount", value: 1_000 },
+    endsAt: new Date(Date.now() + 30 * 60_000),
+  });
+  const bid = async (seller: Party, amountCents: number) => {
+    const outcome = await placeManualBid(db, {
+      auctionId: auction.id,
+      organizationId: seller.organizationId,
+      userId: seller.userId,
+      amountCents,
+    });
+    expect(outcome.kind, JSON.stringify(outcome)).toBe("accepted");
+  };
+  return { buyer, alpha, bravo, charlie, auction, bid };
 }
 
 /** Bidding opens, as the clock would at the start time. */
