@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { useFetcher } from "react-router";
 import { type TimeTexts, timeText } from "~/platform/zoned-time";
 import type { AuctionView } from "../auction-views.server";
@@ -86,16 +86,18 @@ export function useLiveAnnouncements(view: AnnouncedView, enabled: boolean) {
     };
   }, []);
 
+  // Read once per view, for its changes and for its clocks.
+  const snapshot = useMemo(() => snapshotOf(view), [view]);
   useEffect(() => {
-    announcerRef.current?.update(snapshotOf(view));
-  }, [view]);
+    announcerRef.current?.update(snapshot);
+  }, [snapshot]);
 
   // The time left of each open position, ticked down from the view's clock; a milestone passed is said once.
   useEffect(() => {
     const receivedAt = performance.now();
     const serverNow = Date.parse(view.serverTime);
-    const open = [...snapshotOf(view).positions.values()].filter((position) => position.status === "open");
-    if (view.status !== "open" || open.length === 0) return;
+    const open = [...snapshot.positions.values()].filter((position) => position.status === "open");
+    if (snapshot.status !== "open" || open.length === 0) return;
     const leftOf = (position: Position) => Date.parse(position.endsAt) - serverNow - (performance.now() - receivedAt);
     const previous = open.map(leftOf);
     const timer = setInterval(() => {
@@ -107,7 +109,7 @@ export function useLiveAnnouncements(view: AnnouncedView, enabled: boolean) {
       });
     }, 1_000);
     return () => clearInterval(timer);
-  }, [view]);
+  }, [snapshot, view.serverTime]);
 
   return { polite, assertive };
 }
