@@ -123,12 +123,22 @@ async function makePostgresTemplate(baseUrl: string, name: string, template: Tem
   }
 }
 
+/**
+ * Templates are named after DATABASE_URL's database as well, so runs against different databases of
+ * one server (parallel checkouts, each with its own) never drop each other's templates.
+ */
+function templatePrefix(baseUrl: string): string {
+  const database = decodeURIComponent(new URL(baseUrl).pathname.slice(1)) || "postgres";
+  return `tpl_${database.replace(/[^a-z0-9]/gi, "").slice(0, 20).toLowerCase()}_`;
+}
+
 /** Drops the templates of earlier runs made from other migrations (one in use is left alone). */
 async function dropOtherTemplates(baseUrl: string, hash: string): Promise<void> {
   const admin = postgres(baseUrl, { max: 1, onnotice: () => {} });
+  const prefix = templatePrefix(baseUrl).replaceAll("_", "\\_");
   try {
     const stale = await admin<{ datname: string }[]>`
-      select datname from pg_database where datname like 'tpl\_%' and datname not like ${`%_${hash}`}`;
+      select datname from pg_database where datname like ${`${prefix}%`} and datname not like ${`%_${hash}`}`;
     for (const { datname } of stale) await admin.unsafe(`drop database if exists "${datname}"`).catch(() => {});
   } finally {
     await admin.end();
@@ -146,7 +156,10 @@ export default async function setup(project: TestProject) {
     },
   };
   const baseUrl = process.env.DATABASE_URL;
-  if (baseUrl) templates.postgres = { reference: `tpl_reference_${hash}`, app: `tpl_app_${hash}` };
+  if (baseUrl) {
+    const prefix = templatePrefix(baseUrl);
+    templates.postgres = { reference: `${prefix}reference_${hash}`, app: `${prefix}app_${hash}` };
+  }
   await Promise.all([
     makePgliteSnapshot(templates.pglite.reference, "reference"),
     makePgliteSnapshot(templates.pglite.app, "app"),
