@@ -25,6 +25,7 @@ import { CROSS_ORIGIN_MESSAGE, isCrossOriginWrite } from "../platform/cross-orig
 import { ConfigurationError, type Environment, isStagingCopy, readEnvironment } from "../platform/env.server";
 import { clientAddressOf, isHttps, pathnameOf, sendFetchResponse, toFetchRequest } from "../platform/node-http.server";
 import { proxyTrustOf } from "../platform/proxy-trust";
+import { createRouteLabeller } from "../platform/route-label.server";
 import { createNonce, securityHeaders } from "../platform/security-headers";
 import { SESSION_COOKIE_NAME } from "../platform/session-cookie";
 import { createStaticPageCache } from "../platform/static-page-cache.server";
@@ -170,6 +171,8 @@ export async function createApplication(options: ApplicationOptions = {}): Promi
   // every request (meant for the dev server's reloads), which cost most of a plain request's CPU time.
   const build: ServerBuild | (() => Promise<ServerBuild>) =
     options.loadBuild ?? ((await import("virtual:react-router/server-build")) as ServerBuild);
+  // Logs and metrics name each request by its route's pattern (the dev server's routes change under it).
+  const routeLabelOf = typeof build === "function" ? () => "development" : createRouteLabeller(build);
 
   const database =
     options.database ?? (await openDatabase({ databaseUrl: env.DATABASE_URL, pgliteDir: env.PGLITE_DIR }));
