@@ -69,27 +69,52 @@ try {
   throw error;
 }
 
-const server = http.createServer(application.handle);
+let stopping = false;
+/** Answers not yet sent: told to close their connections when the stop begins. */
+const unanswered = new Set();
+const server = http.createServer((req, res) => {
+  // Once stopping, every answer closes its connection: a client (or the load balancer) that keeps a
+  // connection alive would otherwise go on sending requests on it, holding the stop until forced.
+  if (stopping) res.shouldKeepAlive = false;
+  else {
+    unanswered.add(res);
+    res.once("close", () => unanswered.delete(res));
+  }
+  application.handle(req, res);
+});
 server.keepAliveTimeout = 65_000; // longer than the load balancer's idle timeout
 server.listen(application.port, application.host, () => {
-  const shownHost = application.host === "0.0.0.0" ? "localhost" : application.host;
+  const shownHost = ["0.0.0.0", "::"].includes(application.host) ? "localhost" : application.host;
   console.log(`Upstream Marketplace listening on http://${shownHost}:${application.port}`);
 });
 
-let stopping = false;
 async function stop(signal) {
   if (stopping) return;
   stopping = true;
+  const started = Date.now();
   console.log(`${signal} received: finishing open requests, then closing the database`);
+  // First, the other machines stop sending this one the bids of the auctions it took (decision 028).
+  await application.leaveMachines?.();
   const closed = new Promise((resolve) => server.on("close", resolve));
   server.close();
+  for (const res of unanswered) if (!res.headersSent) res.shouldKeepAlive = false;
+  unanswered.clear();
   // Event streams never finish on their own: end them so their browsers reconnect elsewhere.
   await application.endLiveStreams?.();
+  // A connection turns idle when its last answer is sent (an ended event stream, a request that was
+  // in flight): close each one as it does, not only those idle at this moment.
   server.closeIdleConnections();
-  const forced = setTimeout(() => server.closeAllConnections(), 10_000);
+  const idleSweep = setInterval(() => server.closeIdleConnections(), 100);
+  const forced = setTimeout(() => {
+    console.warn("connections still open 10 s after the stop began: closing them");
+    server.closeAllConnections();
+  }, 10_000);
   forced.unref();
   await closed;
+  clearInterval(idleSweep);
+  clearTimeout(forced);
   await application.close();
+  console.log(`Stopped in ${Date.now() - started} ms.`);
   process.exit(0);
 }
 process.on("SIGTERM", () => stop("SIGTERM"));

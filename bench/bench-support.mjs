@@ -64,7 +64,7 @@ for (const signal of ["SIGINT", "SIGTERM"]) {
   });
 }
 
-function freePort() {
+export function freePort() {
   return new Promise((resolve, reject) => {
     const probe = net.createServer();
     probe.once("error", reject);
@@ -76,7 +76,7 @@ function freePort() {
 }
 
 /** Starts a child node process; keeps its last output lines for the error message if it dies. */
-function startChild(args, env) {
+export function startChild(args, env) {
   const child = spawn(
     process.execPath,
     [...(process.env.BENCH_CPU_PROF ? ["--cpu-prof", "--cpu-prof-dir=/tmp/prof"] : []), ...args],

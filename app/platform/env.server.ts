@@ -20,6 +20,15 @@ const environmentSchema = z
     ),
     PGLITE_DIR: z.string().default(".data/pglite"),
     APP_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
+    /**
+     * Where the other app machines reach this one: they send it the bids of the auctions it takes
+     * (decision 028). On Fly it is made from FLY_PRIVATE_IP and PORT; unset elsewhere, each machine
+     * takes the bids it receives.
+     */
+    MACHINE_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
+    /** Set by Fly on each machine. */
+    FLY_MACHINE_ID: optionalText,
+    FLY_PRIVATE_IP: optionalText,
     SESSION_SECRET: optionalText.pipe(z.string().min(32, "must be at least 32 characters").optional()),
     SEED_STAFF_EMAIL: optionalText.pipe(z.email().optional()),
     SEED_STAFF_PASSWORD: optionalText.pipe(z.string().min(6, "must be at least 6 characters").optional()),

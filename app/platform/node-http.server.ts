@@ -18,6 +18,10 @@ export const clientAddressOf = (req: IncomingMessage, trust: ProxyTrust): string
 /** The path of the request's URL, without the query. */
 export const pathnameOf = (req: IncomingMessage) => (req.url ?? "/").split("?")[0] ?? "/";
 
+/** Bodies already read off their requests (one that was to be forwarded to another machine, then served here). */
+const preReadBodies = new WeakMap<IncomingMessage, Buffer>();
+export const setPreReadBody = (req: IncomingMessage, body: Buffer) => preReadBodies.set(req, body);
+
 /** The node request as a Fetch Request; aborted when the client goes away before the answer is sent. */
 export function toFetchRequest(req: IncomingMessage, res: ServerResponse, https: boolean): Request {
   const headers = new Headers();
@@ -34,8 +38,9 @@ export function toFetchRequest(req: IncomingMessage, res: ServerResponse, https:
   res.on("close", () => controller?.abort());
   const init: RequestInit & { duplex?: "half" } = { method: req.method, headers, signal: controller.signal };
   if (req.method !== "GET" && req.method !== "HEAD") {
-    init.body = createReadableStreamFromReadable(req);
-    init.duplex = "half";
+    const preRead = preReadBodies.get(req);
+    init.body = preRead ? new Uint8Array(preRead) : createReadableStreamFromReadable(req);
+    if (!preRead) init.duplex = "half";
   }
   return new Request(url, init);
 }

@@ -23,7 +23,20 @@ import { type DatabaseHandle, openDatabase } from "~db/database.server";
 import { seedDemoCatalogue, seedReferenceData } from "~db/seed";
 import { CROSS_ORIGIN_MESSAGE, isCrossOriginWrite } from "../platform/cross-origin";
 import { ConfigurationError, type Environment, isStagingCopy, readEnvironment } from "../platform/env.server";
-import { clientAddressOf, isHttps, pathnameOf, sendFetchResponse, toFetchRequest } from "../platform/node-http.server";
+import {
+  FORWARDED_BY_HEADER,
+  type MachineRouting,
+  machineIdOf,
+  startMachineRouting,
+} from "../platform/machine-routing.server";
+import {
+  clientAddressOf,
+  isHttps,
+  pathnameOf,
+  sendFetchResponse,
+  setPreReadBody,
+  toFetchRequest,
+} from "../platform/node-http.server";
 import { proxyTrustOf } from "../platform/proxy-trust";
 import { createRouteLabeller } from "../platform/route-label.server";
 import { createNonce, securityHeaders } from "../platform/security-headers";
@@ -56,6 +69,8 @@ export type Application = {
   host: string;
   /** Ends the open event streams (their browsers reconnect to another machine); call when the server stops accepting. */
   endLiveStreams(): Promise<void>;
+  /** Leaves the list of machines, so the others stop sending it auctions' bids; call first when stopping. */
+  leaveMachines(): Promise<void>;
   close(): Promise<void>;
 };
 
@@ -296,6 +311,19 @@ export async function createApplication(options: ApplicationOptions = {}): Promi
   // takes what any process left owed (rows claimed with SKIP LOCKED).
   const bidEffectsSweep = startBidEffectsSweep(services);
 
+  // Each auction's bids to one machine (decision 028): on PostgreSQL, where the others can reach it.
+  const machineUrl = env.MACHINE_URL ?? (env.FLY_PRIVATE_IP ? `http://[${env.FLY_PRIVATE_IP}]:${env.PORT}` : undefined);
+  const routing: MachineRouting | undefined =
+    database.kind === "postgres" && machineUrl && !development
+      ? await startMachineRouting(database, { machineId: env.FLY_MACHINE_ID ?? machineIdOf({}), url: machineUrl })
+      : undefined;
+  /** The machine that decides the bids of the auction a write is about, when it is another one. */
+  const routeElsewhere = (req: IncomingMessage) => {
+    if (!routing || req.method !== "POST" || req.headers[FORWARDED_BY_HEADER]) return undefined;
+    const auctionId = AUCTION_PATH.exec(req.url ?? "")?.[1];
+    return auctionId ? routing.ownerOf(`auction:${auctionId}`) : undefined;
+  };
+
   const catalogueCache = createCatalogueReadCache(database.db);
   /** true: answered at once; false: not a fast path's; a promise: a fast path answering later (or not). */
   const serveFast = (req: IncomingMessage, res: ServerResponse): boolean | Promise<boolean> => {
@@ -313,6 +341,14 @@ export async function createApplication(options: ApplicationOptions = {}): Promi
     port: env.PORT,
     host: env.HOST,
     handle(req, res) {
+      const owner = routeElsewhere(req);
+      if (owner && routing) {
+        routing.forward(req, res, owner, (body) => {
+          if (body) setPreReadBody(req, body);
+          app(req, res);
+        });
+        return;
+      }
       let fast: boolean | Promise<boolean>;
       try {
         fast = serveFast(req, res);
@@ -337,7 +373,9 @@ export async function createApplication(options: ApplicationOptions = {}): Promi
       );
     },
     endLiveStreams: () => auctionLive.close(),
+    leaveMachines: async () => routing?.leave(),
     async close() {
+      await routing?.close();
       await bidEffectsSweep.stop();
       await eventDrain.stop();
       await auctionClock?.stop();
@@ -348,6 +386,9 @@ export async function createApplication(options: ApplicationOptions = {}): Promi
     },
   };
 }
+
+/** A path about one auction: /auctions/<id> and everything under it. */
+const AUCTION_PATH = /^\/auctions\/(\d+)(?:[/?]|$)/;
 
 function isEventStream(res: ServerResponse): boolean {
   return /^text\/event-stream/i.test(String(res.getHeader("Content-Type") ?? ""));

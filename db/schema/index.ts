@@ -7,6 +7,7 @@ export * from "./auctions";
 export * from "./catalogue";
 export * from "./evaluation";
 export * from "./invoices";
+export * from "./machines";
 export * from "./messaging";
 export * from "./notifications";
 export * from "./payments";
