@@ -7,6 +7,7 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
+import { type DataDirectoryHold, holdDataDirectory } from "./backup/control-socket.server";
 import * as schema from "./schema";
 
 /** The Drizzle client every module receives; the same API over postgres.js and PGlite. */
@@ -40,7 +41,10 @@ export type DatabaseHandle = {
    * reload state there). PGlite is in-process: its one connection, no reconnects. Answers `unlisten`.
    */
   listen(channel: string, onNotify: (payload: string) => void, onListen?: () => void): Promise<() => Promise<void>>;
-  /** PGlite only: a consistent copy of the data directory, as a tarball `pgliteDataDir` loads. */
+  /**
+   * PGlite only: a consistent copy of the data directory, as a tarball `pgliteDataDir` loads, taken
+   * between two transactions (queries wait meanwhile).
+   */
   dumpDataDir?(): Promise<Blob>;
   close(): Promise<void>;
 };
@@ -172,8 +176,26 @@ function openPostgres(url: string): DatabaseHandle {
 }
 
 async function openPglite(dir: string, dataDir?: Blob): Promise<DatabaseHandle> {
-  if (!dir.startsWith("memory://")) mkdirSync(dir, { recursive: true });
-  const client = await PGlite.create(dir, dataDir ? { loadDataDir: dataDir } : {});
+  let opened: PGlite | undefined;
+  // PGlite's copy is taken while it runs no query; holding its transaction lock as well keeps every
+  // transaction whole in the copy (drizzle's transactions hold it from BEGIN to COMMIT).
+  const dumpDataDir = async () => {
+    const open = opened;
+    if (!open) throw new Error("the database is still opening");
+    return open._runExclusiveTransaction(() => open.dumpDataDir("none"));
+  };
+  // A directory on disk is this process's alone while open (a second PGlite on it would corrupt it);
+  // its control socket also serves `npm run db:backup` (db/backup/control-socket.server.ts).
+  let hold: DataDirectoryHold | undefined;
+  if (!dir.startsWith("memory://")) {
+    mkdirSync(dir, { recursive: true });
+    hold = await holdDataDirectory(dir, dumpDataDir);
+  }
+  const client = await PGlite.create(dir, dataDir ? { loadDataDir: dataDir } : {}).catch(async (error: unknown) => {
+    await hold?.release();
+    throw error;
+  });
+  opened = client;
   const { observers, logger } = queryLogger();
   const db = withObservers(drizzlePglite({ client, schema, logger }), observers);
   return {
@@ -196,10 +218,9 @@ async function openPglite(dir: string, dataDir?: Blob): Promise<DatabaseHandle> 
       onListen?.();
       return () => unlisten();
     },
-    async dumpDataDir() {
-      return client.dumpDataDir("none");
-    },
+    dumpDataDir,
     async close() {
+      await hold?.release();
       await client.close();
     },
   };
