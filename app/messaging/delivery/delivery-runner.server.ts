@@ -16,6 +16,8 @@ const SWEEP_CRON = "* * * * *";
 const BATCH = 20;
 /** How long after a retry's time its worker is woken: pg-boss compares `startAfter` with the database's clock. */
 const RETRY_WAKE_MARGIN_MS = 50;
+/** Retries due within this long get a timer that wakes the worker; later ones wait for a poll. */
+const WAKE_FOR_RETRIES_WITHIN_MS = 60_000;
 
 export type MessageDelivery = {
   /** Looks at the queue now (after a request queued something). */
@@ -159,8 +161,8 @@ async function startPgBossDelivery(
   };
   const retryLater = async (id: number, at: Date) => {
     await boss.send(DELIVERY_QUEUE, { id }, { startAfter: at });
-    // A retry an hour away is found by the poll like any job; only one sooner than a poll needs waking.
-    if (at.getTime() - Date.now() < pollingIntervalSeconds * 1000) wakeWorkerAt(at);
+    // A poll's few seconds matter to a retry due soon (a waited-for message's 8 s), not to one an hour away.
+    if (at.getTime() - Date.now() < WAKE_FOR_RETRIES_WITHIN_MS) wakeWorkerAt(at);
   };
   messaging.hook = {
     async enqueued(executor, id, startAfter) {
