@@ -64,7 +64,8 @@ export const DEFAULT_DELIVERY_SETTINGS: DeliverySettings = {
 
 /**
  * What queueing does inside the caller's transaction besides the row, set by this process's delivery
- * (app/messaging/delivery/): on PostgreSQL a pg-boss job in the same transaction.
+ * (app/messaging/delivery/): on PostgreSQL a pg-boss job in the same transaction. A retry scheduled
+ * outside the delivery's own sends goes through it too (a pg-boss job; on PGlite a wake of the drain loop).
  */
 export type QueueHook = {
   enqueued(executor: Executor, id: number, startAfter: Date): Promise<void>;
