@@ -2,6 +2,7 @@ import { desc, eq } from "drizzle-orm";
 import { ConfigurationError, devDoorsOpen, type Environment } from "~/platform/env.server";
 import type { Database } from "~db/database.server";
 import { type OutboxAttachment, type OutboxProvider, outboxMessages } from "~db/schema";
+import { DEFAULT_RETRY_SCHEDULE, type RetrySchedule } from "./delivery/retry-schedule";
 import { DeliveryError } from "./delivery-error";
 import { createPostmarkSender } from "./postmark.server";
 import { createTwilioSender } from "./twilio.server";
@@ -44,27 +45,27 @@ export type Senders = {
   twilio?: ReturnType<typeof createTwilioSender>;
 };
 
-/** How retries are spaced: `retryDelayMs(attempts)` after the attempts made so far; `maxAttempts`, then 'failed'. */
-export type DeliverySettings = {
-  retryDelayMs(attempts: number): number;
-  maxAttempts: number;
+/**
+ * How retries are spaced (`RetrySchedule`: by the message's kind, app/messaging/message-kinds.ts), how
+ * long a claim lasts, and how often the queue is looked at.
+ */
+export type DeliverySettings = RetrySchedule & {
   /** How long a claim ('sending') lasts before another process may take the row again (longer than a send's timeout). */
   leaseMs: number;
-  /** How often the queue is looked at when nothing wakes it. */
+  /** How often the queue is looked at when nothing wakes it (a retry this process schedules wakes it when due). */
   pollMs: number;
 };
 
-/** 30 s, 1 min, 2 min, ... capped at an hour; 10 attempts span about 4 hours. */
 export const DEFAULT_DELIVERY_SETTINGS: DeliverySettings = {
-  retryDelayMs: (attempts) => Math.min(30_000 * 2 ** Math.max(0, attempts - 1), 60 * 60_000),
-  maxAttempts: 10,
+  ...DEFAULT_RETRY_SCHEDULE,
   leaseMs: 60_000,
   pollMs: 5_000,
 };
 
 /**
  * What queueing does inside the caller's transaction besides the row, set by this process's delivery
- * (app/messaging/delivery/): on PostgreSQL a pg-boss job in the same transaction.
+ * (app/messaging/delivery/): on PostgreSQL a pg-boss job in the same transaction. A retry scheduled
+ * outside the delivery's own sends goes through it too (a pg-boss job; on PGlite a wake of the drain loop).
  */
 export type QueueHook = {
   enqueued(executor: Executor, id: number, startAfter: Date): Promise<void>;

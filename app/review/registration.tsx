@@ -8,6 +8,8 @@ import { parseSubmission } from "~/forms/parse-submission.server";
 import { SubmitButton } from "~/forms/submit-button";
 import { pageTitle } from "~/layout/page-title";
 import { TableRegion } from "~/layout/table-region";
+import { ProviderReferences } from "~/payments/provider-references";
+import { sellerProviderReferences } from "~/payments/provider-references.server";
 import { SubscriptionSummary } from "~/payments/subscription-summary";
 import { STATUS_LABELS } from "~/payments/subscriptions/standing";
 import { moveTestSubscription, testSubscriptionOf } from "~/payments/subscriptions/test-lifecycle.server";
@@ -26,6 +28,7 @@ import { appServicesContext } from "~/server/app-context";
 import { requireStaff } from "~/sessions/auth.server";
 import { utcDay, utcMinute } from "~/shared/dates";
 import { parseId } from "~/shared/ids";
+import { Role } from "~/shared/roles";
 import type { Route } from "./+types/registration";
 import { CHOOSE_A_DECISION, type Decision, decisionSchema } from "./decision-schema";
 import {
@@ -62,8 +65,14 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       registration.subscription &&
       (await testSubscriptionOf(services, registration.organizationId)),
   );
+  // A seller's customer and subscription at the card provider, linked to Stripe's dashboard.
+  const providerReferences =
+    registration.organizationType === Role.Seller
+      ? await sellerProviderReferences(services, registration.id, registration.organizationId)
+      : null;
   return {
     registration,
+    providerReferences,
     today: today(),
     done: isDone(done) ? done : undefined,
     moved: isTestStep(moved) ? moved : undefined,
@@ -166,7 +175,7 @@ export default function Registration(props: Route.ComponentProps) {
 }
 
 function RegistrationPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { registration, today: day, done, moved, testLifecycle } = loaderData;
+  const { registration, providerReferences, today: day, done, moved, testLifecycle } = loaderData;
   const testResult = actionData && "testResult" in actionData ? actionData.testResult : undefined;
   const confirm = actionData && "confirm" in actionData ? actionData.confirm : undefined;
   const result = actionData && "result" in actionData ? actionData.result : undefined;
@@ -210,6 +219,7 @@ function RegistrationPage({ loaderData, actionData }: Route.ComponentProps) {
           <SubscriptionHistory events={registration.subscriptionHistory} />
         </section>
       ) : null}
+      {providerReferences ? <ProviderReferences references={providerReferences} /> : null}
       {resent ? (
         <Alert title="Setup link sent" tone="success" focus>
           <p>{`A new account-setup link has been e-mailed to ${resent}.`}</p>

@@ -9,6 +9,7 @@ import {
   outboxMessages,
   registrationDecisions,
   registrations,
+  sellerRegistrations,
   sellerSubscriptions,
   users,
 } from "~db/schema";
@@ -22,6 +23,25 @@ import { databaseKinds } from "../../tests/support/test-database";
 // Staff review (issue 8, first part) as a browser without JavaScript uses it: the queue, a
 // registration's page, approve and reject with their confirmation step, one decision only, the
 // account made in the same transaction, and who may see any of it.
+
+/**
+ * The "Card provider" section of a registration's page: each term with its description's text and
+ * the links in it.
+ */
+function cardProviderTerms(html: string) {
+  const section = /<section aria-labelledby="card-provider">([\s\S]*?)<\/section>/.exec(html)?.[1] ?? "";
+  const text = (fragment: string) =>
+    fragment
+      .replace(/<[^>]+>/g, "")
+      .replaceAll("&#x27;", "'")
+      .replaceAll("&amp;", "&");
+  const terms = new Map<string, { text: string; links: string[] }>();
+  for (const [, term = "", description = ""] of section.matchAll(/<dt>(.*?)<\/dt><dd>(.*?)<\/dd>/g)) {
+    const links = [...description.matchAll(/href="([^"]*)"/g)].map((match) => match[1] ?? "");
+    terms.set(text(term), { text: text(description), links });
+  }
+  return { text: text(section), terms };
+}
 
 describe.each(databaseKinds)("staff review on %s", (kind) => {
   let context: Awaited<ReturnType<typeof startSellerFormApp>>;
@@ -191,6 +211,53 @@ describe.each(databaseKinds)("staff review on %s", (kind) => {
     expectIn(page, "$217.35");
   });
 
+  it("shows staff the seller's ids at the test card provider as text, saying whose they are", async () => {
+    const id = await submittedSeller("provider-ids@review.example");
+    const { db } = context.app.services;
+    const [card] = await db
+      .select({ customerId: sellerRegistrations.paymentCustomerId })
+      .from(sellerRegistrations)
+      .where(eq(sellerRegistrations.registrationId, id));
+    expect(card?.customerId).toMatch(/^cus_/);
+    const before = cardProviderTerms(await (await staff.request(`/staff/registrations/${id}`)).text());
+    expectIn(before.text, "These ids are the built-in test card provider's");
+    expect(Object.fromEntries(before.terms)).toEqual({
+      Customer: { text: `${card?.customerId} (the test card provider's, not Stripe's)`, links: [] },
+      Subscription: { text: "None", links: [] },
+      "Subscription status": { text: "None", links: [] },
+    });
+
+    expect((await decide(id, { intent: "approve", confirm: "yes" })).status).toBe(302);
+    const [subscription] = await db
+      .select({ subscriptionId: sellerSubscriptions.subscriptionId })
+      .from(sellerSubscriptions)
+      .innerJoin(registrations, eq(registrations.organizationId, sellerSubscriptions.organizationId))
+      .where(eq(registrations.id, id));
+    expect(subscription?.subscriptionId).toMatch(/^sub_/);
+    const after = cardProviderTerms(await (await staff.request(`/staff/registrations/${id}`)).text());
+    expect(after.terms.get("Subscription")).toEqual({
+      text: `${subscription?.subscriptionId} (the test card provider's, not Stripe's)`,
+      links: [],
+    });
+    expect(after.terms.get("Subscription status")?.text).toBe("Free trial");
+    expect(after.text).not.toContain("dashboard.stripe.com");
+
+    // Anyone but staff is refused the page, and with it the ids.
+    for (const role of [2, 3, 4]) {
+      const email = `provider-ids-${role}-${kind}@review.example`;
+      await db.insert(users).values({ email, role, passwordHash: await hashPassword("role-password") });
+      const client = createClient(context.app.baseURL);
+      await client.request("/login", { form: { email, password: "role-password" } });
+      const refused = await client.request(`/staff/registrations/${id}`);
+      expect(refused.status).toBe(403);
+      const body = await refused.text();
+      expect(body).not.toContain(card?.customerId ?? "cus_");
+      expect(body).not.toContain(subscription?.subscriptionId ?? "sub_");
+    }
+    const visitor = await createClient(context.app.baseURL).request(`/staff/registrations/${id}`);
+    expect(visitor.status).toBe(302);
+  });
+
   it("lets exactly one of two simultaneous decisions win", async () => {
     const id = await submittedSeller("race@review.example");
     const answers = await Promise.all([
@@ -274,14 +341,14 @@ describe.each(databaseKinds)("staff review on %s", (kind) => {
   });
 });
 
-describe("approving a seller with Stripe configured", () => {
+describe.each(databaseKinds)("approving a seller with Stripe configured on %s", (kind) => {
   const captured: CapturedRequest[] = [];
   const stripe = setupServer(...stripeHandlers(captured));
   let context: Awaited<ReturnType<typeof startSellerFormApp>>;
   let staff: ReturnType<typeof createClient>;
   beforeAll(async () => {
     stripe.listen({ onUnhandledRequest: "bypass" });
-    context = await startSellerFormApp("pglite", {
+    context = await startSellerFormApp(kind, {
       SEED_STAFF_EMAIL: "staff@example.com",
       SEED_STAFF_PASSWORD: "staff-password",
       STRIPE_SECRET_KEY: "sk_test_abc",
@@ -298,7 +365,8 @@ describe("approving a seller with Stripe configured", () => {
     stripe.close();
   });
 
-  async function approvedSeller(salesEmail: string) {
+  /** A seller registration with its card saved at Stripe, submitted; answers its id. */
+  async function submittedSeller(salesEmail: string) {
     const token = await context.sellerToken();
     const form = context.completeForm({
       email: `office-${salesEmail}`,
@@ -316,7 +384,13 @@ describe("approving a seller with Stripe configured", () => {
       .select({ id: registrations.id })
       .from(registrations)
       .where(eq(registrations.email, `office-${salesEmail}`));
-    const approved = await staff.request(`/staff/registrations/${registration?.id}`, {
+    return registration?.id ?? 0;
+  }
+
+  async function approvedSeller(salesEmail: string) {
+    const registrationId = await submittedSeller(salesEmail);
+    const { db } = context.app.services;
+    const approved = await staff.request(`/staff/registrations/${registrationId}`, {
       form: { intent: "approve", confirm: "yes" },
     });
     expect(approved.status).toBe(302);
@@ -325,7 +399,7 @@ describe("approving a seller with Stripe configured", () => {
       .select()
       .from(sellerSubscriptions)
       .where(eq(sellerSubscriptions.organizationId, user?.organizationId ?? 0));
-    return { user, subscription };
+    return { user, subscription, registrationId };
   }
 
   it("creates the Stripe subscription with the trial and the configured prices", async () => {
@@ -337,6 +411,31 @@ describe("approving a seller with Stripe configured", () => {
     expect(form.get("items[0][price]")).toBe("price_year");
     expect(form.get("customer")).toBe("cus_123");
     expect(captured.some((request) => request.url.endsWith("/v1/invoiceitems"))).toBe(true);
+  });
+
+  it("links staff to the seller's customer and subscription in Stripe's dashboard, in test mode", async () => {
+    const { registrationId } = await approvedSeller("stripe-links@review.example");
+    const page = cardProviderTerms(await (await staff.request(`/staff/registrations/${registrationId}`)).text());
+    expect(Object.fromEntries(page.terms)).toEqual({
+      Customer: {
+        text: "cus_123 in Stripe's dashboard (test mode)",
+        links: ["https://dashboard.stripe.com/test/customers/cus_123"],
+      },
+      Subscription: {
+        text: "sub_123 in Stripe's dashboard (test mode)",
+        links: ["https://dashboard.stripe.com/test/subscriptions/sub_123"],
+      },
+      "Subscription status": { text: "Free trial", links: [] },
+    });
+    expect(page.text).not.toContain("test card provider");
+  });
+
+  it("shows a seller not yet approved with its Stripe customer and no subscription", async () => {
+    const registrationId = await submittedSeller("stripe-waiting@review.example");
+    const page = cardProviderTerms(await (await staff.request(`/staff/registrations/${registrationId}`)).text());
+    expect(page.terms.get("Customer")?.links).toEqual(["https://dashboard.stripe.com/test/customers/cus_123"]);
+    expect(page.terms.get("Subscription")).toEqual({ text: "None", links: [] });
+    expect(page.terms.get("Subscription status")).toEqual({ text: "None", links: [] });
   });
 
   it("keeps the approval when the subscription cannot start, and shows the problem", async () => {

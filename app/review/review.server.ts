@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq } from "drizzle-orm";
 import { accountLinkUrl, issueAccountToken } from "~/accounts/account-tokens.server";
 import { queueMessage } from "~/messaging/delivery/outbox.server";
+import { AwaitedKind } from "~/messaging/message-kinds";
 import { startSellerSubscription } from "~/payments/subscriptions/seller-subscription.server";
 import { CHANGE_LINK_DAYS, changeLinkUrl, issueChangeToken } from "~/registration/changes/registration-changes.server";
 import type { AppServices } from "~/server/app-context";
@@ -108,9 +109,18 @@ async function takeDecision(
   return true;
 }
 
-/** Queues the applicant's e-mail in the decision's transaction. */
-const tellApplicant = (tx: Transaction, services: AppServices, to: string, subject: string, lines: string[]) =>
-  queueMessage(tx, services.messaging, { channel: "email", kind: "decision", to, subject, text: lines.join("\n") });
+/**
+ * Queues the applicant's e-mail in the decision's transaction: one with an account-setup link is a
+ * message its reader waits for (retried within seconds), any other a notice.
+ */
+const tellApplicant = (
+  tx: Transaction,
+  services: AppServices,
+  to: string,
+  subject: string,
+  lines: string[],
+  kind: string = "decision",
+) => queueMessage(tx, services.messaging, { channel: "email", kind, to, subject, text: lines.join("\n") });
 
 /**
  * Approve: in one transaction the decision, the organization, its first user (from the primary or
@@ -151,12 +161,19 @@ export async function approveRegistration(
     if (!user) throw new Error("no user row");
     await tx.update(registrations).set({ organizationId: organization.id }).where(eq(registrations.id, id));
     const token = await issueAccountToken(tx, user.id, "account_setup");
-    await tellApplicant(tx, services, email, "Your registration has been approved", [
-      `Your registration of ${registration.name} has been approved.`,
-      "",
-      "To complete your registration please set your account password and timezone here (the link works for 7 days):",
-      accountLinkUrl(services.env.APP_URL, "account_setup", token),
-    ]);
+    await tellApplicant(
+      tx,
+      services,
+      email,
+      "Your registration has been approved",
+      [
+        `Your registration of ${registration.name} has been approved.`,
+        "",
+        "To complete your registration please set your account password and timezone here (the link works for 7 days):",
+        accountLinkUrl(services.env.APP_URL, "account_setup", token),
+      ],
+      AwaitedKind.AccountSetup,
+    );
     return {
       kind: "approved" as const,
       organizationId: organization.id,
@@ -217,10 +234,17 @@ export async function resendSetupLink(services: AppServices, id: number): Promis
       .for("update");
     if (!user || user.passwordHash) return undefined;
     const token = await issueAccountToken(tx, user.id, "account_setup");
-    await tellApplicant(tx, services, user.email, "Set up your account", [
-      `Here is a new link to set up the account of ${registration.name} (it works for 7 days):`,
-      accountLinkUrl(services.env.APP_URL, "account_setup", token),
-    ]);
+    await tellApplicant(
+      tx,
+      services,
+      user.email,
+      "Set up your account",
+      [
+        `Here is a new link to set up the account of ${registration.name} (it works for 7 days):`,
+        accountLinkUrl(services.env.APP_URL, "account_setup", token),
+      ],
+      AwaitedKind.AccountSetup,
+    );
     return { email: user.email };
   });
   if (!issued) return { kind: "already-set-up" };

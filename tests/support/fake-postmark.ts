@@ -6,22 +6,29 @@ export type FakePostmarkMessage = { To: string; Subject: string; TextBody: strin
 /**
  * A fake Postmark on localhost (set POSTMARK_API_URL to `url`): answers 503 to the next `failNext`
  * requests (an outage), 422 with ErrorCode 406 for addresses at inactive.example, 503 always for
- * addresses at down.example, and 200 with a MessageID otherwise. `delivered` holds what it accepted.
+ * addresses at down.example, and 200 with a MessageID otherwise. `delivered` holds what it accepted,
+ * `answers` every answer with its time.
  */
 export async function startFakePostmark(options: { delayMs?: number } = {}) {
   const state = {
     failNext: 0,
     requests: 0,
     delivered: [] as FakePostmarkMessage[],
+    /** Every request as it was answered: to whom, the status, and when it came in (Date.now()). */
+    answers: [] as { to: string; subject: string; status: number; at: number }[],
   };
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {
       state.requests += 1;
+      const receivedAt = Date.now();
       const answer = () => {
         const message = JSON.parse(Buffer.concat(chunks).toString("utf8")) as FakePostmarkMessage;
         res.setHeader("content-type", "application/json");
+        res.on("finish", () =>
+          state.answers.push({ to: message.To, subject: message.Subject, status: res.statusCode, at: receivedAt }),
+        );
         if (req.url !== "/email" || req.headers["x-postmark-server-token"] !== "server-token") {
           res.writeHead(401).end(JSON.stringify({ ErrorCode: 10, Message: "Bad or missing Server API token." }));
         } else if (state.failNext > 0) {

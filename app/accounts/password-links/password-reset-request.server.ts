@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { deliverNow, queueMessage } from "~/messaging/delivery/outbox.server";
+import { AwaitedKind } from "~/messaging/message-kinds";
 import type { AppServices } from "~/server/app-context";
 import { describeWait } from "~/shared/words";
 import { users } from "~db/schema";
@@ -39,7 +40,7 @@ export async function requestPasswordReset(
       services.messaging,
       {
         channel: "email",
-        kind: "password-reset",
+        kind: AwaitedKind.PasswordReset,
         to: email,
         subject: "Reset your Upstream Marketplace password",
         text: [

@@ -1,5 +1,6 @@
 import { and, asc, eq, isNull, or, sql } from "drizzle-orm";
 import { queueMessage } from "~/messaging/delivery/outbox.server";
+import { AwaitedKind } from "~/messaging/message-kinds";
 import type { AppServices } from "~/server/app-context";
 import type { CurrentUser } from "~/sessions/current-user";
 import { announceSessionChange } from "~/sessions/signed-in-users.server";
@@ -109,7 +110,7 @@ export async function inviteUser(services: AppServices, admin: Admin, invitation
     if (outcome.token) {
       await queueMessage(tx, services.messaging, {
         channel: "email",
-        kind: "invitation",
+        kind: AwaitedKind.Invitation,
         to: email,
         subject: `You have been invited to ${organizationName}`,
         text: [

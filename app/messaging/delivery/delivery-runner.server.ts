@@ -14,6 +14,10 @@ export const DELIVERY_QUEUE = "outbox-delivery";
 export const SWEEP_QUEUE = "outbox-sweep";
 const SWEEP_CRON = "* * * * *";
 const BATCH = 20;
+/** How long after a retry's time its worker is woken: pg-boss compares `startAfter` with the database's clock. */
+const RETRY_WAKE_MARGIN_MS = 50;
+/** Retries due within this long get a timer that wakes the worker; later ones wait for a poll. */
+const WAKE_FOR_RETRIES_WITHIN_MS = 60_000;
 
 export type MessageDelivery = {
   /** Looks at the queue now (after a request queued something). */
@@ -56,6 +60,9 @@ async function startDrainLoop(database: DatabaseHandle, messaging: Messaging): P
     wakeUp?.();
   };
   const unlisten = await database.listen(OUTBOX_CHANNEL, wake);
+  // A retry scheduled outside the loop (a request's own first attempt failed) may fall due before the
+  // loop's next look: waking it recomputes the next due time, so a quick retry is not held to pollMs.
+  messaging.hook = { async enqueued() {}, retryAt: async () => wake() };
   const loop = (async () => {
     while (!stopped) {
       let delay = messaging.settings.pollMs;
@@ -81,6 +88,7 @@ async function startDrainLoop(database: DatabaseHandle, messaging: Messaging): P
   return {
     wake,
     async stop() {
+      messaging.hook = undefined;
       stopped = true;
       wake();
       await loop;
@@ -132,8 +140,29 @@ async function startPgBossDelivery(
   await boss.createQueue(SWEEP_QUEUE, { name: SWEEP_QUEUE, policy: "singleton" });
   await boss.schedule(SWEEP_QUEUE, SWEEP_CRON, {}, { tz: "UTC" });
 
+  const pollingIntervalSeconds = Math.max(0.5, messaging.settings.pollMs / 1000);
+  // A retry's job waits for its time in pg-boss, whose workers look only every pollMs: this process
+  // also wakes its worker when the retry falls due (a moment after, for the database's clock), so a
+  // retry a second away is not held to the next poll.
+  const retryTimers = new Set<NodeJS.Timeout>();
+  let stopping = false;
+  let deliveryWorker: string | undefined;
+  const wakeWorkerAt = (at: Date) => {
+    if (stopping) return;
+    const timer = setTimeout(
+      () => {
+        retryTimers.delete(timer);
+        if (deliveryWorker) boss.notifyWorker(deliveryWorker);
+      },
+      Math.max(0, at.getTime() - Date.now()) + RETRY_WAKE_MARGIN_MS,
+    );
+    timer.unref();
+    retryTimers.add(timer);
+  };
   const retryLater = async (id: number, at: Date) => {
     await boss.send(DELIVERY_QUEUE, { id }, { startAfter: at });
+    // A poll's few seconds matter to a retry due soon (a waited-for message's 8 s), not to one an hour away.
+    if (at.getTime() - Date.now() < WAKE_FOR_RETRIES_WITHIN_MS) wakeWorkerAt(at);
   };
   messaging.hook = {
     async enqueued(executor, id, startAfter) {
@@ -141,8 +170,7 @@ async function startPgBossDelivery(
     },
     retryAt: retryLater,
   };
-  const pollingIntervalSeconds = Math.max(0.5, messaging.settings.pollMs / 1000);
-  const deliveryWorker = await boss.work<{ id: number }>(DELIVERY_QUEUE, { pollingIntervalSeconds }, async (jobs) => {
+  deliveryWorker = await boss.work<{ id: number }>(DELIVERY_QUEUE, { pollingIntervalSeconds }, async (jobs) => {
     for (const job of jobs) await deliverMessage(database.db, messaging, job.data.id, { onRetry: retryLater });
   });
   await boss.work(SWEEP_QUEUE, { pollingIntervalSeconds }, async () => {
@@ -150,12 +178,15 @@ async function startPgBossDelivery(
   });
   // Whatever a crash or a lost job left behind, at start rather than at the next minute.
   await boss.send(SWEEP_QUEUE, {});
-  const wake = () => boss.notifyWorker(deliveryWorker);
+  const worker = deliveryWorker;
+  const wake = () => boss.notifyWorker(worker);
   // A commit that queued a message: this process's worker fetches at once rather than at its next poll.
   const unlisten = await database.listen(OUTBOX_CHANNEL, wake);
   return {
     wake,
     async stop() {
+      stopping = true;
+      for (const timer of retryTimers) clearTimeout(timer);
       messaging.hook = undefined;
       await unlisten();
       await boss.stop({ graceful: true, wait: true, timeout: 15_000 });

@@ -131,6 +131,79 @@ describe.each(databaseKinds)("message delivery on %s", (kind) => {
   });
 });
 
+// Messages a person waits for retry within seconds (1, 2, 4, 8 s; here a tenth of that), notices on
+// the 30 s doubling (kept as it is). The queue looks on its own only once a minute here, so a retry
+// that waited for a poll instead of its own time would show.
+const QUICK_TENTHS = [100, 200, 400, 800];
+
+describe.each(databaseKinds)("retries of a message a person waits for on %s", (kind) => {
+  let fake: Fake;
+  let app: TestApp;
+  beforeAll(async () => {
+    fake = await startFakePostmark();
+    app = await startTestApp(kind, fake.environment, {
+      delivery: { awaitedRetryDelaysMs: QUICK_TENTHS, pollMs: 60_000 },
+    });
+  });
+  afterAll(async () => {
+    await app?.stop();
+    await fake?.close();
+  });
+
+  it("delivers a reset e-mail refused four times on the quick schedule, not the notices' one", async () => {
+    const passwordHash = await hashPassword("quick-password");
+    await app.services.db.insert(users).values({ email: "quick@foothills.example", role: 2, passwordHash });
+    fake.state.failNext = 4;
+    const askedAt = Date.now();
+    const response = await createClient(app.baseURL).request("/forgot-password", {
+      form: { email: "quick@foothills.example" },
+    });
+    expect(response.headers.get("location")).toBe("/forgot-password?done=sent");
+    const [row] = await app.services.db
+      .select({ id: outboxMessages.id })
+      .from(outboxMessages)
+      .where(eq(outboxMessages.to, "quick@foothills.example"));
+    await eventually(() => settled(app, [row?.id ?? 0]), "the reset e-mail sent", 10_000);
+    const [stored] = await app.services.db
+      .select()
+      .from(outboxMessages)
+      .where(eq(outboxMessages.id, row?.id ?? 0));
+    expect(stored).toMatchObject({ kind: "password-reset", status: "sent", attempts: 5 });
+    // The last retry was stored for 0.1 + 0.2 + 0.4 + 0.8 s after the first attempt (plus the sends).
+    const lastRetryAfter = (stored?.nextAttemptAt.getTime() ?? 0) - (stored?.createdAt.getTime() ?? 0);
+    expect(lastRetryAfter).toBeGreaterThanOrEqual(1_500);
+    expect(lastRetryAfter).toBeLessThan(4_000);
+    // Postmark was asked five times, each retry no sooner than its wait and not held for a poll.
+    const asked = fake.state.answers.filter((answer) => answer.to === "quick@foothills.example");
+    expect(asked.map((answer) => answer.status)).toEqual([503, 503, 503, 503, 200]);
+    const gaps = asked.slice(1).map((answer, index) => answer.at - (asked[index]?.at ?? 0));
+    for (const [index, gap] of gaps.entries()) {
+      expect(gap, `wait ${index + 1}`).toBeGreaterThanOrEqual((QUICK_TENTHS[index] ?? 0) - 5);
+      expect(gap, `wait ${index + 1}`).toBeLessThan((QUICK_TENTHS[index] ?? 0) + 1_500);
+    }
+    expect((asked.at(-1)?.at ?? 0) - askedAt).toBeLessThan(5_000);
+  });
+
+  it("keeps a notice on the 30 s doubling after a refusal", async () => {
+    fake.state.failNext = 1;
+    const { id } = await queueMessage(app.services.db, app.services.messaging, {
+      channel: "email",
+      kind: "auction-opened notification",
+      to: "notice@foothills.example",
+      subject: "Notice",
+      text: "An auction opened.",
+    });
+    await eventually(async () => (await statusOf(app, [id]))[0]?.attempts === 1, "the first attempt refused");
+    await eventually(async () => (await statusOf(app, [id]))[0]?.status === "queued", "the retry stored");
+    const [stored] = await app.services.db.select().from(outboxMessages).where(eq(outboxMessages.id, id));
+    const refusedAt = fake.state.answers.find((answer) => answer.to === "notice@foothills.example")?.at ?? 0;
+    const retryAfter = (stored?.nextAttemptAt.getTime() ?? 0) - refusedAt;
+    expect(stored?.lastError).toMatch(/\(503\)/);
+    expect(retryAfter).toBeGreaterThanOrEqual(29_000);
+    expect(retryAfter).toBeLessThanOrEqual(31_000);
+  });
+});
+
 describe.each(databaseKinds)("a crash between commit and send on %s", (kind) => {
   it("delivers what was queued (and what was being sent) once, when the next process starts", async () => {
     const fake = await startFakePostmark();

@@ -3,7 +3,9 @@ import { counted } from "~/shared/words";
 import type { Database } from "~db/database.server";
 import { outboxMessages } from "~db/schema";
 import { DeliveryError } from "../delivery-error";
+import { urgencyOf } from "../message-kinds";
 import type { Executor, Messaging, NewMessage } from "../messaging.server";
+import { maxAttemptsOf, retryDelayMs } from "./retry-schedule";
 
 // The durable outbox (issue 19). A message is a row written in the transaction of the change that
 // causes it; `deliverMessage` sends it after the commit, at most once per row as far as the row's
@@ -137,7 +139,9 @@ export async function deliverMessage(
         ? error
         : new DeliveryError(`Unexpected error: ${(error as Error).message}`, { permanent: false });
     if (!(error instanceof DeliveryError)) console.error(`message ${id}: unexpected delivery error`, error);
-    if (deliveryError.permanent || row.attempts >= settings.maxAttempts) {
+    // How soon and how often to try again is the message kind's (a person waiting, or a notice).
+    const urgency = urgencyOf(row.kind);
+    if (deliveryError.permanent || row.attempts >= maxAttemptsOf(settings, urgency)) {
       await db
         .update(outboxMessages)
         .set({ status: "failed", lastError: deliveryError.message, claimedUntil: null })
@@ -147,7 +151,7 @@ export async function deliverMessage(
       );
       return { kind: "failed", error: deliveryError.message };
     }
-    const at = new Date(Date.now() + settings.retryDelayMs(row.attempts));
+    const at = new Date(Date.now() + retryDelayMs(settings, urgency, row.attempts));
     await db
       .update(outboxMessages)
       .set({ status: "queued", nextAttemptAt: at, lastError: deliveryError.message, claimedUntil: null })

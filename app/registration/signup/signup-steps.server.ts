@@ -1,6 +1,7 @@
 import { createHash, randomBytes, randomInt, timingSafeEqual } from "node:crypto";
 import { and, count, desc, eq, gt, isNotNull, isNull, min, sql } from "drizzle-orm";
 import { deliverNow, queueMessage } from "~/messaging/delivery/outbox.server";
+import { AwaitedKind } from "~/messaging/message-kinds";
 import { lastUpdated as privacyPolicyVersion } from "~/public-pages/content/privacy-policy";
 import { lastUpdated as termsVersion } from "~/public-pages/content/terms-and-conditions";
 import type { AppServices } from "~/server/app-context";
@@ -119,7 +120,7 @@ function queueCode(tx: Executor, services: AppServices, mobileNumber: string, co
     services.messaging,
     {
       channel: "sms",
-      kind: "access-code",
+      kind: AwaitedKind.AccessCode,
       to: mobileNumber,
       text: `Your Upstream Marketplace verification code is ${code}. It expires in 10 minutes.`,
     },
