@@ -1,4 +1,5 @@
 import { and, eq, lt, lte, or, sql } from "drizzle-orm";
+import { logger, withoutWordsOf } from "~/platform/logger.server";
 import { counted } from "~/shared/words";
 import type { Database } from "~db/database.server";
 import { outboxMessages } from "~db/schema";
@@ -136,14 +137,16 @@ export async function deliverMessage(
       error instanceof DeliveryError
         ? error
         : new DeliveryError(`Unexpected error: ${(error as Error).message}`, { permanent: false });
-    if (!(error instanceof DeliveryError)) console.error(`message ${id}: unexpected delivery error`, error);
+    if (!(error instanceof DeliveryError)) logger.error({ err: error }, `message ${id}: unexpected delivery error`);
     if (deliveryError.permanent || row.attempts >= settings.maxAttempts) {
       await db
         .update(outboxMessages)
         .set({ status: "failed", lastError: deliveryError.message, claimedUntil: null })
         .where(ours);
-      console.error(
-        `message ${id} (${row.kind}) failed after ${counted(row.attempts, "attempt", "attempts")}: ${deliveryError.message}`,
+      // The provider's answer may quote the message it refused: its codes and links are taken out.
+      logger.error(
+        `message ${id} (${row.kind}) failed after ${counted(row.attempts, "attempt", "attempts")}: ` +
+          withoutWordsOf(deliveryError.message, `${row.subject ?? ""} ${row.text}`),
       );
       return { kind: "failed", error: deliveryError.message };
     }
