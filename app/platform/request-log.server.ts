@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Socket } from "node:net";
 import { pinoHttp } from "pino-http";
 import { logger } from "./logger.server";
 import { pathnameOf } from "./node-http.server";
@@ -12,8 +13,17 @@ import type { ProxyTrust } from "./proxy-trust";
 /** Fly's request ids (01HXYZ…-region); anything else in the header is not Fly's and not kept. */
 const FLY_REQUEST_ID = /^[\w-]{1,128}$/;
 
-/** Socket bytes written before this response (a kept-alive connection carries several). */
-const bytesBefore = new WeakMap<ServerResponse, number>();
+/**
+ * The response's socket and the bytes written on it before this response (a kept-alive connection
+ * carries several); the response lets go of its socket when it finishes.
+ */
+const socketAtStart = new WeakMap<ServerResponse, { socket: Socket; bytesBefore: number }>();
+
+/** Bytes sent for this response, headers included. */
+function bytesSent(res: ServerResponse): number | undefined {
+  const start = socketAtStart.get(res);
+  return start && start.socket.bytesWritten - start.bytesBefore;
+}
 
 /** Fly's id for the request when Fly's proxy is the one trusted (a client cannot choose it), else a new one. */
 function requestIdOf(req: IncomingMessage, trust: ProxyTrust): string {
@@ -36,7 +46,7 @@ export function createRequestLog(routeLabelOf: (pathname: string) => string, tru
       req: (req: IncomingMessage) => ({ method: req.method, route: routeLabelOf(pathnameOf(req)) }),
       res: (res: ServerResponse) => ({
         status: res.statusCode,
-        bytes: (res.socket?.bytesWritten ?? 0) - (bytesBefore.get(res) ?? 0),
+        bytes: bytesSent(res),
       }),
     },
     customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? "error" : "info"),
@@ -50,7 +60,7 @@ export function createRequestLog(routeLabelOf: (pathname: string) => string, tru
   return (req: IncomingMessage, res: ServerResponse): void => {
     req.id = requestIdOf(req, trust);
     res.setHeader("X-Request-Id", req.id);
-    bytesBefore.set(res, req.socket?.bytesWritten ?? 0);
+    if (req.socket) socketAtStart.set(res, { socket: req.socket, bytesBefore: req.socket.bytesWritten });
     log(req, res);
   };
 }
