@@ -71,7 +71,7 @@ export function configureLogger(options: { level: LogLevel; destination?: Destin
 export function withoutWordsOf(text: string, secrets: string): string {
   // Codes have digits; tokens are long. URLs are split at their punctuation, so a token echoed alone goes too.
   const words = new Set(
-    secrets.split(/[^\w~.+-]+/).filter((word) => (word.length >= 6 && /\d/.test(word)) || word.length >= 16),
+    secrets.split(/[^\w~+-]+/).filter((word) => (word.length >= 6 && /\d/.test(word)) || word.length >= 16),
   );
   let result = text;
   for (const word of words) result = result.split(word).join(REDACTED);
