@@ -138,7 +138,7 @@ describe("the start's check of Stripe's prices against fees.ts", () => {
     expect(warnings).toHaveLength(2);
     for (const warning of warnings) {
       expect(warning).toMatch(
-        /^warning: Stripe could not be reached to check its prices against app\/payments\/fees\.ts/,
+        /^Stripe could not be reached to check its prices against app\/payments\/fees\.ts/,
       );
     }
   });
