@@ -1,3 +1,4 @@
+import { DrizzleQueryError } from "drizzle-orm/errors";
 import { afterEach, describe, expect, it } from "vitest";
 import { captureLogLines } from "../../tests/support/log-lines";
 import { configureLogger, logger, withoutWordsOf } from "./logger.server";
@@ -41,10 +42,11 @@ describe("the logger", () => {
 
   it("keeps a failed query's statement but not its parameters (Drizzle puts them in the message)", () => {
     configureLogger({ level: "info", destination: log.destination });
-    const cause = new Error("connection terminated");
-    const error = new Error('Failed query: select * from "users" where "password_hash" = $1\nparams: secret-hash-123', {
-      cause,
-    });
+    const error = new DrizzleQueryError(
+      'select * from "users" where "password_hash" = $1',
+      ["secret-hash-123"],
+      new Error("connection terminated"),
+    );
     logger.error({ err: error }, "query failed");
     const text = log.text();
     expect(text).not.toContain("secret-hash-123");
@@ -52,6 +54,8 @@ describe("the logger", () => {
     expect(line?.err?.message).toContain('Failed query: select * from "users" where "password_hash" = $1');
     expect(line?.err?.message).toContain("params: [redacted]");
     expect(line?.err?.stack).toContain("params: [redacted]");
+    expect(line?.err?.stack).toContain("caused by: Error: connection terminated");
+    expect(line?.err?.params).toBe("[redacted]");
   });
 });
 

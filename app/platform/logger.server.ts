@@ -14,20 +14,30 @@ const REDACTED_PATHS = ["headers", "req.headers", "res.headers", "*.headers"].fl
   SECRET_HEADERS.map((header) => `${parent}${header.startsWith("[") ? "" : "."}${header}`),
 );
 
-// Drizzle's query errors carry the query's parameters in their message and stack ("params: a,b"):
-// hashed passwords, token hashes, codes. The statement stays (it is ours); the values never.
+// Drizzle's query errors carry the query's parameters (hashed passwords, token hashes, codes): in
+// their message and stack ("params: a,b") and as a field. The statement stays (it is ours); the values
+// never, nor postgres.js's own fields for them (enumerable in its debug mode).
 const QUERY_PARAMETERS = /^(\s*)params: .*$/gm;
+const PARAMETER_FIELDS = ["params", "parameters", "args"];
 const withoutQueryParameters = (text: unknown) =>
   typeof text === "string" ? text.replace(QUERY_PARAMETERS, `$1params: ${REDACTED}`) : text;
 
-type SerializedError = { message?: unknown; stack?: unknown; aggregateErrors?: SerializedError[] };
+type SerializedError = Record<string, unknown>;
 
 function scrubbed(error: SerializedError): SerializedError {
+  for (const field of PARAMETER_FIELDS) if (field in error) error[field] = REDACTED;
   error.message = withoutQueryParameters(error.message);
   error.stack = withoutQueryParameters(error.stack);
-  error.aggregateErrors?.forEach(scrubbed);
+  // Errors under other fields (aggregateErrors, an error kept as a property) are serialized the same way.
+  for (const value of Object.values(error)) {
+    if (Array.isArray(value)) for (const item of value) if (isErrorLike(item)) scrubbed(item);
+    if (isErrorLike(value)) scrubbed(value);
+  }
   return error;
 }
+
+const isErrorLike = (value: unknown): value is SerializedError =>
+  typeof value === "object" && value !== null && typeof (value as { stack?: unknown }).stack === "string";
 
 /** pino's error serializer (type, message and stack with their causes), less any query parameters. */
 const errorSerializer = (value: unknown) => {

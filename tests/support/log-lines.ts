@@ -9,7 +9,7 @@ export type LogLine = {
   req?: { method: string; route: string };
   res?: { status: number; bytes: number };
   durationMs?: number;
-  err?: { type: string; message: string; stack: string };
+  err?: { type: string; message: string; stack: string; [field: string]: unknown };
   [field: string]: unknown;
 };
 
