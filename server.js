@@ -11,16 +11,22 @@ if (existsSync(".env")) process.loadEnvFile(".env");
 
 const development = process.argv.includes("--dev");
 
+// Its lines are JSON on standard output, at LOG_LEVEL, once the application has read the environment.
+let logger;
+
 async function loadApplication() {
   if (!development) {
-    const { createApplication } = await import("./build/server/index.js");
-    return createApplication();
+    const server = await import("./build/server/index.js");
+    logger = server.logger;
+    return server.createApplication();
   }
   const vite = await import("vite").then((module) =>
     module.createServer({ server: { middlewareMode: true }, appType: "custom" }),
   );
   const runner = vite.environments.ssr.runner;
-  const { createApplication } = await runner.import("./app/server/server-app.ts");
+  const server = await runner.import("./app/server/server-app.ts");
+  logger = server.logger;
+  const { createApplication } = server;
   const application = await createApplication({
     loadBuild: () => runner.import("virtual:react-router/server-build"),
   });
@@ -39,34 +45,43 @@ const migrateOnly = process.argv.includes("--migrate-only");
 let application;
 try {
   if (migrateOnly) {
-    const { migrateOnly: prepare } = await import("./build/server/index.js");
-    await prepare();
-    console.log("Database migrated and reference data loaded.");
+    const server = await import("./build/server/index.js");
+    logger = server.logger;
+    await server.migrateOnly();
+    logger.info("Database migrated and reference data loaded.");
     process.exit(0);
   }
   if (process.argv.includes("--send-reminders")) {
-    const { sendRemindersOnce } = await import("./build/server/index.js");
-    const reminded = await sendRemindersOnce();
-    console.log(`Expiry reminders sent for ${reminded} document(s).`);
+    const server = await import("./build/server/index.js");
+    logger = server.logger;
+    const reminded = await server.sendRemindersOnce();
+    logger.info({ reminded }, `Expiry reminders sent for ${reminded} document(s).`);
     process.exit(0);
   }
   if (process.argv.includes("--worker")) {
-    const { runWorker } = await import("./build/server/index.js");
-    const worker = await runWorker();
-    console.log("Worker started: expiry reminders daily at 14:00 UTC.");
+    const server = await import("./build/server/index.js");
+    logger = server.logger;
+    const worker = await server.runWorker();
+    logger.info("Worker started: expiry reminders daily at 14:00 UTC.");
     for (const signal of ["SIGINT", "SIGTERM"]) {
-      process.on(signal, () => worker.stop().then(() => process.exit(0)));
+      process.on(signal, () => {
+        logger.info(`${signal} received: stopping the worker`);
+        worker.stop().then(() => process.exit(0));
+      });
     }
     await new Promise(() => {});
   }
   application = await loadApplication();
 } catch (error) {
-  // A configuration problem is one clear line, not a stack trace.
+  // A configuration problem is one clear line, not a stack trace; plain text on standard error, as the
+  // log level itself may be what is wrong.
   if (error?.name === "ConfigurationError") {
     console.error(error.message);
     process.exit(1);
   }
-  throw error;
+  if (!logger) throw error;
+  logger.fatal({ err: error }, "start failed");
+  process.exit(1);
 }
 
 let stopping = false;
@@ -85,14 +100,14 @@ const server = http.createServer((req, res) => {
 server.keepAliveTimeout = 65_000; // longer than the load balancer's idle timeout
 server.listen(application.port, application.host, () => {
   const shownHost = ["0.0.0.0", "::"].includes(application.host) ? "localhost" : application.host;
-  console.log(`Upstream Marketplace listening on http://${shownHost}:${application.port}`);
+  logger.info(`Upstream Marketplace listening on http://${shownHost}:${application.port}`);
 });
 
 async function stop(signal) {
   if (stopping) return;
   stopping = true;
   const started = Date.now();
-  console.log(`${signal} received: finishing open requests, then closing the database`);
+  logger.info(`${signal} received: finishing open requests, then closing the database`);
   // First, the other machines stop sending this one the bids of the auctions it took (decision 028).
   await application.leaveMachines?.();
   const closed = new Promise((resolve) => server.on("close", resolve));
@@ -106,7 +121,7 @@ async function stop(signal) {
   server.closeIdleConnections();
   const idleSweep = setInterval(() => server.closeIdleConnections(), 100);
   const forced = setTimeout(() => {
-    console.warn("connections still open 10 s after the stop began: closing them");
+    logger.warn("connections still open 10 s after the stop began: closing them");
     server.closeAllConnections();
   }, 10_000);
   forced.unref();
@@ -114,7 +129,7 @@ async function stop(signal) {
   clearInterval(idleSweep);
   clearTimeout(forced);
   await application.close();
-  console.log(`Stopped in ${Date.now() - started} ms.`);
+  logger.info({ durationMs: Date.now() - started }, `Stopped in ${Date.now() - started} ms.`);
   process.exit(0);
 }
 process.on("SIGTERM", () => stop("SIGTERM"));

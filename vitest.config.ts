@@ -11,6 +11,9 @@ export default defineConfig({
     // files wait on PostgreSQL, HTTP and timers much of their time: two keep both CPUs busy (the unit
     // and integration projects share one group, so they share this number).
     maxWorkers: 2,
+    // The apps the tests start log nothing (tens of thousands of requests) unless a test asks for its
+    // lines (startTestApp's logDestination) or LOG_LEVEL is set for the run.
+    env: { LOG_LEVEL: process.env.LOG_LEVEL ?? "silent" },
     exclude: ["**/node_modules/**", "build/**", ".react-router/**"],
     // The production build is loaded by Node itself, as `node server.js` loads it (it bundles its own
     // react-router, decision 023).

@@ -3,6 +3,7 @@ import { createReadableStreamFromReadable } from "@react-router/node";
 import { renderToPipeableStream } from "react-dom/server";
 import { type EntryContext, type RouterContextProvider, ServerRouter } from "react-router";
 import { NonceProvider } from "~/layout/nonce";
+import { logger } from "~/platform/logger.server";
 import { cspNonceContext } from "~/server/app-context";
 
 export const streamTimeout = 5_000;
@@ -52,7 +53,7 @@ export default function handleRequest(
         },
         onError(error: unknown) {
           responseStatusCode = 500;
-          if (!request.signal.aborted) console.error(error);
+          if (!request.signal.aborted) logger.error({ err: error }, "rendering a page failed");
         },
       },
     );
@@ -67,5 +68,5 @@ export default function handleRequest(
 
 export function handleError(error: unknown, { request }: { request: Request }) {
   if (request.signal.aborted) return;
-  console.error(error);
+  logger.error({ err: error, method: request.method }, "a loader or action failed");
 }

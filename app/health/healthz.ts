@@ -1,3 +1,4 @@
+import { logger } from "~/platform/logger.server";
 import { appServicesContext } from "~/server/app-context";
 import type { Route } from "./+types/healthz";
 
@@ -13,7 +14,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     ]);
     return Response.json({ status: "ok" }, { headers: noStore });
   } catch (error) {
-    console.error("health check failed:", (error as Error).message);
+    logger.error({ err: error }, "health check failed");
     return Response.json({ status: "unavailable" }, { status: 503, headers: noStore });
   }
 }

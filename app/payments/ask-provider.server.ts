@@ -1,3 +1,4 @@
+import { logger } from "~/platform/logger.server";
 import { CardError, PAYMENT_UNAVAILABLE, PaymentProviderError } from "./payments";
 
 /** Why a call to the card provider gave no answer: the card was refused, or the provider failed. */
@@ -15,7 +16,7 @@ export async function askProvider<Answer>(
   } catch (error) {
     if (error instanceof CardError) return { kind: "card-refused", message: error.message };
     if (error instanceof PaymentProviderError) {
-      console.error(`${what} failed:`, error.message);
+      logger.error({ err: error }, `${what} failed`);
       return { kind: "payment-unavailable", message: PAYMENT_UNAVAILABLE };
     }
     throw error;

@@ -1,5 +1,6 @@
 import Stripe from "stripe";
 import { ConfigurationError, type Environment } from "~/platform/env.server";
+import { logger } from "~/platform/logger.server";
 import { GST_PERCENT, SELLER_FEES, SELLER_FEES_AT_STRIPE } from "./fees";
 import { createStripeClient } from "./stripe.server";
 
@@ -110,8 +111,8 @@ export async function checkStripeFees(env: Environment, options: FeeCheckOptions
         `Invalid configuration: Stripe refused to show the prices (${(error as Error).message}); check STRIPE_SECRET_KEY`,
       );
     }
-    (options.warn ?? console.warn)(
-      `warning: Stripe could not be reached to check its prices against app/payments/fees.ts ` +
+    (options.warn ?? ((message: string) => logger.warn(message)))(
+      `Stripe could not be reached to check its prices against app/payments/fees.ts ` +
         `(${error instanceof Error ? error.message : String(error)}); starting anyway, the next start checks again`,
     );
     return;

@@ -1,4 +1,5 @@
 import Stripe from "stripe";
+import { logger } from "~/platform/logger.server";
 import {
   CARD_NOT_SAVED,
   CardError,
@@ -217,7 +218,7 @@ export function createStripePayments(config: StripeConfig, fetchImpl?: typeof fe
         { idempotencyKey: `pay-overdue-${idempotencyKey}` },
       );
     } catch (error) {
-      console.error(`paying overdue invoice ${invoiceId} with the new card failed:`, (error as Error).message);
+      logger.error({ err: error }, `paying overdue invoice ${invoiceId} with the new card failed`);
     }
   }
 

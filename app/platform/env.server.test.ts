@@ -51,6 +51,15 @@ describe("readEnvironment", () => {
     expect(readEnvironment({ STRIPE_WEBHOOK_SECRET: "whsec_abc" }).STRIPE_WEBHOOK_SECRET).toBe("whsec_abc");
   });
 
+  it("reads the log level (default info) and names the known ones when it is not one", () => {
+    expect(readEnvironment({}).LOG_LEVEL).toBe("info");
+    expect(readEnvironment({ LOG_LEVEL: "" }).LOG_LEVEL).toBe("info");
+    expect(readEnvironment({ LOG_LEVEL: "debug" }).LOG_LEVEL).toBe("debug");
+    expect(refusal({ LOG_LEVEL: "verbose" })).toBe(
+      "Invalid configuration: LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent",
+    );
+  });
+
   it("derives APP_URL from PORT and drops a trailing slash", () => {
     expect(readEnvironment({ PORT: "8080" }).APP_URL).toBe("http://localhost:8080");
     expect(readEnvironment({ APP_URL: "https://market.example.ca/" }).APP_URL).toBe("https://market.example.ca");

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { pluralOf } from "../shared/words";
+import { LOG_LEVELS } from "./logger.server";
 
 const optionalText = z
   .string()
@@ -19,6 +20,8 @@ const environmentSchema = z
         .optional(),
     ),
     PGLITE_DIR: z.string().default(".data/pglite"),
+    /** How much goes to standard output as JSON lines. */
+    LOG_LEVEL: optionalText.pipe(z.enum(LOG_LEVELS, `must be one of ${LOG_LEVELS.join(", ")}`).default("info")),
     APP_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
     /**
      * Where the other app machines reach this one: they send it the bids of the auctions it takes

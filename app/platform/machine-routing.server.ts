@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import os from "node:os";
 import type { DatabaseHandle } from "~db/database.server";
+import { logger } from "./logger.server";
 import { ownerOf } from "./rendezvous";
 
 // Several machines, one auction (issue 33, decision 028): an auction's bids are decided fastest by one
@@ -100,7 +101,7 @@ export async function startMachineRouting(
     if (left) return;
     renew()
       .then(read)
-      .catch((error) => console.error("machine list: renewal failed", error));
+      .catch((error) => logger.error({ err: error }, "machine list: renewal failed"));
   }, heartbeatMs);
   heartbeat.unref();
 

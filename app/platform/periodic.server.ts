@@ -1,3 +1,5 @@
+import { logger } from "./logger.server";
+
 /**
  * Runs `work` now and then every `intervalMs`, never two passes at once (a tick while one is under
  * way is skipped), logging failures under `label`. The timer does not keep the process alive.
@@ -8,7 +10,7 @@ export function startPeriodic(label: string, work: () => Promise<unknown>, inter
   const tick = () => {
     if (running) return;
     running = work()
-      .catch((error) => console.error(`${label}:`, error))
+      .catch((error) => logger.error({ err: error }, `${label} failed`))
       .finally(() => {
         running = undefined;
       });

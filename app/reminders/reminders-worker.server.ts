@@ -1,4 +1,5 @@
 import PgBoss from "pg-boss";
+import { logger } from "~/platform/logger.server";
 import { utcDay } from "~/shared/dates";
 import { counted } from "~/shared/words";
 import { type ReminderServices, sendExpiryReminders } from "./expiry-reminders.server";
@@ -19,13 +20,13 @@ export async function startRemindersWorker(
   options: { pollingIntervalSeconds?: number } = {},
 ) {
   const boss = new PgBoss({ connectionString, schema: "pgboss", max: 2 });
-  boss.on("error", (error) => console.error("job queue:", error));
+  boss.on("error", (error) => logger.error({ err: error }, "job queue failed"));
   await boss.start();
   await boss.createQueue(EXPIRY_REMINDERS_JOB);
   await boss.schedule(EXPIRY_REMINDERS_JOB, EXPIRY_REMINDERS_CRON, {}, { tz: "UTC" });
   await boss.work(EXPIRY_REMINDERS_JOB, { pollingIntervalSeconds: options.pollingIntervalSeconds ?? 30 }, async () => {
     const { reminded } = await sendExpiryReminders(services, today());
-    console.log(`expiry reminders: ${counted(reminded, "document", "documents")} reminded of`);
+    logger.info({ reminded }, `expiry reminders: ${counted(reminded, "document", "documents")} reminded of`);
   });
   return {
     boss,

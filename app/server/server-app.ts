@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 import compression from "compression";
+import type { DestinationStream } from "pino";
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
 import serveStatic from "serve-static";
 import { createThrottles } from "~/accounts/sign-in/throttle.server";
@@ -23,6 +24,7 @@ import { type DatabaseHandle, openDatabase } from "~db/database.server";
 import { seedDemoCatalogue, seedReferenceData } from "~db/seed";
 import { CROSS_ORIGIN_MESSAGE, isCrossOriginWrite } from "../platform/cross-origin";
 import { ConfigurationError, type Environment, isStagingCopy, readEnvironment } from "../platform/env.server";
+import { configureLogger, logger } from "../platform/logger.server";
 import {
   FORWARDED_BY_HEADER,
   type MachineRouting,
@@ -38,6 +40,7 @@ import {
   toFetchRequest,
 } from "../platform/node-http.server";
 import { proxyTrustOf } from "../platform/proxy-trust";
+import { createRequestLog } from "../platform/request-log.server";
 import { createRouteLabeller } from "../platform/route-label.server";
 import { createNonce, securityHeaders } from "../platform/security-headers";
 import { SESSION_COOKIE_NAME } from "../platform/session-cookie";
@@ -45,6 +48,8 @@ import { createStaticPageCache } from "../platform/static-page-cache.server";
 import { type AppServices, appServicesContext, clientAddressContext, cspNonceContext } from "./app-context";
 
 export { ConfigurationError } from "../platform/env.server";
+/** For server.js: its start, stop and job lines are JSON lines too. */
+export { logger } from "../platform/logger.server";
 
 export type ApplicationOptions = {
   /** Dev server: loads the route build through Vite on each request. */
@@ -59,6 +64,8 @@ export type ApplicationOptions = {
    * a prepared one); it is still migrated and seeded, and closed with the application.
    */
   database?: DatabaseHandle;
+  /** Where the log lines go instead of standard output (a test reads them). */
+  logDestination?: DestinationStream;
 };
 
 export type Application = {
@@ -83,9 +90,16 @@ async function prepareDatabase(database: DatabaseHandle): Promise<void> {
   });
 }
 
+/** Reads the environment (a ConfigurationError when it is wrong), then sets the log level it names. */
+function startEnvironment(environment: NodeJS.ProcessEnv | undefined, logDestination?: DestinationStream) {
+  const env = readEnvironment(environment);
+  configureLogger({ level: env.LOG_LEVEL, destination: logDestination });
+  return env;
+}
+
 /** `node server.js --migrate-only` (Fly's release command): prepare the database, then exit. */
 export async function migrateOnly(environment: NodeJS.ProcessEnv = process.env): Promise<void> {
-  const env = readEnvironment(environment);
+  const env = startEnvironment(environment);
   const database = await openDatabase({ databaseUrl: env.DATABASE_URL, pgliteDir: env.PGLITE_DIR });
   try {
     await prepareDatabase(database);
@@ -100,25 +114,25 @@ export async function migrateOnly(environment: NodeJS.ProcessEnv = process.env):
 /** Says on every start which development doors are open (they are only where `devDoorsOpen` allows). */
 function warnAboutDevDoors(env: Environment, messaging: Messaging, payments?: Payments): void {
   if (isStagingCopy(env)) {
-    console.warn(
-      "warning: DEV_OUTBOX=on: this production server is a staging copy; every page says so, and missing " +
+    logger.warn(
+      "DEV_OUTBOX=on: this production server is a staging copy; every page says so, and missing " +
         "providers are replaced by the dev outbox (readable by anyone at /dev/outbox) and the test card provider",
     );
   }
   for (const channel of messaging.outboxChannels) {
-    console.warn(
-      `warning: ${channel === "sms" ? "SMS (Twilio)" : "e-mail (Postmark)"} is not configured; ` +
+    logger.warn(
+      `${channel === "sms" ? "SMS (Twilio)" : "e-mail (Postmark)"} is not configured; ` +
         `messages are kept in the dev outbox at ${env.APP_URL}/dev/outbox`,
     );
   }
   if (payments?.provider === "test") {
-    console.warn("warning: card payments (Stripe) are not configured; the built-in test card provider is used");
+    logger.warn("card payments (Stripe) are not configured; the built-in test card provider is used");
   }
 }
 
 /** The services a background process needs: the database (migrated) and messaging. */
 async function openBackgroundServices(environment: NodeJS.ProcessEnv, delivery?: Partial<DeliverySettings>) {
-  const env = readEnvironment(environment);
+  const env = startEnvironment(environment);
   const database = await openDatabase({ databaseUrl: env.DATABASE_URL, pgliteDir: env.PGLITE_DIR });
   await prepareDatabase(database);
   const services = { env, db: database.db, messaging: createMessaging(env, database.db, { settings: delivery }) };
@@ -135,7 +149,7 @@ export async function runWorker(
   options: { delivery?: Partial<DeliverySettings> } = {},
 ): Promise<{ stop(): Promise<void> }> {
   // Before the database: Stripe's prices must be the fee table's (stops the start otherwise).
-  await checkStripeFees(readEnvironment(environment));
+  await checkStripeFees(startEnvironment(environment));
   const { env, database, services } = await openBackgroundServices(environment, options.delivery);
   if (!env.DATABASE_URL) {
     await database.close();
@@ -178,7 +192,7 @@ export async function sendRemindersOnce(environment: NodeJS.ProcessEnv = process
 
 /** Opens the database, migrates, loads reference data, and returns the HTTP request listener. */
 export async function createApplication(options: ApplicationOptions = {}): Promise<Application> {
-  const env = readEnvironment(options.environment);
+  const env = startEnvironment(options.environment, options.logDestination);
   // Before the database: Stripe's prices must be the fee table's (stops the start otherwise).
   await checkStripeFees(env);
   const development = Boolean(options.loadBuild);
@@ -201,6 +215,7 @@ export async function createApplication(options: ApplicationOptions = {}): Promi
   warnAboutDevDoors(env, messaging, payments);
   // Who may tell us the client's address and protocol, decided once.
   const trust = proxyTrustOf(env);
+  const logRequest = createRequestLog(routeLabelOf, trust);
 
   // One LISTEN connection per app process, feeding every auction event stream it serves.
   const auctionLive = await createAuctionLive(database);
@@ -269,7 +284,8 @@ export async function createApplication(options: ApplicationOptions = {}): Promi
             return sendFetchResponse(res, response);
           })
           .catch((error: unknown) => {
-            console.error("request failed:", error);
+            // The request's line carries it, with its stack.
+            res.err = error instanceof Error ? error : new Error(String(error));
             if (res.headersSent) {
               res.destroy();
               return;
@@ -341,6 +357,7 @@ export async function createApplication(options: ApplicationOptions = {}): Promi
     port: env.PORT,
     host: env.HOST,
     handle(req, res) {
+      logRequest(req, res);
       const owner = routeElsewhere(req);
       if (owner && routing) {
         routing.forward(req, res, owner, (body) => {
@@ -353,7 +370,7 @@ export async function createApplication(options: ApplicationOptions = {}): Promi
       try {
         fast = serveFast(req, res);
       } catch (error) {
-        console.error("fast path failed; handing the request to the app instead", error);
+        logger.error({ err: error }, "fast path failed; handing the request to the app instead");
         fast = false;
         if (res.headersSent) return;
       }
@@ -367,7 +384,7 @@ export async function createApplication(options: ApplicationOptions = {}): Promi
           if (!served) app(req, res);
         },
         (error) => {
-          console.error("fast path failed; handing the request to the app instead", error);
+          logger.error({ err: error }, "fast path failed; handing the request to the app instead");
           if (!res.headersSent) app(req, res);
         },
       );

@@ -113,6 +113,8 @@ export default async function setup(project: TestProject) {
     ...(postgresDatabase ? { DATABASE_URL: postgresDatabase.url } : { PGLITE_DIR: pgliteDir }),
     SEED_STAFF_EMAIL: STAFF.email,
     SEED_STAFF_PASSWORD: STAFF.password,
+    // A line per request only when asked for (E2E_SERVER_LOG prints the server's output at the end).
+    LOG_LEVEL: process.env.E2E_SERVER_LOG ? "info" : "warn",
   };
   let log = "";
   const server = spawn(process.execPath, ["server.js"], { env: environment, stdio: ["ignore", "pipe", "pipe"] });

@@ -1,12 +1,15 @@
 import { Agent, request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { captureLogLines, LOG_LEVEL_NUMBERS } from "../support/log-lines";
 import { createClient, createStaffAndBuyerUsers, startTestApp, type TestApp } from "../support/test-app";
 import { databaseKinds } from "../support/test-database";
 
 describe.each(databaseKinds)("application on %s", (kind) => {
   let app: TestApp;
+  // Errors only: what the last test expects to be logged.
+  const log = captureLogLines();
   beforeAll(async () => {
-    app = await startTestApp(kind);
+    app = await startTestApp(kind, { LOG_LEVEL: "error" }, { logDestination: log.destination });
   });
   afterAll(async () => {
     await app?.stop();
@@ -90,17 +93,17 @@ describe.each(databaseKinds)("application on %s", (kind) => {
   // Runs last: it takes the database away.
   it("answers 503 from /healthz and a friendly 500 page without internals once the database is gone", async () => {
     await app.closeDatabase();
-    const originalError = console.error;
-    console.error = () => {}; // the expected failures are logged; keep the test output clean
-    try {
-      expect((await fetch(`${app.baseURL}/healthz`)).status).toBe(503);
-      const response = await fetch(`${app.baseURL}/dev/outbox`);
-      expect(response.status).toBe(500);
-      const html = await response.text();
-      expect(html).toContain("Something went wrong");
-      expect(html).not.toMatch(/at .*\.js:\d+|Error:|stack/i);
-    } finally {
-      console.error = originalError;
-    }
+    log.clear();
+    expect((await fetch(`${app.baseURL}/healthz`)).status).toBe(503);
+    const response = await fetch(`${app.baseURL}/dev/outbox`);
+    expect(response.status).toBe(500);
+    const html = await response.text();
+    expect(html).toContain("Something went wrong");
+    expect(html).not.toMatch(/at .*\.js:\d+|Error:|stack/i);
+    // The internals go to the log instead: each failure with its stack, and each request's line.
+    const errors = log.lines().filter((line) => line.level === LOG_LEVEL_NUMBERS.error);
+    expect(errors.find((line) => line.msg === "health check failed")?.err?.stack).toMatch(/\n\s+at /);
+    expect(errors.find((line) => line.msg === "a loader or action failed")?.err?.stack).toMatch(/\n\s+at /);
+    expect(errors.map((line) => line.req?.route)).toEqual(expect.arrayContaining(["/dev/outbox"]));
   });
 });

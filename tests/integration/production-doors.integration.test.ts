@@ -1,10 +1,11 @@
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PROVIDER_SETTINGS } from "~/platform/env.server";
 import { sessions } from "~db/schema";
 import { fakeStripeForFile } from "../mocks/stripe";
+import { captureLogLines, LOG_LEVEL_NUMBERS } from "../support/log-lines";
 import { BEHIND_ONE_PROXY, createClient, startTestApp, type TestApp } from "../support/test-app";
 import { databaseKinds } from "../support/test-database";
 
@@ -110,16 +111,18 @@ describe.each(databaseKinds)("production with providers on %s", (kind) => {
 
 describe.each(databaseKinds)("production with DEV_OUTBOX=on (a staging copy) on %s", (kind) => {
   let app: TestApp;
-  const warnings: string[] = [];
+  let warnings: string[] = [];
   beforeAll(async () => {
-    const warn = vi.spyOn(console, "warn").mockImplementation((message: unknown) => {
-      warnings.push(String(message));
-    });
-    try {
-      app = await startTestApp(kind, { ...PRODUCTION, DEV_OUTBOX: "on" });
-    } finally {
-      warn.mockRestore();
-    }
+    const log = captureLogLines();
+    app = await startTestApp(
+      kind,
+      { ...PRODUCTION, DEV_OUTBOX: "on", LOG_LEVEL: "warn" },
+      { logDestination: log.destination },
+    );
+    warnings = log
+      .lines()
+      .filter((line) => line.level === LOG_LEVEL_NUMBERS.warn)
+      .map((line) => line.msg);
   });
   afterAll(async () => {
     await app?.stop();

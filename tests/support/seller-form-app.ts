@@ -13,9 +13,13 @@ type Checkboxes = { services: { id: number; children?: { id: number }[] }[] };
  * The built app with what seller form tests need: access tokens through steps 1-4 by the API, the
  * complete form as a browser without JavaScript sends it, and a way to post it.
  */
-export async function startSellerFormApp(kind: DatabaseKind, environment: NodeJS.ProcessEnv = {}) {
+export async function startSellerFormApp(
+  kind: DatabaseKind,
+  environment: NodeJS.ProcessEnv = {},
+  options: Parameters<typeof startTestApp>[2] = {},
+) {
   // Each applicant comes from its own address (X-Forwarded-For), as the request-code throttle wants.
-  const app = await startTestApp(kind, { ...BEHIND_ONE_PROXY, ...environment });
+  const app = await startTestApp(kind, { ...BEHIND_ONE_PROXY, ...environment }, options);
   const client = createClient(app.baseURL);
   const _post = (path: string, json: unknown) => client.request(path, { json });
 

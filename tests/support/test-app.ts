@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
+import type { DestinationStream } from "pino";
 import { hashPassword } from "~/accounts/password.server";
 import type { DeliverySettings } from "~/messaging/messaging.server";
 import type { EventRetrySettings } from "~/payments/subscriptions/provider-events.server";
@@ -59,7 +60,12 @@ export type TestApp = {
 export async function startTestApp(
   kind: DatabaseKind,
   environment: NodeJS.ProcessEnv = {},
-  options: { delivery?: Partial<DeliverySettings>; eventRetry?: Partial<EventRetrySettings> } = {},
+  options: {
+    delivery?: Partial<DeliverySettings>;
+    eventRetry?: Partial<EventRetrySettings>;
+    /** Where the app's log lines go (at `environment.LOG_LEVEL`); without it, standard output. */
+    logDestination?: DestinationStream;
+  } = {},
 ): Promise<TestApp> {
   const { createApplication } = (await import(/* @vite-ignore */ buildEntry)) as {
     createApplication(options: {
@@ -67,6 +73,7 @@ export async function startTestApp(
       delivery?: Partial<DeliverySettings>;
       eventRetry?: Partial<EventRetrySettings>;
       database?: DatabaseHandle;
+      logDestination?: DestinationStream;
     }): Promise<BuiltApplication>;
   };
   if (environment.DATABASE_URL && kind !== "postgres") throw new Error("DATABASE_URL is for postgres test apps");
@@ -86,6 +93,8 @@ export async function startTestApp(
   const baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const started = await createApplication({
     environment: {
+      // Silent in tests (vitest.config.ts) unless the test or the run names a level.
+      LOG_LEVEL: process.env.LOG_LEVEL ?? "silent",
       ...(database ? { DATABASE_URL: database.url } : { PGLITE_DIR: "memory://" }),
       APP_URL: baseURL,
       ...environment,
@@ -93,6 +102,7 @@ export async function startTestApp(
     delivery: options.delivery,
     eventRetry: options.eventRetry,
     database: pglite,
+    logDestination: options.logDestination,
   }).catch(async (error: unknown) => {
     // A start refused (a test of the configuration checks) leaves nothing open behind it.
     server.close();

@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, isNotNull, lt } from "drizzle-orm";
 import type { MessageServices } from "~/messaging/messaging.server";
 import { type NoticeExecutor, notifyOrganizations } from "~/notifications/notifications.server";
+import { logger } from "~/platform/logger.server";
 import { startPeriodic } from "~/platform/periodic.server";
 import { utcMinute } from "~/shared/dates";
 import { formatCents } from "~/shared/money";
@@ -113,7 +114,7 @@ export function tellBidEffectsSoon(services: MessageServices, auctionId: number)
     try {
       while (folding.again) {
         folding.again = false;
-        await foldBidEffects(services, auctionId).catch((error) => console.error("bid notices failed:", error));
+        await foldBidEffects(services, auctionId).catch((error) => logger.error({ err: error }, "bid notices failed"));
       }
     } finally {
       folds.delete(auctionId);

@@ -1,3 +1,4 @@
+import { logger } from "~/platform/logger.server";
 import type { CurrentUser } from "~/sessions/current-user";
 import { parseId } from "~/shared/ids";
 import type { Database } from "~db/database.server";
@@ -112,7 +113,7 @@ export function auctionEventStream(
               end();
             },
             (error) => {
-              console.error(`the view of auction ${auction.id} failed`, error);
+              logger.error({ err: error }, `the view of auction ${auction.id} failed`);
               end();
             },
           );

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { logger } from "~/platform/logger.server";
 import { zonedTexts } from "~/platform/zoned-time";
 import type { DatabaseHandle } from "~db/database.server";
 import { AUCTION_CHANNEL } from "../auction-changes.server";
@@ -135,7 +136,7 @@ export async function createAuctionLive(
         await deliver(entry, targets);
       } catch (error) {
         if (closed) return;
-        console.error(`live views of auction ${entry.auctionId} failed; retrying`, error);
+        logger.error({ err: error }, `live views of auction ${entry.auctionId} failed; retrying`);
         if (wasChanged) entry.changed = true;
         for (const target of targets) if (entry.subscriptions.has(target)) entry.fresh.add(target);
         await new Promise((resolve) => setTimeout(resolve, retryMs));
@@ -179,7 +180,7 @@ export async function createAuctionLive(
         try {
           subscription.subscriber.onView(live);
         } catch (error) {
-          console.error("a live view subscriber failed", error);
+          logger.error({ err: error }, "a live view subscriber failed");
         }
       }
     }

@@ -1,3 +1,4 @@
+import { logger } from "~/platform/logger.server";
 import type { Database } from "~db/database.server";
 import { serviceAreaCheckboxes, serviceCheckboxes } from "../checkboxes.server";
 import {
@@ -18,7 +19,7 @@ export async function loadServiceAreaPickerData(db: Database): Promise<ServiceAr
   try {
     return await serviceAreaCheckboxes(db);
   } catch (error) {
-    console.error("service area checkboxes could not be loaded", error);
+    logger.error({ err: error }, "service area checkboxes could not be loaded");
     return null;
   }
 }
@@ -27,7 +28,7 @@ export async function loadServicePickerData(db: Database): Promise<ServiceCheckb
   try {
     return await serviceCheckboxes(db);
   } catch (error) {
-    console.error("service checkboxes could not be loaded", error);
+    logger.error({ err: error }, "service checkboxes could not be loaded");
     return null;
   }
 }

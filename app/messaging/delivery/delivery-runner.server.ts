@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import PgBoss from "pg-boss";
+import { logger } from "~/platform/logger.server";
 import type { DatabaseHandle } from "~db/database.server";
 import type { Executor, Messaging } from "../messaging.server";
 import { claimableIds, deliverMessage, nextDueAt, OUTBOX_CHANNEL } from "./outbox.server";
@@ -72,7 +73,7 @@ async function startDrainLoop(database: DatabaseHandle, messaging: Messaging): P
         const next = await nextDueAt(database.db);
         if (next) delay = Math.max(0, Math.min(delay, next.getTime() - Date.now()));
       } catch (error) {
-        if (!stopped) console.error("message delivery:", error);
+        if (!stopped) logger.error({ err: error }, "message delivery failed");
       }
       if (stopped || woken) continue;
       await new Promise<void>((resolve) => {
@@ -132,7 +133,7 @@ async function startPgBossDelivery(
   connectionString: string,
 ): Promise<MessageDelivery> {
   const boss = new PgBoss({ connectionString, schema: "pgboss", max: 2, application_name: "outbox-delivery" });
-  boss.on("error", (error) => console.error("message delivery queue:", error));
+  boss.on("error", (error) => logger.error({ err: error }, "message delivery queue failed"));
   await boss.start();
   // Our own backoff spaces the retries (each a new job): pg-boss's retries only cover a job whose
   // handler crashed (the database went away).

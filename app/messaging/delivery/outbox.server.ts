@@ -1,4 +1,5 @@
 import { and, eq, lt, lte, or, sql } from "drizzle-orm";
+import { logger, withoutWordsOf } from "~/platform/logger.server";
 import { counted } from "~/shared/words";
 import type { Database } from "~db/database.server";
 import { outboxMessages } from "~db/schema";
@@ -138,7 +139,7 @@ export async function deliverMessage(
       error instanceof DeliveryError
         ? error
         : new DeliveryError(`Unexpected error: ${(error as Error).message}`, { permanent: false });
-    if (!(error instanceof DeliveryError)) console.error(`message ${id}: unexpected delivery error`, error);
+    if (!(error instanceof DeliveryError)) logger.error({ err: error }, `message ${id}: unexpected delivery error`);
     // How soon and how often to try again is the message kind's (a person waiting, or a notice).
     const urgency = urgencyOf(row.kind);
     if (deliveryError.permanent || row.attempts >= maxAttemptsOf(settings, urgency)) {
@@ -146,8 +147,10 @@ export async function deliverMessage(
         .update(outboxMessages)
         .set({ status: "failed", lastError: deliveryError.message, claimedUntil: null })
         .where(ours);
-      console.error(
-        `message ${id} (${row.kind}) failed after ${counted(row.attempts, "attempt", "attempts")}: ${deliveryError.message}`,
+      // The provider's answer may quote the message it refused: its codes and links are taken out.
+      logger.error(
+        `message ${id} (${row.kind}) failed after ${counted(row.attempts, "attempt", "attempts")}: ` +
+          withoutWordsOf(deliveryError.message, `${row.subject ?? ""} ${row.text}`),
       );
       return { kind: "failed", error: deliveryError.message };
     }

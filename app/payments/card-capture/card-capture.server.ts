@@ -1,5 +1,6 @@
 import { data, redirect } from "react-router";
 import { hasDisallowedCharacters } from "~/forms/text-schema";
+import { logger } from "~/platform/logger.server";
 import type { sellerRegistrations } from "~db/schema";
 import { askProvider, type ProviderRefusal } from "../ask-provider.server";
 import { CardError, type CardHolder, type Payments, type SavedCard } from "../payments";
@@ -154,7 +155,7 @@ export async function answerCheckoutReturn(
   try {
     state = await options.complete(sessionId);
   } catch (error) {
-    console.error(`${options.what} failed`, error);
+    logger.error({ err: error }, `${options.what} failed`);
     return answer("unavailable");
   }
   return state === "complete" ? redirect(options.completedPath) : answer(state);

@@ -10,6 +10,7 @@ import { answerCheckoutReturn, answerRefusal, readPostedCard } from "~/payments/
 import { cardLabel } from "~/payments/card-label";
 import { CARD_NOT_SAVED } from "~/payments/payments";
 import { sellerSubscriptionOf } from "~/payments/subscriptions/seller-subscription.server";
+import { logger } from "~/platform/logger.server";
 import { readFormBody } from "~/platform/request-body.server";
 import type { AppServices } from "~/server/app-context";
 import { requireUser } from "~/sessions/auth.server";
@@ -80,7 +81,7 @@ export async function submitCardPage(request: Request, services: AppServices, us
     else if (posted.kind === "token") outcome = await replaceOrganizationCard(services, user, posted.token);
     else outcome = await startCardCheckout(services, user, posted.urls);
   } catch (error) {
-    console.error("a seller's card could not be replaced", error);
+    logger.error({ err: error }, "a seller's card could not be replaced");
     return answer(503, submission.reply({ ...REPLY, formErrors: [CARD_NOT_REPLACED] }));
   }
 

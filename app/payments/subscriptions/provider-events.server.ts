@@ -1,5 +1,6 @@
 import { and, asc, eq, lte } from "drizzle-orm";
 import type { MessageServices } from "~/messaging/messaging.server";
+import { logger } from "~/platform/logger.server";
 import type { Database } from "~db/database.server";
 import { providerEvents } from "~db/schema";
 import { applyProviderEvent, sendLifecycleNotices } from "./lifecycle.server";
@@ -83,7 +84,10 @@ async function processOne(services: MessageServices, retry: EventRetrySettings):
       // Rolled back to the savepoint: nothing of the attempt stays but its count and its error.
       const lastError = errorText(error);
       const failed = attempts >= retry.maxAttempts;
-      console.error(`provider event ${row.id} attempt ${attempts} failed${failed ? " (giving up)" : ""}:`, lastError);
+      logger.error(
+        { err: error },
+        `provider event ${row.id} attempt ${attempts} failed${failed ? " (giving up)" : ""}`,
+      );
       await tx
         .update(providerEvents)
         .set(
@@ -144,7 +148,9 @@ export function drainSoon(services: MessageServices): Promise<unknown> {
   const run = async (): Promise<void> => {
     do {
       state.again = false;
-      await drainProviderEvents(services, state.retry).catch((error) => console.error("provider events:", error));
+      await drainProviderEvents(services, state.retry).catch((error) =>
+        logger.error({ err: error }, "provider events could not be drained"),
+      );
     } while (state.again);
   };
   state.running = run().finally(() => {

@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { SELLER_FEES_TOTAL, SELLER_RENEWAL_CENTS, SELLER_TRIAL_DAYS } from "~/payments/fees";
 import { CardError, PaymentProviderError } from "~/payments/payments";
+import { logger } from "~/platform/logger.server";
 import type { AppServices } from "~/server/app-context";
 import type { Database } from "~db/database.server";
 import { registrations, sellerRegistrations, sellerSubscriptions } from "~db/schema";
@@ -84,7 +85,7 @@ async function startAndRecord(
     return record({ status: started.status, subscriptionId: started.subscriptionId, trialEndsAt: started.trialEndsAt });
   } catch (error) {
     if (!(error instanceof CardError || error instanceof PaymentProviderError)) throw error;
-    console.error(`starting the subscription of organization ${organizationId} failed:`, error.message);
+    logger.error({ err: error }, `starting the subscription of organization ${organizationId} failed`);
     return record({ status: "failed", failure: error.message });
   }
 }
@@ -142,7 +143,7 @@ async function renewAndRecord(
     return renewed?.status ?? "cancelled";
   } catch (error) {
     if (!(error instanceof CardError || error instanceof PaymentProviderError)) throw error;
-    console.error(`renewing the subscription of organization ${organizationId} failed:`, error.message);
+    logger.error({ err: error }, `renewing the subscription of organization ${organizationId} failed`);
     return stillCancelled(error.message);
   }
 }

@@ -4,6 +4,7 @@ import { loadServiceAreaPickerData, readServiceAreaSelection } from "~/catalogue
 import { SERVICE_AREA_FIELDS } from "~/catalogue/pickers/picker-selection";
 import type { SelectOption } from "~/forms/field";
 import { parseSubmission } from "~/forms/parse-submission.server";
+import { logger } from "~/platform/logger.server";
 import { readFormBody } from "~/platform/request-body.server";
 import type { AppServices } from "~/server/app-context";
 import type { BuyerSideCode, OrganizationTypeCode } from "~/shared/roles";
@@ -102,7 +103,7 @@ export async function submitRegistrationForm(
   try {
     outcome = await registerBuyerOrConsultant(services, organizationType, submission.value);
   } catch (error) {
-    console.error("registration form could not be saved", error);
+    logger.error({ err: error }, "registration form could not be saved");
     return data(
       {
         tokenValid: true as const,

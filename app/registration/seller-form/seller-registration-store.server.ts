@@ -8,6 +8,7 @@ import {
   savedCardColumns,
 } from "~/payments/card-capture/card-capture.server";
 import type { CardHolder } from "~/payments/payments";
+import { logger } from "~/platform/logger.server";
 import type { AppServices } from "~/server/app-context";
 import { Role } from "~/shared/roles";
 import type { Database, Transaction } from "~db/database.server";
@@ -145,7 +146,7 @@ async function discardUnusedCustomer(services: AppServices, outcome: RegisterOut
     if (stored?.paymentCustomerId === customerId) return;
   }
   await services.payments.discardCustomer(customerId).catch((error: unknown) => {
-    console.error(`deleting the unused customer ${customerId} failed:`, (error as Error).message);
+    logger.error({ err: error }, `deleting the unused customer ${customerId} failed`);
   });
 }
 

@@ -10,6 +10,7 @@ import { SERVICE_AREA_FIELDS, SERVICE_FIELDS } from "~/catalogue/pickers/picker-
 import { parseSubmission } from "~/forms/parse-submission.server";
 import { CARD_CAPTURE_FIELD_NAMES, cardPaymentSetup } from "~/payments/card-capture/card-capture";
 import { answerRefusal, readPostedCard } from "~/payments/card-capture/card-capture.server";
+import { logger } from "~/platform/logger.server";
 import { readFormBody } from "~/platform/request-body.server";
 import type { AppServices } from "~/server/app-context";
 import { Role } from "~/shared/roles";
@@ -117,7 +118,7 @@ export async function submitSellerRegistrationForm(request: Request, services: A
     else if (posted.kind === "token") outcome = await registerSeller(services, value, posted.token);
     else outcome = await registerSellerAwaitingPayment(services, value, posted.urls);
   } catch (error) {
-    console.error("seller registration form could not be saved", error);
+    logger.error({ err: error }, "seller registration form could not be saved");
     return answer(503, { result: submission.reply({ ...REPLY, formErrors: [REGISTRATION_FAILED] }) });
   }
 
