@@ -65,6 +65,8 @@ export async function startTestApp(
     eventRetry?: Partial<EventRetrySettings>;
     /** Where the app's log lines go (at `environment.LOG_LEVEL`); without it, standard output. */
     logDestination?: DestinationStream;
+    /** One of several machines (decision 028): the others reach it at its own address (MACHINE_URL). */
+    reachable?: boolean;
   } = {},
 ): Promise<TestApp> {
   const { createApplication } = (await import(/* @vite-ignore */ buildEntry)) as {
@@ -97,6 +99,7 @@ export async function startTestApp(
       LOG_LEVEL: process.env.LOG_LEVEL ?? "silent",
       ...(database ? { DATABASE_URL: database.url } : { PGLITE_DIR: "memory://" }),
       APP_URL: baseURL,
+      ...(options.reachable ? { MACHINE_URL: baseURL } : {}),
       ...environment,
     },
     delivery: options.delivery,
