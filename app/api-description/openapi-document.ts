@@ -411,7 +411,7 @@ function errorBodySchema(fields: string[] | "any"): JsonSchema {
       errors: {
         type: "object",
         minProperties: 1,
-        properties: fields === "any" ? { form: text } : Object.fromEntries(fields.map((field) => [field, text])),
+        properties: Object.fromEntries([...(fields === "any" ? [] : fields), "form"].map((field) => [field, text])),
         additionalProperties: fields === "any" ? text : false,
       },
     },

@@ -129,7 +129,10 @@ async function makePostgresTemplate(baseUrl: string, name: string, template: Tem
  */
 function templatePrefix(baseUrl: string): string {
   const database = decodeURIComponent(new URL(baseUrl).pathname.slice(1)) || "postgres";
-  return `tpl_${database.replace(/[^a-z0-9]/gi, "").slice(0, 20).toLowerCase()}_`;
+  return `tpl_${database
+    .replace(/[^a-z0-9]/gi, "")
+    .slice(0, 20)
+    .toLowerCase()}_`;
 }
 
 /** Drops the templates of earlier runs made from other migrations (one in use is left alone). */
