@@ -382,6 +382,14 @@ type JsonSchema = Record<string, unknown>;
 /** A Zod schema as JSON Schema 2020-12, without the `$schema` line (the document says which). */
 function jsonSchemaOf(schema: z.ZodType, io: "input" | "output"): JsonSchema {
   const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as JsonSchema;
+  if (io === "input" && schema instanceof z.ZodObject) {
+    // Fields read through z.preprocess (an empty or missing value taken as null, or a default) come
+    // out required or not by what they preprocess into: ask each field whether it may be left out.
+    const shape = schema.shape as Record<string, z.ZodType>;
+    const required = Object.keys(shape).filter((name) => !shape[name]?.safeParse(undefined).success);
+    if (required.length) rest.required = required;
+    else delete rest.required;
+  }
   return rest;
 }
 
