@@ -41,6 +41,8 @@ export default defineConfig({
           isolate: false,
           // They run the production build: without one the run fails, saying so (never skips).
           globalSetup: ["tests/support/require-build.ts", "tests/support/database-templates.ts"],
+          // Checks every /api answer the tests receive against the API description (fails the test).
+          setupFiles: ["tests/support/openapi-answer-setup.ts"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

@@ -113,6 +113,7 @@ export default [
     route("registration/register_buyer", "registration/api/register-buyer.ts"),
     route("registration/register_consultant", "registration/api/register-consultant.ts"),
     route("registration/register_seller", "registration/api/register-seller.ts"),
+    route("openapi.json", "api-description/openapi-json.ts"),
     route("*", "api/api-not-found.ts"),
   ]),
 

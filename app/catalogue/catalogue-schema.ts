@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { textField } from "~/forms/text-schema";
-import { idField } from "~/shared/ids";
+import { idField, parseId } from "~/shared/ids";
 
 // Payloads of the catalogue calls (spec section 7), used by the API and the staff forms alike.
 
@@ -60,4 +60,24 @@ export const apiTokenForm = z.object({
     .min(1, "Please enter a name for the token")
     .max(80, "Token names are at most 80 characters"),
   lifetimeDays: z.enum(API_TOKEN_LIFETIMES, { error: "Please choose how long the token lasts" }),
+});
+
+const PARENT_QUERY_ERROR = "parent must be a service id";
+
+/** GET /api/services' query: `parent=<id>` for one service's children, `parent=null` (or empty) for the top groups. */
+export const serviceListQuery = z.object({
+  parent: z
+    .union(
+      [
+        z.literal(["", "null"]).transform(() => null),
+        z.string().transform((raw, context) => {
+          const id = parseId(raw);
+          if (id === undefined) context.addIssue({ code: "custom", message: PARENT_QUERY_ERROR });
+          return id ?? z.NEVER;
+        }),
+      ],
+      { error: PARENT_QUERY_ERROR },
+    )
+    .optional()
+    .meta({ description: "A service's id: its children only; `null` or empty: the top groups only" }),
 });

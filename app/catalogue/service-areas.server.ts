@@ -4,10 +4,9 @@ import { provinces, serviceAreas } from "~db/schema";
 import { type CatalogueResult, fail, NOT_FOUND, ok } from "./catalogue-result";
 import { catalogueWrite, isStillReferenced, postgresErrorCode, UNIQUE_VIOLATION } from "./catalogue-revision.server";
 import type { ServiceAreaPayload } from "./catalogue-schema";
+import type { ProvinceView, ServiceAreaView } from "./catalogue-views";
 
-/** A service area as the API shows it: province is the province's id, country its ISO code. */
-export type ServiceAreaView = { id: number; city: string; province: number; country: string };
-export type ProvinceView = { id: number; code: string; name: string };
+export type { ProvinceView, ServiceAreaView };
 
 const columns = {
   id: serviceAreas.id,

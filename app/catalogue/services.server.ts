@@ -4,11 +4,11 @@ import { services } from "~db/schema";
 import { type CatalogueResult, fail, NOT_FOUND, ok } from "./catalogue-result";
 import { catalogueWrite, isStillReferenced, postgresErrorCode, UNIQUE_VIOLATION } from "./catalogue-revision.server";
 import type { ServicePayload } from "./catalogue-schema";
+import type { ServiceView } from "./catalogue-views";
 
 export const MAX_SERVICE_DEPTH = 3;
 
-/** A service as the API shows it (spec section 7 field names). */
-export type ServiceView = { id: number; name: string; cost_account_code: string | null; parent: number | null };
+export type { ServiceView };
 export type ServiceNode = ServiceView & { depth: number; children: ServiceNode[] };
 
 type ServiceRow = typeof services.$inferSelect;

@@ -10,6 +10,7 @@ import type { EventRetrySettings } from "~/payments/subscriptions/provider-event
 import type { AppServices } from "~/server/app-context";
 import type { DatabaseHandle } from "~db/database.server";
 import { users } from "~db/schema";
+import { watchApiAnswer } from "./openapi-answer-check";
 import { createPostgresDatabase, type DatabaseKind, openPgliteCopy } from "./test-database";
 
 // The production build, run in-process so tests can reach its services (to issue tokens through the
@@ -86,6 +87,7 @@ export async function startTestApp(
   // Listen first, so the app knows its own address for the links it puts in e-mails.
   let application: BuiltApplication | undefined;
   const server: Server = createServer((req, res) => {
+    watchApiAnswer(req, res);
     const tag = req.headers["x-test-request"];
     if (application && typeof tag === "string") testRequestTag.run(tag, () => application?.handle(req, res));
     else if (application) application.handle(req, res);

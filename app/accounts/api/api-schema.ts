@@ -20,3 +20,13 @@ export const setupAccountPayload = z.object({
   newPassword,
   timezone: accountSetupSchema.shape.timezone,
 });
+
+// Their answers, as the API description publishes them (app/api-description/).
+
+const ACCOUNT_TOKEN_PURPOSES = ["password_reset", "set_password", "account_setup"] as const;
+
+export const signedInAnswer = z.object({
+  user: z.object({ id: z.int(), email: z.string(), role: z.literal([1, 2, 3, 4]) }),
+});
+export const messageAnswer = z.object({ message: z.string() });
+export const usableTokenAnswer = z.object({ valid: z.literal(true), purpose: z.enum(ACCOUNT_TOKEN_PURPOSES) });

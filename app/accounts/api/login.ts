@@ -1,9 +1,10 @@
-import { apiErrors, readApiBody, zodErrors } from "~/api/api-responses.server";
+import { apiErrors, apiJson, readApiBody, zodErrors } from "~/api/api-responses.server";
 import { startSession } from "~/sessions/auth.server";
 import { INVALID_SIGN_IN } from "../account-texts";
 import { signInSchema } from "../schemas";
 import { authenticate, SignInRefused } from "../sign-in/authenticate.server";
 import type { Route } from "./+types/login";
+import { signedInAnswer } from "./api-schema";
 
 /** POST /api/account/login {email, password} → 200 {"user": {id, email, role}} and a session cookie. */
 export async function action({ request, context }: Route.ActionArgs) {
@@ -18,7 +19,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   try {
     const user = await authenticate(formRequest, context);
     const cookie = await startSession(request, context, user.id);
-    return Response.json(
+    return apiJson(
+      signedInAnswer,
       { user: { id: user.id, email: user.email, role: user.role } },
       { headers: { "Set-Cookie": cookie, "Cache-Control": "no-store" } },
     );

@@ -1,9 +1,10 @@
-import { apiErrors, readApiBody, zodErrors } from "~/api/api-responses.server";
+import { apiErrors, apiJson, readApiBody, zodErrors } from "~/api/api-responses.server";
 import { appServicesContext, clientAddressContext } from "~/server/app-context";
 import { RESET_PROBLEM, RESET_SENT } from "../account-texts";
 import { requestPasswordReset } from "../password-links/password-reset-request.server";
 import { forgotPasswordSchema } from "../schemas";
 import type { Route } from "./+types/send-password-reset";
+import { messageAnswer } from "./api-schema";
 
 /** POST /api/account/send_password_reset {email}: the same answer whether or not the account exists. */
 export async function action({ request, context }: Route.ActionArgs) {
@@ -15,5 +16,5 @@ export async function action({ request, context }: Route.ActionArgs) {
     context.get(clientAddressContext),
   );
   if (outcome.kind === "failed") return apiErrors(outcome.status, { form: outcome.message });
-  return Response.json({ message: RESET_SENT });
+  return apiJson(messageAnswer, { message: RESET_SENT });
 }

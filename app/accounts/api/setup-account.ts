@@ -1,8 +1,8 @@
-import { apiErrors, readApiBody, zodErrors } from "~/api/api-responses.server";
+import { apiErrors, apiJson, readApiBody, zodErrors } from "~/api/api-responses.server";
 import { appServicesContext } from "~/server/app-context";
 import { isKnownTimezone, LINK_PROBLEM, setPasswordWithLink } from "../password-links/password-links.server";
 import type { Route } from "./+types/setup-account";
-import { setupAccountPayload } from "./api-schema";
+import { messageAnswer, setupAccountPayload } from "./api-schema";
 
 /** POST /api/account/setup_account {passwordResetToken, newPassword, timezone}. */
 export async function action({ request, context }: Route.ActionArgs) {
@@ -19,5 +19,5 @@ export async function action({ request, context }: Route.ActionArgs) {
     timezone: parsed.data.timezone,
   });
   if (!done) return apiErrors(404, { form: LINK_PROBLEM });
-  return Response.json({ message: "Setup Complete! Your account is now setup." });
+  return apiJson(messageAnswer, { message: "Setup Complete! Your account is now setup." });
 }

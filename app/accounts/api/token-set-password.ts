@@ -1,8 +1,8 @@
-import { apiErrors, readApiBody, zodErrors } from "~/api/api-responses.server";
+import { apiErrors, apiJson, readApiBody, zodErrors } from "~/api/api-responses.server";
 import { appServicesContext } from "~/server/app-context";
 import { LINK_PROBLEM, setPasswordWithLink } from "../password-links/password-links.server";
 import type { Route } from "./+types/token-set-password";
-import { tokenSetPasswordPayload } from "./api-schema";
+import { messageAnswer, tokenSetPasswordPayload } from "./api-schema";
 
 /** POST /api/account/token_set_password {passwordResetToken, newPassword}: reset or set-password links. */
 export async function action({ request, context }: Route.ActionArgs) {
@@ -15,5 +15,5 @@ export async function action({ request, context }: Route.ActionArgs) {
     newPassword: parsed.data.newPassword,
   });
   if (!done) return apiErrors(404, { form: LINK_PROBLEM });
-  return Response.json({ message: "Password set!" });
+  return apiJson(messageAnswer, { message: "Password set!" });
 }

@@ -1,9 +1,9 @@
-import { apiErrors, readApiBody, zodErrors } from "~/api/api-responses.server";
+import { apiErrors, apiJson, readApiBody, zodErrors } from "~/api/api-responses.server";
 import { appServicesContext } from "~/server/app-context";
 import { findUsableToken } from "../account-tokens.server";
 import { LINK_PROBLEM } from "../password-links/password-links.server";
 import type { Route } from "./+types/verify-password-reset-token";
-import { verifyTokenPayload } from "./api-schema";
+import { usableTokenAnswer, verifyTokenPayload } from "./api-schema";
 
 /** POST /api/account/verify_password_reset_token {passwordResetToken}: any usable link token. */
 export async function action({ request, context }: Route.ActionArgs) {
@@ -16,5 +16,5 @@ export async function action({ request, context }: Route.ActionArgs) {
     "account_setup",
   ]);
   if (!token) return apiErrors(404, { form: LINK_PROBLEM });
-  return Response.json({ valid: true, purpose: token.purpose });
+  return apiJson(usableTokenAnswer, { valid: true, purpose: token.purpose });
 }

@@ -1,6 +1,6 @@
 import type { RouterContextProvider } from "react-router";
 import type { z } from "zod";
-import { apiErrors, readApiBody, zodErrors } from "~/api/api-responses.server";
+import { apiErrors, apiJson, readApiBody, zodErrors } from "~/api/api-responses.server";
 import { appServicesContext } from "~/server/app-context";
 import { requireStaffApi } from "~/sessions/auth.server";
 import { parseId } from "~/shared/ids";
@@ -10,12 +10,13 @@ import { type CatalogueResult, NOT_FOUND } from "../catalogue-result";
 type RouteArgs = { request: Request; params: { id: string }; context: Readonly<RouterContextProvider> };
 
 /**
- * GET, PUT and DELETE of one catalogue item (a service or a service area), answered under `key`:
- * anyone may read; writing is for staff (spec section 7's catalogue calls).
+ * GET, PUT and DELETE of one catalogue item (a service or a service area), answered as `answer`
+ * (`present` wraps the item): anyone may read; writing is for staff (spec section 7's catalogue calls).
  */
-export function catalogueItemRoute<Payload extends z.ZodType, View>(item: {
-  key: string;
+export function catalogueItemRoute<Payload extends z.ZodType, Answer extends z.ZodType, View>(item: {
   payload: Payload;
+  answer: Answer;
+  present(view: View): z.output<Answer>;
   get(db: Database, id: number): Promise<View | undefined>;
   update(db: Database, id: number, value: z.infer<Payload>): Promise<CatalogueResult<View>>;
   remove(db: Database, id: number): Promise<CatalogueResult<null>>;
@@ -23,7 +24,7 @@ export function catalogueItemRoute<Payload extends z.ZodType, View>(item: {
   async function loader({ params, context }: Omit<RouteArgs, "request">) {
     const id = parseId(params.id);
     const found = id ? await item.get(context.get(appServicesContext).db, id) : undefined;
-    return found ? Response.json({ [item.key]: found }) : apiErrors(404, NOT_FOUND);
+    return found ? apiJson(item.answer, item.present(found)) : apiErrors(404, NOT_FOUND);
   }
 
   async function action({ request, params, context }: RouteArgs) {
@@ -41,7 +42,7 @@ export function catalogueItemRoute<Payload extends z.ZodType, View>(item: {
     const parsed = item.payload.safeParse(await readApiBody(request));
     if (!parsed.success) return apiErrors(400, zodErrors(parsed.error));
     const result = await item.update(db, id, parsed.data);
-    return result.ok ? Response.json({ [item.key]: result.value }) : apiErrors(result.status, result.errors);
+    return result.ok ? apiJson(item.answer, item.present(result.value)) : apiErrors(result.status, result.errors);
   }
 
   return { loader, action };

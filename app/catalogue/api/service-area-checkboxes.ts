@@ -1,8 +1,10 @@
+import { apiJson } from "~/api/api-responses.server";
 import { appServicesContext } from "~/server/app-context";
+import { serviceAreaCheckboxesAnswer } from "../catalogue-views";
 import { serviceAreaCheckboxes } from "../checkboxes.server";
 import type { Route } from "./+types/service-area-checkboxes";
 
 // In production the server answers this path from its catalogue read cache before reaching here.
 export async function loader({ context }: Route.LoaderArgs) {
-  return Response.json(await serviceAreaCheckboxes(context.get(appServicesContext).db));
+  return apiJson(serviceAreaCheckboxesAnswer, await serviceAreaCheckboxes(context.get(appServicesContext).db));
 }

@@ -1,11 +1,13 @@
 import { serviceAreaPayload } from "../catalogue-schema";
+import { serviceAreaAnswer } from "../catalogue-views";
 import { deleteServiceArea, getServiceArea, updateServiceArea } from "../service-areas.server";
 import type { Route } from "./+types/service-area";
 import { catalogueItemRoute } from "./catalogue-item-route.server";
 
 const serviceArea = catalogueItemRoute({
-  key: "serviceArea",
   payload: serviceAreaPayload,
+  answer: serviceAreaAnswer,
+  present: (serviceArea) => ({ serviceArea }),
   get: getServiceArea,
   update: updateServiceArea,
   remove: deleteServiceArea,

@@ -1,13 +1,14 @@
-import { apiErrors, readApiBody, zodErrors } from "~/api/api-responses.server";
+import { apiErrors, apiJson, readApiBody, zodErrors } from "~/api/api-responses.server";
 import { appServicesContext } from "~/server/app-context";
 import { requireStaffApi } from "~/sessions/auth.server";
 import { serviceAreaPayload } from "../catalogue-schema";
+import { serviceAreaAnswer, serviceAreaListAnswer } from "../catalogue-views";
 import { createServiceArea, listServiceAreas } from "../service-areas.server";
 import type { Route } from "./+types/service-areas";
 
 /** GET /api/service_areas → {"serviceAreas": [{id, city, province, country}]}. */
 export async function loader({ context }: Route.LoaderArgs) {
-  return Response.json({ serviceAreas: await listServiceAreas(context.get(appServicesContext).db) });
+  return apiJson(serviceAreaListAnswer, { serviceAreas: await listServiceAreas(context.get(appServicesContext).db) });
 }
 
 /** POST /api/service_areas {city, province, country} → 201 {"serviceArea"} (staff only). */
@@ -18,5 +19,5 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!parsed.success) return apiErrors(400, zodErrors(parsed.error));
   const result = await createServiceArea(context.get(appServicesContext).db, parsed.data);
   if (!result.ok) return apiErrors(result.status, result.errors);
-  return Response.json({ serviceArea: result.value }, { status: 201 });
+  return apiJson(serviceAreaAnswer, { serviceArea: result.value }, { status: 201 });
 }

@@ -1,11 +1,13 @@
 import { servicePayload } from "../catalogue-schema";
+import { serviceAnswer } from "../catalogue-views";
 import { deleteService, getService, updateService } from "../services.server";
 import type { Route } from "./+types/service";
 import { catalogueItemRoute } from "./catalogue-item-route.server";
 
 const service = catalogueItemRoute({
-  key: "service",
   payload: servicePayload,
+  answer: serviceAnswer,
+  present: (service) => ({ service }),
   get: getService,
   update: updateService,
   remove: deleteService,

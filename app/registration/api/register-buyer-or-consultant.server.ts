@@ -1,8 +1,9 @@
-import { apiErrors, readApiBody, zodErrors } from "~/api/api-responses.server";
+import { apiErrors, apiJson, readApiBody, zodErrors } from "~/api/api-responses.server";
 import type { AppServices } from "~/server/app-context";
 import type { BuyerSideCode } from "~/shared/roles";
 import { buyerRegistrationSchema, INCOMPLETE_FORM } from "../form/registration-data";
 import { registerBuyerOrConsultant } from "../form/registration-store.server";
+import { registrationAnswer } from "./registration-api-schema";
 
 /**
  * POST /api/registration/register_buyer and register_consultant: 201 once, 200 for a resubmission of
@@ -18,8 +19,16 @@ export async function handleRegistration(request: Request, services: AppServices
     case "refused":
       return apiErrors(outcome.status, { form: outcome.message });
     case "already-submitted":
-      return Response.json({ registration: { id: outcome.registrationId, status: "submitted" } }, { status: 200 });
+      return apiJson(
+        registrationAnswer,
+        { registration: { id: outcome.registrationId, status: "submitted" } },
+        { status: 200 },
+      );
     case "created":
-      return Response.json({ registration: { id: outcome.registrationId, status: "submitted" } }, { status: 201 });
+      return apiJson(
+        registrationAnswer,
+        { registration: { id: outcome.registrationId, status: "submitted" } },
+        { status: 201 },
+      );
   }
 }

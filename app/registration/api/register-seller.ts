@@ -1,10 +1,11 @@
-import { apiErrors, readApiBody, zodErrors } from "~/api/api-responses.server";
+import { apiErrors, apiJson, readApiBody, zodErrors } from "~/api/api-responses.server";
 import { CARD_REQUIRED } from "~/payments/card-capture/card-capture";
 import { appServicesContext } from "~/server/app-context";
 import { INCOMPLETE_FORM } from "../form/registration-data";
 import { createSellerRegistrationSchema, NO_SERVICE_CHOSEN } from "../seller-form/seller-registration-schema";
 import { registerSeller } from "../seller-form/seller-registration-store.server";
 import type { Route } from "./+types/register-seller";
+import { registrationAnswer } from "./registration-api-schema";
 
 /** The form-level message: the service one when that is the only problem (spec section 8). */
 const formMessage = (errors: Record<string, string>) =>
@@ -36,8 +37,16 @@ export async function action({ request, context }: Route.ActionArgs) {
     case "refused":
       return apiErrors(outcome.status, { form: outcome.message });
     case "already-submitted":
-      return Response.json({ registration: { id: outcome.registrationId, status: "submitted" } }, { status: 200 });
+      return apiJson(
+        registrationAnswer,
+        { registration: { id: outcome.registrationId, status: "submitted" } },
+        { status: 200 },
+      );
     case "created":
-      return Response.json({ registration: { id: outcome.registrationId, status: "submitted" } }, { status: 201 });
+      return apiJson(
+        registrationAnswer,
+        { registration: { id: outcome.registrationId, status: "submitted" } },
+        { status: 201 },
+      );
   }
 }

@@ -1,9 +1,10 @@
-import { apiErrors, readApiBody, zodErrors } from "~/api/api-responses.server";
+import { apiErrors, apiJson, readApiBody, zodErrors } from "~/api/api-responses.server";
 import { appServicesContext, clientAddressContext } from "~/server/app-context";
 import { SEND_CODE_FAILED } from "../registration-texts";
 import { requestCodePayload } from "../signup/signup-schema";
 import { requestAccessCode } from "../signup/signup-steps.server";
 import type { Route } from "./+types/request-code";
+import { codeSentAnswer } from "./registration-api-schema";
 
 /** POST /api/registration/request_code {name, organizationName, organizationType, mobileNumber} → {mobileNumber}. */
 export async function action({ request, context }: Route.ActionArgs) {
@@ -21,5 +22,5 @@ export async function action({ request, context }: Route.ActionArgs) {
     return apiErrors(429, { mobileNumber: outcome.message }, { "Retry-After": String(outcome.retryAfterSeconds) });
   }
   if (outcome.kind === "failed") return apiErrors(400, { form: SEND_CODE_FAILED });
-  return Response.json({ mobileNumber: outcome.mobileNumber });
+  return apiJson(codeSentAnswer, { mobileNumber: outcome.mobileNumber });
 }
