@@ -3,6 +3,8 @@
 // `node server.js --migrate-only` applies migrations and reference data, then exits (release command).
 // `node server.js --worker` runs the job queue's worker (daily expiry reminders; needs PostgreSQL).
 // `node server.js --send-reminders` sends today's expiry reminders once, then exits (safe to repeat).
+// The web process and the worker serve Prometheus metrics at http://HOST:METRICS_PORT/metrics
+// (default 9091; METRICS_PORT=off: none), never on the public port.
 import { existsSync } from "node:fs";
 import http from "node:http";
 
@@ -54,6 +56,7 @@ try {
     const { runWorker } = await import("./build/server/index.js");
     const worker = await runWorker();
     console.log("Worker started: expiry reminders daily at 14:00 UTC.");
+    await announceMetrics(worker.startMetricsServer(), process.env.HOST ?? "0.0.0.0");
     for (const signal of ["SIGINT", "SIGTERM"]) {
       process.on(signal, () => worker.stop().then(() => process.exit(0)));
     }
@@ -75,6 +78,13 @@ server.listen(application.port, application.host, () => {
   const shownHost = application.host === "0.0.0.0" ? "localhost" : application.host;
   console.log(`Upstream Marketplace listening on http://${shownHost}:${application.port}`);
 });
+await announceMetrics(application.startMetricsServer(), application.host);
+
+async function announceMetrics(starting, host) {
+  const metrics = await starting;
+  const shownHost = host === "0.0.0.0" ? "localhost" : host;
+  if (metrics) console.log(`Metrics at http://${shownHost}:${metrics.port}/metrics`);
+}
 
 let stopping = false;
 async function stop(signal) {

@@ -10,10 +10,15 @@ import { startAuctionClock } from "~/auctions/clock/auction-clock.server";
 import { createAuctionLive } from "~/auctions/live/auction-live.server";
 import { createCatalogueReadCache, serveCachedJson } from "~/catalogue/catalogue-read-cache.server";
 import { drainQueue, startMessageDelivery } from "~/messaging/delivery/delivery-runner.server";
+import { outboxCounts } from "~/messaging/delivery/outbox.server";
 import { createMessaging, type DeliverySettings, type Messaging } from "~/messaging/messaging.server";
 import { createPayments, type Payments } from "~/payments/payments.server";
 import { checkStripeFees } from "~/payments/stripe-fees.server";
-import { type EventRetrySettings, startProviderEventDrain } from "~/payments/subscriptions/provider-events.server";
+import {
+  type EventRetrySettings,
+  providerEventCounts,
+  startProviderEventDrain,
+} from "~/payments/subscriptions/provider-events.server";
 import { sendExpiryReminders } from "~/reminders/expiry-reminders.server";
 import { startRemindersWorker } from "~/reminders/reminders-worker.server";
 import { createSessionStore } from "~/sessions/session.server";
@@ -23,6 +28,13 @@ import { type DatabaseHandle, openDatabase } from "~db/database.server";
 import { seedDemoCatalogue, seedReferenceData } from "~db/seed";
 import { CROSS_ORIGIN_MESSAGE, isCrossOriginWrite } from "../platform/cross-origin";
 import { ConfigurationError, type Environment, isStagingCopy, readEnvironment } from "../platform/env.server";
+import {
+  type AppMetrics,
+  attachMetrics,
+  createMetrics,
+  type MetricsServer,
+  startMetricsServer,
+} from "../platform/metrics.server";
 import { clientAddressOf, isHttps, pathnameOf, sendFetchResponse, toFetchRequest } from "../platform/node-http.server";
 import { proxyTrustOf } from "../platform/proxy-trust";
 import { createRouteLabeller } from "../platform/route-label.server";
@@ -56,8 +68,37 @@ export type Application = {
   host: string;
   /** Ends the open event streams (their browsers reconnect to another machine); call when the server stops accepting. */
   endLiveStreams(): Promise<void>;
+  /** Serves the metrics on `METRICS_PORT` (none when `off`, or when the port is taken); closed with the application. */
+  startMetricsServer(): Promise<MetricsServer | undefined>;
   close(): Promise<void>;
 };
+
+/** A process's metrics (issue 33), registered on its database for the features that record into them. */
+function processMetrics(database: DatabaseHandle, openEventStreams?: () => number): AppMetrics {
+  const metrics = createMetrics({
+    openEventStreams,
+    databasePool: () => database.poolUsage(),
+    outboxMessages: () => outboxCounts(database.db),
+    providerEvents: () => providerEventCounts(database.db),
+  });
+  attachMetrics(database.db, metrics);
+  return metrics;
+}
+
+/** `startMetricsServer` of an application or the worker: at most one server, closed by `close`. */
+function metricsServing(metrics: AppMetrics, env: Environment) {
+  let serving: Promise<MetricsServer | undefined> | undefined;
+  return {
+    start() {
+      if (env.METRICS_PORT === "off") return Promise.resolve(undefined);
+      serving ??= startMetricsServer(metrics, env.METRICS_PORT, env.HOST);
+      return serving;
+    },
+    async close() {
+      await (await serving?.catch(() => undefined))?.close();
+    },
+  };
+}
 
 /** Migrations and reference data, under a lock so several machines starting together take turns. */
 async function prepareDatabase(database: DatabaseHandle): Promise<void> {
@@ -118,7 +159,7 @@ async function openBackgroundServices(environment: NodeJS.ProcessEnv, delivery?:
 export async function runWorker(
   environment: NodeJS.ProcessEnv = process.env,
   options: { delivery?: Partial<DeliverySettings> } = {},
-): Promise<{ stop(): Promise<void> }> {
+): Promise<{ startMetricsServer(): Promise<MetricsServer | undefined>; stop(): Promise<void> }> {
   // Before the database: Stripe's prices must be the fee table's (stops the start otherwise).
   await checkStripeFees(readEnvironment(environment));
   const { env, database, services } = await openBackgroundServices(environment, options.delivery);
@@ -128,6 +169,7 @@ export async function runWorker(
       "The worker needs PostgreSQL (DATABASE_URL). On the embedded database run `node server.js --send-reminders` daily instead.",
     );
   }
+  const metricsServer = metricsServing(processMetrics(database), env);
   const worker = await startRemindersWorker(services, env.DATABASE_URL);
   const delivery = await startMessageDelivery(database, services.messaging, { connectionString: env.DATABASE_URL });
   const auctionClock = startAuctionClock(services);
@@ -136,7 +178,9 @@ export async function runWorker(
   // Bid notices a crash or a stopped app process left owed (issue 19).
   const bidEffectsSweep = startBidEffectsSweep(services);
   return {
+    startMetricsServer: metricsServer.start,
     async stop() {
+      await metricsServer.close();
       await bidEffectsSweep.stop();
       await eventDrain.stop();
       await auctionClock.stop();
@@ -189,6 +233,8 @@ export async function createApplication(options: ApplicationOptions = {}): Promi
 
   // One LISTEN connection per app process, feeding every auction event stream it serves.
   const auctionLive = await createAuctionLive(database);
+  const metrics = processMetrics(database, () => auctionLive.stats().subscribers);
+  const metricsServer = metricsServing(metrics, env);
   // Signed-in users kept in memory, forgotten on every announced change (and all of them whenever
   // the channel was out of reach).
   const signedInUsers = createSignedInUsers();
@@ -313,6 +359,7 @@ export async function createApplication(options: ApplicationOptions = {}): Promi
     port: env.PORT,
     host: env.HOST,
     handle(req, res) {
+      metrics.observeRequest(req, res, routeLabelOf);
       let fast: boolean | Promise<boolean>;
       try {
         fast = serveFast(req, res);
@@ -337,7 +384,9 @@ export async function createApplication(options: ApplicationOptions = {}): Promi
       );
     },
     endLiveStreams: () => auctionLive.close(),
+    startMetricsServer: metricsServer.start,
     async close() {
+      await metricsServer.close();
       await bidEffectsSweep.stop();
       await eventDrain.stop();
       await auctionClock?.stop();
