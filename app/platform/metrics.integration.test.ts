@@ -88,9 +88,10 @@ describe.each(databaseKinds)("metrics on %s", (kind) => {
     const rivalClient = await signIn(rival);
     const buyerClient = await signIn(buyer);
 
-    // A static page from memory (a fast path), a page through the router, and a 404.
+    // A static page and the catalogue from memory (the fast paths), a page through the router, a 404.
     expect((await fetch(`${app.baseURL}/`)).status).toBe(200);
     expect((await fetch(`${app.baseURL}/login`)).status).toBe(200);
+    expect((await fetch(`${app.baseURL}/api/service_checkboxes`)).status).toBe(200);
     expect((await fetch(`${app.baseURL}/no/such/page/${auctionId}`)).status).toBe(404);
 
     // The buyer watches the auction: the first view arrives at once.
@@ -131,6 +132,7 @@ describe.each(databaseKinds)("metrics on %s", (kind) => {
     const requests = "marketplace_http_request_duration_seconds_count";
     expect(sample(text, requests, { route: "/", method: "GET", status: "200" })).toBeGreaterThanOrEqual(1);
     expect(sample(text, requests, { route: "/login", method: "GET", status: "200" })).toBeGreaterThanOrEqual(1);
+    expect(sample(text, requests, { route: "/api/service_checkboxes", method: "GET", status: "200" })).toBe(1);
     expect(sample(text, requests, { route: "/*", method: "GET", status: "404" })).toBe(1);
     expect(sample(text, requests, { route: "/auctions/:auctionId", method: "POST", status: "302" })).toBe(2);
     expect(sample(text, requests, { route: "/auctions/:auctionId", method: "POST", status: "400" })).toBe(1);
