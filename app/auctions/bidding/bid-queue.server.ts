@@ -252,8 +252,8 @@ export function placeManualBid(db: Database, request: ManualRequest): Promise<Bi
 }
 
 /**
- * Counts the answer for the metrics; an accepted one is committed by now (its write or transaction
- * has ended), which starts the timing of its event to the auction's watchers.
+ * Counts the answer for the metrics; the bids of an accepted one are committed by now (its write or
+ * transaction has ended), which starts the timing of their event to the auction's watchers.
  */
 function counted(db: Database, kind: BidKind, request: BidderRequest, answer: Promise<BidOutcome>) {
   const metrics = metricsOf(db);
@@ -262,7 +262,8 @@ function counted(db: Database, kind: BidKind, request: BidderRequest, answer: Pr
   return answer.then(
     (outcome) => {
       metrics.countBid(kind, placedBy, outcome);
-      if (outcome.kind === "accepted") metrics.bidCommitted(request.auctionId);
+      // A minimum that placed no bid (yet) moves no price: nothing for the watchers to time.
+      if (outcome.kind === "accepted" && outcome.bids.length > 0) metrics.bidCommitted(request.auctionId);
       return outcome;
     },
     (error: unknown) => {
