@@ -3,6 +3,8 @@
 // `node server.js --migrate-only` applies migrations and reference data, then exits (release command).
 // `node server.js --worker` runs the job queue's worker (daily expiry reminders; needs PostgreSQL).
 // `node server.js --send-reminders` sends today's expiry reminders once, then exits (safe to repeat).
+// The web process and the worker serve Prometheus metrics at http://HOST:METRICS_PORT/metrics
+// (default 9091; METRICS_PORT=off: none), never on the public port.
 import { existsSync } from "node:fs";
 import http from "node:http";
 
@@ -63,6 +65,7 @@ try {
     logger = server.logger;
     const worker = await server.runWorker();
     logger.info("Worker started: expiry reminders daily at 14:00 UTC.");
+    await announceMetrics(worker.startMetricsServer(), process.env.HOST ?? "0.0.0.0");
     for (const signal of ["SIGINT", "SIGTERM"]) {
       process.on(signal, () => {
         logger.info(`${signal} received: stopping the worker`);
@@ -102,6 +105,13 @@ server.listen(application.port, application.host, () => {
   const shownHost = ["0.0.0.0", "::"].includes(application.host) ? "localhost" : application.host;
   logger.info(`Upstream Marketplace listening on http://${shownHost}:${application.port}`);
 });
+await announceMetrics(application.startMetricsServer(), application.host);
+
+async function announceMetrics(starting, host) {
+  const metrics = await starting;
+  const shownHost = host === "0.0.0.0" ? "localhost" : host;
+  if (metrics) console.log(`Metrics at http://${shownHost}:${metrics.port}/metrics`);
+}
 
 async function stop(signal) {
   if (stopping) return;

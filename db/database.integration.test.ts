@@ -1,4 +1,4 @@
-import { count } from "drizzle-orm";
+import { count, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queueMessage } from "~/messaging/delivery/outbox.server";
 import { createMessaging } from "~/messaging/messaging.server";
@@ -94,5 +94,35 @@ describe.each(databaseKinds)("database on %s", (kind) => {
       database.db,
     );
     expect(messaging.outboxChannels).toEqual([]);
+  });
+
+  it("counts the pool's connections in use and the work waiting for one, for the metrics", async () => {
+    const { db } = database;
+    const max = kind === "postgres" ? Number(process.env.DATABASE_POOL_SIZE ?? 10) : 1;
+    expect(database.poolUsage()).toEqual({ inUse: 0, waiting: 0, max });
+    // A transaction and queries that hold their connection a moment: the pool full, the rest waiting
+    // (PGlite's one connection runs them one after another).
+    let releaseTransaction = () => {};
+    const held = new Promise<void>((resolve) => (releaseTransaction = resolve));
+    const transaction = db.transaction(async (tx) => {
+      await tx.execute(sql`select 1`);
+      await held;
+    });
+    const queries = Promise.all([
+      ...Array.from({ length: max + 2 }, () => db.execute(sql`select pg_sleep(0.2)`)),
+      database.query("select pg_sleep(0.2)"),
+    ]);
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      // 1 transaction + (max + 2) queries + 1 raw query.
+      expect(database.poolUsage()).toEqual({ inUse: max, waiting: 4, max });
+    } finally {
+      releaseTransaction();
+    }
+    await Promise.all([transaction, queries]);
+    expect(database.poolUsage()).toEqual({ inUse: 0, waiting: 0, max });
+    // A failed query gives its connection back too.
+    await expect(db.execute(sql`select no_such_column`)).rejects.toThrow();
+    expect(database.poolUsage()).toEqual({ inUse: 0, waiting: 0, max });
   });
 });

@@ -35,6 +35,11 @@ export type DatabaseHandle = {
   /** Cheap round trip for health checks. */
   ping(): Promise<void>;
   /**
+   * This handle's connections in use now (the LISTEN connection aside), the queries and transactions
+   * waiting for one, and the pool's size (PGlite: its one connection), for the metrics.
+   */
+  poolUsage(): PoolUsage;
+  /**
    * LISTENs on a PostgreSQL notification channel. On PostgreSQL all of a handle's listeners share one
    * dedicated connection (postgres.js `listen`), reconnected with backoff; `onListen` runs once the
    * LISTEN is in place, and again after every reconnect (notifications sent meanwhile are lost, so
@@ -48,6 +53,8 @@ export type DatabaseHandle = {
   dumpDataDir?(): Promise<Blob>;
   close(): Promise<void>;
 };
+
+export type PoolUsage = { inUse: number; waiting: number; max: number };
 
 export type RawQueryResult = { rows: Record<string, unknown>[]; rowCount: number };
 
@@ -125,9 +132,71 @@ function preparingEveryQuery(sql: postgres.Sql): postgres.Sql {
   });
 }
 
+/** Work holding (or waiting for) a connection: counted from its start until it settles. */
+type HeldWork = { count: number };
+
+function holdUntilSettled<T>(work: T, held: HeldWork): T {
+  // A postgres.js query is a lazy promise: Promise.prototype.then waits for it without starting it.
+  if (!(work instanceof Promise)) return work;
+  held.count += 1;
+  const release = () => {
+    held.count -= 1;
+  };
+  Promise.prototype.then.call(work, release, release);
+  return work;
+}
+
+/**
+ * postgres.js keeps its pool to itself: this counts what holds one of its connections (or waits for
+ * one) from the outside: each query outside a transaction, each transaction and each reserved
+ * connection, until it settles. Queries inside a transaction run on its connection and are not counted.
+ */
+function countingHeldConnections(sql: postgres.Sql, held: HeldWork): postgres.Sql {
+  return new Proxy(sql, {
+    apply(target, thisArgument, args) {
+      return holdUntilSettled(Reflect.apply(target, thisArgument, args), held);
+    },
+    get(target, property, receiver) {
+      if (property === "unsafe" || property === "begin") {
+        const method = Reflect.get(target, property, receiver) as (...args: unknown[]) => unknown;
+        return (...args: unknown[]) => holdUntilSettled(method.apply(target, args), held);
+      }
+      if (property === "reserve") {
+        return async () => {
+          held.count += 1;
+          try {
+            const reserved = await target.reserve();
+            const release = reserved.release;
+            let released = false;
+            reserved.release = () => {
+              if (!released) held.count -= 1;
+              released = true;
+              release();
+            };
+            return reserved;
+          } catch (error) {
+            held.count -= 1;
+            throw error;
+          }
+        };
+      }
+      return Reflect.get(target, property, receiver);
+    },
+  });
+}
+
+/** Used and waiting out of what holds or waits for one of `max` connections. */
+const usageOf = (held: HeldWork, max: number): PoolUsage => ({
+  inUse: Math.min(held.count, max),
+  waiting: Math.max(0, held.count - max),
+  max,
+});
+
 function openPostgres(url: string): DatabaseHandle {
-  const client = postgres(url, {
-    max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
+  const max = Number(process.env.DATABASE_POOL_SIZE ?? 10);
+  const held: HeldWork = { count: 0 };
+  const pool = postgres(url, {
+    max,
     // Recycled before a proxy in the way (Fly's, PgBouncer) drops them; this also bounds each
     // connection's prepared statements.
     max_lifetime: 600,
@@ -135,6 +204,8 @@ function openPostgres(url: string): DatabaseHandle {
     onnotice: () => {},
     connection: { application_name: "upstream-marketplace" },
   });
+  // Everything but `listen` (its own dedicated connection) goes through the count.
+  const client = countingHeldConnections(pool, held);
   const prepared = process.env.DATABASE_PREPARED_STATEMENTS !== "false";
   const { observers, logger } = queryLogger();
   const db = withObservers(
@@ -165,14 +236,30 @@ function openPostgres(url: string): DatabaseHandle {
     async ping() {
       await client`select 1`;
     },
+    poolUsage: () => usageOf(held, max),
     async listen(channel, onNotify, onListen) {
-      const { unlisten } = await client.listen(channel, onNotify, onListen);
+      const { unlisten } = await pool.listen(channel, onNotify, onListen);
       return unlisten;
     },
     async close() {
-      await client.end({ timeout: 5 });
+      await pool.end({ timeout: 5 });
     },
   };
+}
+
+/** PGlite runs one query or transaction at a time on its one connection: this counts those under way or waiting. */
+function countingPgliteWork(client: PGlite, held: HeldWork): PGlite {
+  return new Proxy(client, {
+    get(target, property) {
+      const value = Reflect.get(target, property, target);
+      if (typeof value !== "function") return value;
+      // Bound to PGlite itself: its methods use private fields a proxy does not have.
+      const method = value.bind(target) as (...args: unknown[]) => unknown;
+      return property === "query" || property === "exec" || property === "transaction"
+        ? (...args: unknown[]) => holdUntilSettled(method(...args), held)
+        : method;
+    },
+  });
 }
 
 async function openPglite(dir: string, dataDir?: Blob): Promise<DatabaseHandle> {
@@ -196,8 +283,9 @@ async function openPglite(dir: string, dataDir?: Blob): Promise<DatabaseHandle> 
     throw error;
   });
   opened = client;
+  const held: HeldWork = { count: 0 };
   const { observers, logger } = queryLogger();
-  const db = withObservers(drizzlePglite({ client, schema, logger }), observers);
+  const db = withObservers(drizzlePglite({ client: countingPgliteWork(client, held), schema, logger }), observers);
   return {
     db: db as unknown as Database,
     kind: "pglite",
@@ -207,12 +295,13 @@ async function openPglite(dir: string, dataDir?: Blob): Promise<DatabaseHandle> 
       await migratePglite(db, { migrationsFolder });
     },
     async query(text, values = []) {
-      const result = await client.query<Record<string, unknown>>(text, values);
+      const result = await holdUntilSettled(client.query<Record<string, unknown>>(text, values), held);
       return { rows: result.rows, rowCount: result.rows.length || (result.affectedRows ?? 0) };
     },
     async ping() {
-      await client.query("select 1");
+      await holdUntilSettled(client.query("select 1"), held);
     },
+    poolUsage: () => usageOf(held, 1),
     async listen(channel, onNotify, onListen) {
       const unlisten = await client.listen(channel, onNotify);
       onListen?.();

@@ -60,6 +60,18 @@ describe("readEnvironment", () => {
     );
   });
 
+  it("serves metrics on METRICS_PORT (default 9091), or not at all with off", () => {
+    expect(readEnvironment({}).METRICS_PORT).toBe(9091);
+    expect(readEnvironment({ METRICS_PORT: "" }).METRICS_PORT).toBe(9091);
+    expect(readEnvironment({ METRICS_PORT: "9100" }).METRICS_PORT).toBe(9100);
+    expect(readEnvironment({ METRICS_PORT: "off" }).METRICS_PORT).toBe("off");
+    for (const wrong of ["0", "65536", "nine", "9091.5"]) {
+      expect(refusal({ METRICS_PORT: wrong })).toBe(
+        "Invalid configuration: METRICS_PORT must be a port number (1 to 65535) or off",
+      );
+    }
+  });
+
   it("derives APP_URL from PORT and drops a trailing slash", () => {
     expect(readEnvironment({ PORT: "8080" }).APP_URL).toBe("http://localhost:8080");
     expect(readEnvironment({ APP_URL: "https://market.example.ca/" }).APP_URL).toBe("https://market.example.ca");

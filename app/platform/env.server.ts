@@ -8,11 +8,29 @@ const optionalText = z
   .transform((value) => (value === "" ? undefined : value))
   .optional();
 
+const METRICS_PORT_MESSAGE = "must be a port number (1 to 65535) or off";
+
 const environmentSchema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
     PORT: z.coerce.number().int().min(1).max(65535).default(3000),
     HOST: z.string().default("0.0.0.0"),
+    /** Prometheus metrics at http://HOST:METRICS_PORT/metrics, apart from the public port; `off`: none. */
+    METRICS_PORT: optionalText.pipe(
+      z
+        .union(
+          [
+            z.literal("off"),
+            z.coerce
+              .number<string>()
+              .int(METRICS_PORT_MESSAGE)
+              .min(1, METRICS_PORT_MESSAGE)
+              .max(65535, METRICS_PORT_MESSAGE),
+          ],
+          METRICS_PORT_MESSAGE,
+        )
+        .default(9091),
+    ),
     DATABASE_URL: optionalText.pipe(
       z
         .string()

@@ -28,4 +28,26 @@ describe("route labels", () => {
     expect(labelOf("/api/whatever/123")).toBe("/api/*");
     expect(labelOf("/no/such/page")).toBe(UNMATCHED_ROUTE);
   });
+
+  it("answers a path it saw before from memory, a number standing for any number", () => {
+    const labelOf = createRouteLabeller({ routes } as never);
+    expect(labelOf("/auctions/41")).toBe("/auctions/:auctionId");
+    expect(labelOf("/auctions/42")).toBe("/auctions/:auctionId");
+    expect(labelOf("/auctions/42/lots/3/bid")).toBe("/auctions/:auctionId/lots/:lot/bid");
+    expect(labelOf("/reset-password/3f9a0c1d2e")).toBe("/reset-password/:passwordResetToken");
+    expect(labelOf("/reset-password/3f9a0c1d2e")).toBe("/reset-password/:passwordResetToken");
+    // Far more paths than it keeps: still the right labels.
+    for (let index = 0; index < 5_000; index += 1) {
+      expect(labelOf(`/reset-password/token-${index}`)).toBe("/reset-password/:passwordResetToken");
+    }
+  });
+
+  it("keeps numbers as they are when a route spells one", () => {
+    const labelOf = createRouteLabeller({
+      routes: { ...routes, "auctions/2026": { id: "auctions/2026", parentId: "auctions", path: "2026" } },
+    } as never);
+    expect(labelOf("/auctions/41")).toBe("/auctions/:auctionId");
+    expect(labelOf("/auctions/2026")).toBe("/auctions/2026");
+    expect(labelOf("/auctions/41")).toBe("/auctions/:auctionId");
+  });
 });

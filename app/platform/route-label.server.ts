@@ -37,12 +37,27 @@ function routeTree(routes: Record<string, FlatRoute | undefined>): LabelledRoute
   return build(undefined, "");
 }
 
+/** Paths remembered with their label; past this many the memory starts again (ids and tokens make paths without end). */
+const REMEMBERED_PATHS = 2_000;
+const NUMBER_SEGMENT = /\/\d+(?=\/|$)/g;
+
 /** `labelOf(pathname)`: the pattern of the deepest route matching the path, or `UNMATCHED_ROUTE`. */
 export function createRouteLabeller(build: Pick<ServerBuild, "routes">): (pathname: string) => string {
-  const tree = routeTree(build.routes as Record<string, FlatRoute | undefined>);
+  const flat = build.routes as Record<string, FlatRoute | undefined>;
+  const tree = routeTree(flat);
+  // Matching ranks every route on each call (over a millisecond for the app's routes): each request
+  // would pay it once per label. Paths are remembered instead, a number in a path standing for any
+  // number (`/auctions/12` and `/auctions/13` match alike) unless some route spells a number itself.
+  const numbersAreParameters = !Object.values(flat).some((route) => /(^|\/)\d+(\/|$)/.test(route?.path ?? ""));
+  const labels = new Map<string, string>();
   return (pathname) => {
+    const key = numbersAreParameters ? pathname.replace(NUMBER_SEGMENT, "/0") : pathname;
+    const known = labels.get(key);
+    if (known !== undefined) return known;
     const matches = matchRoutes(tree, pathname);
-    const last = matches?.at(-1)?.route as LabelledRoute | undefined;
-    return last?.pattern ?? UNMATCHED_ROUTE;
+    const label = (matches?.at(-1)?.route as LabelledRoute | undefined)?.pattern ?? UNMATCHED_ROUTE;
+    if (labels.size >= REMEMBERED_PATHS) labels.clear();
+    labels.set(key, label);
+    return label;
   };
 }

@@ -11,10 +11,15 @@ import { startAuctionClock } from "~/auctions/clock/auction-clock.server";
 import { createAuctionLive } from "~/auctions/live/auction-live.server";
 import { createCatalogueReadCache, serveCachedJson } from "~/catalogue/catalogue-read-cache.server";
 import { drainQueue, startMessageDelivery } from "~/messaging/delivery/delivery-runner.server";
+import { outboxCounts } from "~/messaging/delivery/outbox.server";
 import { createMessaging, type DeliverySettings, type Messaging } from "~/messaging/messaging.server";
 import { createPayments, type Payments } from "~/payments/payments.server";
 import { checkStripeFees } from "~/payments/stripe-fees.server";
-import { type EventRetrySettings, startProviderEventDrain } from "~/payments/subscriptions/provider-events.server";
+import {
+  type EventRetrySettings,
+  providerEventCounts,
+  startProviderEventDrain,
+} from "~/payments/subscriptions/provider-events.server";
 import { sendExpiryReminders } from "~/reminders/expiry-reminders.server";
 import { startRemindersWorker } from "~/reminders/reminders-worker.server";
 import { createSessionStore } from "~/sessions/session.server";
@@ -31,6 +36,13 @@ import {
   machineIdOf,
   startMachineRouting,
 } from "../platform/machine-routing.server";
+import {
+  type AppMetrics,
+  attachMetrics,
+  createMetrics,
+  type MetricsServer,
+  startMetricsServer,
+} from "../platform/metrics.server";
 import {
   clientAddressOf,
   isHttps,
@@ -78,8 +90,37 @@ export type Application = {
   endLiveStreams(): Promise<void>;
   /** Leaves the list of machines, so the others stop sending it auctions' bids; call first when stopping. */
   leaveMachines(): Promise<void>;
+  /** Serves the metrics on `METRICS_PORT` (none when `off`, or when the port is taken); closed with the application. */
+  startMetricsServer(): Promise<MetricsServer | undefined>;
   close(): Promise<void>;
 };
+
+/** A process's metrics (issue 33), registered on its database for the features that record into them. */
+function processMetrics(database: DatabaseHandle, openEventStreams?: () => number): AppMetrics {
+  const metrics = createMetrics({
+    openEventStreams,
+    databasePool: () => database.poolUsage(),
+    outboxMessages: () => outboxCounts(database.db),
+    providerEvents: () => providerEventCounts(database.db),
+  });
+  attachMetrics(database.db, metrics);
+  return metrics;
+}
+
+/** `startMetricsServer` of an application or the worker: at most one server, closed by `close`. */
+function metricsServing(metrics: AppMetrics, env: Environment) {
+  let serving: Promise<MetricsServer | undefined> | undefined;
+  return {
+    start() {
+      if (env.METRICS_PORT === "off") return Promise.resolve(undefined);
+      serving ??= startMetricsServer(metrics, env.METRICS_PORT, env.HOST);
+      return serving;
+    },
+    async close() {
+      await (await serving?.catch(() => undefined))?.close();
+    },
+  };
+}
 
 /** Migrations and reference data, under a lock so several machines starting together take turns. */
 async function prepareDatabase(database: DatabaseHandle): Promise<void> {
@@ -147,7 +188,7 @@ async function openBackgroundServices(environment: NodeJS.ProcessEnv, delivery?:
 export async function runWorker(
   environment: NodeJS.ProcessEnv = process.env,
   options: { delivery?: Partial<DeliverySettings> } = {},
-): Promise<{ stop(): Promise<void> }> {
+): Promise<{ startMetricsServer(): Promise<MetricsServer | undefined>; stop(): Promise<void> }> {
   // Before the database: Stripe's prices must be the fee table's (stops the start otherwise).
   await checkStripeFees(startEnvironment(environment));
   const { env, database, services } = await openBackgroundServices(environment, options.delivery);
@@ -157,6 +198,7 @@ export async function runWorker(
       "The worker needs PostgreSQL (DATABASE_URL). On the embedded database run `node server.js --send-reminders` daily instead.",
     );
   }
+  const metricsServer = metricsServing(processMetrics(database), env);
   const worker = await startRemindersWorker(services, env.DATABASE_URL);
   const delivery = await startMessageDelivery(database, services.messaging, { connectionString: env.DATABASE_URL });
   const auctionClock = startAuctionClock(services);
@@ -165,7 +207,9 @@ export async function runWorker(
   // Bid notices a crash or a stopped app process left owed (issue 19).
   const bidEffectsSweep = startBidEffectsSweep(services);
   return {
+    startMetricsServer: metricsServer.start,
     async stop() {
+      await metricsServer.close();
       await bidEffectsSweep.stop();
       await eventDrain.stop();
       await auctionClock.stop();
@@ -219,6 +263,8 @@ export async function createApplication(options: ApplicationOptions = {}): Promi
 
   // One LISTEN connection per app process, feeding every auction event stream it serves.
   const auctionLive = await createAuctionLive(database);
+  const metrics = processMetrics(database, () => auctionLive.stats().subscribers);
+  const metricsServer = metricsServing(metrics, env);
   // Signed-in users kept in memory, forgotten on every announced change (and all of them whenever
   // the channel was out of reach).
   const signedInUsers = createSignedInUsers();
@@ -358,6 +404,7 @@ export async function createApplication(options: ApplicationOptions = {}): Promi
     host: env.HOST,
     handle(req, res) {
       logRequest(req, res);
+      metrics.observeRequest(req, res, routeLabelOf);
       const owner = routeElsewhere(req);
       if (owner && routing) {
         routing.forward(req, res, owner, (body) => {
@@ -391,8 +438,10 @@ export async function createApplication(options: ApplicationOptions = {}): Promi
     },
     endLiveStreams: () => auctionLive.close(),
     leaveMachines: async () => routing?.leave(),
+    startMetricsServer: metricsServer.start,
     async close() {
       await routing?.close();
+      await metricsServer.close();
       await bidEffectsSweep.stop();
       await eventDrain.stop();
       await auctionClock?.stop();

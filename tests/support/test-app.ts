@@ -42,12 +42,15 @@ export const testRequestTag = new AsyncLocalStorage<string>();
 type BuiltApplication = {
   handle(req: IncomingMessage, res: ServerResponse): void;
   services: AppServices;
+  startMetricsServer(): Promise<{ port: number } | undefined>;
   close(): Promise<void>;
 };
 
 export type TestApp = {
   baseURL: string;
   services: AppServices;
+  /** Serves the app's metrics as server.js does, on `METRICS_PORT` of its environment (closed by `stop`). */
+  startMetricsServer(): Promise<{ port: number } | undefined>;
   /** Closes only the database (to test what happens when it is gone). */
   closeDatabase(): Promise<void>;
   stop(): Promise<void>;
@@ -120,6 +123,7 @@ export async function startTestApp(
   return {
     baseURL,
     services: started.services,
+    startMetricsServer: () => started.startMetricsServer(),
     async closeDatabase() {
       databaseClosed = true;
       await started.close();

@@ -1,5 +1,6 @@
 import { blockedMessage } from "~/payments/subscriptions/standing";
 import { blockedSellers, sellerMayBid } from "~/payments/subscriptions/standing.server";
+import { type BidKind, metricsOf } from "~/platform/metrics.server";
 import type { Database, Transaction } from "~db/database.server";
 import { dropShare, LARGE_DROP } from "../auction-rules";
 import { lotTotalCents } from "../lots/line-pricing";
@@ -242,7 +243,34 @@ async function manualRound(db: Database, key: string, requests: ManualRequest[])
 
 /** A seller's manual bid: binding once accepted; the auto-bids it sets off are written with it. */
 export function placeManualBid(db: Database, request: ManualRequest): Promise<BidOutcome> {
-  return new Promise((settle, fail) => enqueue(db, { kind: "manual", request, settle, fail }));
+  return counted(
+    db,
+    "bid",
+    request,
+    new Promise((settle, fail) => enqueue(db, { kind: "manual", request, settle, fail })),
+  );
+}
+
+/**
+ * Counts the answer for the metrics; the bids of an accepted one are committed by now (its write or
+ * transaction has ended), which starts the timing of their event to the auction's watchers.
+ */
+function counted(db: Database, kind: BidKind, request: BidderRequest, answer: Promise<BidOutcome>) {
+  const metrics = metricsOf(db);
+  if (!metrics) return answer;
+  const placedBy = request.onBehalfNote === undefined ? "seller" : "on_behalf";
+  return answer.then(
+    (outcome) => {
+      metrics.countBid(kind, placedBy, outcome);
+      // A minimum that placed no bid (yet) moves no price: nothing for the watchers to time.
+      if (outcome.kind === "accepted" && outcome.bids.length > 0) metrics.bidCommitted(request.auctionId);
+      return outcome;
+    },
+    (error: unknown) => {
+      metrics.countBid(kind, placedBy, undefined);
+      throw error;
+    },
+  );
 }
 
 /** A seller whose subscription is overdue past the grace period, or cancelled, places no new bid (issue 19). */
@@ -257,5 +285,10 @@ async function standingRefusal(db: Database, request: BidderRequest): Promise<Bi
  * its seller.
  */
 export function setAutoBidMinimum(db: Database, request: MinimumRequest): Promise<BidOutcome> {
-  return new Promise((settle, fail) => enqueue(db, { kind: "minimum", request, settle, fail }));
+  return counted(
+    db,
+    "minimum",
+    request,
+    new Promise((settle, fail) => enqueue(db, { kind: "minimum", request, settle, fail })),
+  );
 }

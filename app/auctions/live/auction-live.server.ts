@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { logger } from "~/platform/logger.server";
+import { metricsOf } from "~/platform/metrics.server";
 import { zonedTexts } from "~/platform/zoned-time";
 import type { DatabaseHandle } from "~db/database.server";
 import { AUCTION_CHANNEL } from "../auction-changes.server";
@@ -169,6 +170,7 @@ export async function createAuctionLive(
     // From the database: each seller's view, and the full one once for the running side and staff.
     count(entry, "viewsBuilt", viewerKeys.filter((key) => viewers.get(key)?.kind === "seller").length);
     if (viewerKeys.some((key) => viewers.get(key)?.kind !== "seller")) count(entry, "viewsBuilt");
+    let delivered = false;
     for (const group of groups.values()) {
       const first = group[0] as Subscription;
       const live = liveView(views.get(first.key) as AuctionView, first.timezone);
@@ -177,6 +179,7 @@ export async function createAuctionLive(
         if (subscription.sentId === live.id) continue;
         subscription.sentId = live.id;
         count(entry, "viewsDelivered");
+        delivered = true;
         try {
           subscription.subscriber.onView(live);
         } catch (error) {
@@ -184,6 +187,8 @@ export async function createAuctionLive(
         }
       }
     }
+    // The bids this process committed on the auction reached its watchers' streams now.
+    if (delivered) metricsOf(db)?.bidEventsDelivered(entry.auctionId);
   }
 
   function changed(auctionId: number) {

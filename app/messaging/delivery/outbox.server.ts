@@ -1,5 +1,6 @@
-import { and, eq, lt, lte, or, sql } from "drizzle-orm";
+import { and, eq, inArray, lt, lte, or, sql } from "drizzle-orm";
 import { logger, withoutWordsOf } from "~/platform/logger.server";
+import { metricsOf } from "~/platform/metrics.server";
 import { counted } from "~/shared/words";
 import type { Database } from "~db/database.server";
 import { outboxMessages } from "~db/schema";
@@ -147,6 +148,7 @@ export async function deliverMessage(
         .update(outboxMessages)
         .set({ status: "failed", lastError: deliveryError.message, claimedUntil: null })
         .where(ours);
+      metricsOf(db)?.countDeliveryFailure(row.channel, "failed");
       // The provider's answer may quote the message it refused: its codes and links are taken out.
       logger.error(
         `message ${id} (${row.kind}) failed after ${counted(row.attempts, "attempt", "attempts")}: ` +
@@ -159,6 +161,7 @@ export async function deliverMessage(
       .update(outboxMessages)
       .set({ status: "queued", nextAttemptAt: at, lastError: deliveryError.message, claimedUntil: null })
       .where(ours);
+    metricsOf(db)?.countDeliveryFailure(row.channel, "retry");
     await options.onRetry?.(id, at);
     return { kind: "retry", at, error: deliveryError.message };
   }
@@ -193,6 +196,15 @@ export async function nextDueAt(db: Database): Promise<Date | undefined> {
     .from(outboxMessages)
     .where(sql`${outboxMessages.status} in ('queued', 'sending')`);
   return row?.at ? new Date(row.at) : undefined;
+}
+
+/** Messages waiting (queued, sending) or given up (failed), by channel and state: for the metrics, read at each scrape. */
+export async function outboxCounts(db: Database): Promise<{ channel: string; status: string; count: number }[]> {
+  return db
+    .select({ channel: outboxMessages.channel, status: outboxMessages.status, count: sql<number>`count(*)::int` })
+    .from(outboxMessages)
+    .where(inArray(outboxMessages.status, ["queued", "sending", "failed"]))
+    .groupBy(outboxMessages.channel, outboxMessages.status);
 }
 
 /**

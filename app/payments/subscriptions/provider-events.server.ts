@@ -1,6 +1,7 @@
-import { and, asc, eq, lte } from "drizzle-orm";
+import { and, asc, eq, inArray, lte, sql } from "drizzle-orm";
 import type { MessageServices } from "~/messaging/messaging.server";
 import { logger } from "~/platform/logger.server";
+import { metricsOf } from "~/platform/metrics.server";
 import type { Database } from "~db/database.server";
 import { providerEvents } from "~db/schema";
 import { applyProviderEvent, sendLifecycleNotices } from "./lifecycle.server";
@@ -88,6 +89,7 @@ async function processOne(services: MessageServices, retry: EventRetrySettings):
         { err: error },
         `provider event ${row.id} attempt ${attempts} failed${failed ? " (giving up)" : ""}`,
       );
+      metricsOf(db)?.countProviderEventFailure(failed ? "failed" : "retry");
       await tx
         .update(providerEvents)
         .set(
@@ -125,6 +127,15 @@ export async function requeueFailedEvent(db: Database, id: string): Promise<bool
     .where(and(eq(providerEvents.id, id), eq(providerEvents.state, "failed")))
     .returning({ id: providerEvents.id });
   return rows.length > 0;
+}
+
+/** Events waiting (received) or given up (failed), by state: for the metrics, read at each scrape. */
+export async function providerEventCounts(db: Database): Promise<{ state: string; count: number }[]> {
+  return db
+    .select({ state: providerEvents.state, count: sql<number>`count(*)::int` })
+    .from(providerEvents)
+    .where(inArray(providerEvents.state, ["received", "failed"]))
+    .groupBy(providerEvents.state);
 }
 
 type Drainer = { running?: Promise<unknown>; again: boolean; retry: EventRetrySettings };
