@@ -138,8 +138,11 @@ async function stop(signal) {
   await closed;
   clearInterval(idleSweep);
   clearTimeout(forced);
+  // Where a slow stop spent its time: the last answers, or the queue workers and the database.
+  const answeredMs = Date.now() - started;
   await application.close();
-  logger.info({ durationMs: Date.now() - started }, `Stopped in ${Date.now() - started} ms.`);
+  const durationMs = Date.now() - started;
+  logger.info({ durationMs, answeredMs }, `Stopped in ${durationMs} ms (last answer sent after ${answeredMs} ms).`);
   process.exit(0);
 }
 process.on("SIGTERM", () => stop("SIGTERM"));

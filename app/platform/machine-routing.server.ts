@@ -16,8 +16,19 @@ import { ownerOf } from "./rendezvous";
 const CHANNEL = "app_machines";
 /** A forwarded request carries the sender's id: never forwarded again, whatever the receiver thinks. */
 export const FORWARDED_BY_HEADER = "x-forwarded-by-machine";
-/** Bigger bodies are never forwarded (the bid forms are a few hundred bytes). */
+/** Bigger bodies are never forwarded (the bid forms are a few hundred bytes; documents go where they land). */
 const MAX_FORWARDED_BODY = 1024 * 1024;
+
+/**
+ * Whether a request may be sent on: not already sent on once, and its body's length declared (as
+ * browsers do for forms) and small, so it is read whole first and can still be served here if the
+ * other machine cannot be reached.
+ */
+export function forwardable(req: IncomingMessage): boolean {
+  if (req.headers[FORWARDED_BY_HEADER] || req.headers["transfer-encoding"]) return false;
+  const length = Number(req.headers["content-length"] ?? 0);
+  return Number.isSafeInteger(length) && length <= MAX_FORWARDED_BODY;
+}
 
 export type Machine = { id: string; url: string };
 
@@ -28,16 +39,10 @@ export type MachineRouting = {
   /** The machine that takes writes about `key`, or undefined when it is this one. */
   ownerOf(key: string): Machine | undefined;
   /**
-   * Sends the request to `owner` and its answer back. When the owner cannot be reached before it
-   * answers, calls `serveHere(body)` with the body already read (undefined: too large to forward, left
-   * unread), instead.
+   * Sends the request (one `forwardable` says may go) to `owner` and its answer back. When the owner
+   * cannot be reached before it answers, calls `serveHere(body)` with the body already read, instead.
    */
-  forward(
-    req: IncomingMessage,
-    res: ServerResponse,
-    owner: Machine,
-    serveHere: (body: Buffer | undefined) => void,
-  ): void;
+  forward(req: IncomingMessage, res: ServerResponse, owner: Machine, serveHere: (body: Buffer) => void): void;
   /**
    * Leaves the list (first thing when stopping): the others stop sending here. Requests this machine
    * is forwarding go on to their answers.
@@ -125,9 +130,8 @@ export async function startMachineRouting(
       return !owner || owner.id === self.id ? undefined : owner;
     },
     forward(req, res, owner, serveHere) {
-      readBody(req, MAX_FORWARDED_BODY).then(
+      readBody(req).then(
         (body) => {
-          if (body === "too-large") return serveHere(undefined);
           const target = new URL(req.url ?? "/", owner.url);
           const headers = { ...req.headers, [FORWARDED_BY_HEADER]: self.id, "content-length": String(body.length) };
           delete headers["transfer-encoding"];
@@ -177,22 +181,11 @@ function endToEndHeaders(rawHeaders: string[]): string[] {
   return kept;
 }
 
-/** The whole body (up to `limit` bytes), or "too-large" (the rest is left unread). */
-function readBody(req: IncomingMessage, limit: number): Promise<Buffer | "too-large"> {
-  const declared = Number(req.headers["content-length"] ?? 0);
-  if (declared > limit) return Promise.resolve("too-large");
+/** The whole body: its length is declared and at most MAX_FORWARDED_BODY (see `forwardable`). */
+function readBody(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    let size = 0;
-    req.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        req.destroy();
-        reject(new Error("body too large"));
-        return;
-      }
-      chunks.push(chunk);
-    });
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => resolve(Buffer.concat(chunks)));
     req.on("error", reject);
   });

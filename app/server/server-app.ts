@@ -30,12 +30,7 @@ import { seedDemoCatalogue, seedReferenceData } from "~db/seed";
 import { CROSS_ORIGIN_MESSAGE, isCrossOriginWrite } from "../platform/cross-origin";
 import { ConfigurationError, type Environment, isStagingCopy, readEnvironment } from "../platform/env.server";
 import { configureLogger, logger } from "../platform/logger.server";
-import {
-  FORWARDED_BY_HEADER,
-  type MachineRouting,
-  machineIdOf,
-  startMachineRouting,
-} from "../platform/machine-routing.server";
+import { forwardable, type MachineRouting, machineIdOf, startMachineRouting } from "../platform/machine-routing.server";
 import {
   type AppMetrics,
   attachMetrics,
@@ -381,7 +376,7 @@ export async function createApplication(options: ApplicationOptions = {}): Promi
       : undefined;
   /** The machine that decides the bids of the auction a write is about, when it is another one. */
   const routeElsewhere = (req: IncomingMessage) => {
-    if (!routing || req.method !== "POST" || req.headers[FORWARDED_BY_HEADER]) return undefined;
+    if (!routing || req.method !== "POST" || !forwardable(req)) return undefined;
     const auctionId = AUCTION_PATH.exec(req.url ?? "")?.[1];
     return auctionId ? routing.ownerOf(`auction:${auctionId}`) : undefined;
   };
@@ -408,7 +403,7 @@ export async function createApplication(options: ApplicationOptions = {}): Promi
       const owner = routeElsewhere(req);
       if (owner && routing) {
         routing.forward(req, res, owner, (body) => {
-          if (body) setPreReadBody(req, body);
+          setPreReadBody(req, body);
           app(req, res);
         });
         return;
