@@ -13,8 +13,9 @@
 //    a rolling deploy does, while Stripe events are posted to the webhook through the balancer.
 //
 // What must hold, counted and printed (exit code 1 when any fails): every accepted bid is in the
-// database once, each bid at least a decrement under the one before; every watcher ends on the final
-// price, resuming with Last-Event-ID after its machine stopped; no 5xx (a 503 only with Retry-After);
+// database once, each bid at least a decrement under the lowest before it (a minimum's may stop at the
+// minimum, bidding.ts); every watcher ends on the final price, resuming with Last-Event-ID after its
+// machine stopped; no 5xx (a 503 only with Retry-After);
 // the auction closes once, after its last bid; each e-mail is delivered once and each provider event
 // handled once; every machine stops on its own (no connection held until the forced close), and
 // nothing is left owed or claimed by a machine that is gone.
@@ -489,9 +490,12 @@ async function main() {
     });
     const minimumSetters = sellers.slice(SELLERS - MINIMUM_SETTERS);
     const minimumMachines = new Set();
+    /** Each minimum-setting seller's minimum, by organization. */
+    const minimums = new Map();
     for (const [index, seller] of minimumSetters.entries()) {
       // Each a little lower: they bid for their sellers as the price comes down, then drop out in turn.
       const minimum = RESERVE_CENTS - (index + 1) * 40 * DECREMENT_CENTS;
+      minimums.set(seller.organizationId, minimum);
       const sent = form({ intent: "auto-bid", minimum: dollars(minimum) });
       const response = await request(origin3, `/auctions/${auction.id}`, {
         ...sent,
@@ -612,6 +616,14 @@ async function main() {
     }
     const messages = await sql`select status, count(*)::int as n, max(attempts)::int as most_attempts
       from outbox_messages where channel = 'email' group by status`;
+    const stuck = await sql`select id, kind, status, attempts, next_attempt_at, claimed_until, last_error, created_at
+      from outbox_messages where status in ('queued', 'sending') order by id limit 20`;
+    for (const row of stuck) {
+      console.log(
+        `  left: message ${row.id} ${row.kind} ${row.status}, ${row.attempts} attempts, made ${row.created_at.toISOString()}, ` +
+          `next ${row.next_attempt_at.toISOString()}, claimed until ${row.claimed_until?.toISOString() ?? "-"}, ${row.last_error ?? ""}`,
+      );
+    }
     const closingNotices = await sql`select "to", kind, count(*)::int as n from outbox_messages
       where created_at >= ${new Date(bidStart)} and kind ilike '%clos%' group by "to", kind having count(*) > 1`;
     const handled = await sql`select state, count(*)::int as n, max(attempts)::int as most_attempts
@@ -632,9 +644,22 @@ async function main() {
     const lost = [...accepted.keys()].filter((key) => !stored.has(key)).length;
     const duplicates = [...stored.values()].filter((count) => count > 1).length;
     const unanswered = [...stored.keys()].filter((key) => !accepted.has(key)).length;
+    // The rules (bidding.ts): a manual bid at least a decrement under the lowest before it; a bid for a
+    // minimum likewise, or at the minimum itself when that is closer (never above the lowest).
     let outOfOrder = 0;
-    for (let index = 1; index < bids.length; index += 1) {
-      if (Number(bids[index].amount_cents) > Number(bids[index - 1].amount_cents) - DECREMENT_CENTS) outOfOrder += 1;
+    let lowestSoFar = RESERVE_CENTS + DECREMENT_CENTS;
+    for (const bid of bids) {
+      const amount = Number(bid.amount_cents);
+      const minimum = minimums.get(bid.organization_id);
+      const allowed =
+        amount <= lowestSoFar - DECREMENT_CENTS || (bid.kind === "auto" && amount === minimum && amount <= lowestSoFar);
+      if (!allowed) {
+        outOfOrder += 1;
+        console.log(
+          `  out of order: bid ${bid.id} (${bid.kind}) $${dollars(amount)} after the lowest $${dollars(lowestSoFar)}`,
+        );
+      }
+      lowestSoFar = Math.min(lowestSoFar, amount);
     }
     const afterClose = closedRow?.ends_at
       ? bids.filter((bid) => new Date(bid.created_at) > new Date(closedRow.ends_at)).length
@@ -670,7 +695,7 @@ async function main() {
     );
     check(
       outOfOrder === 0,
-      `each of the ${bids.length} bids at least $${dollars(DECREMENT_CENTS)} under the one before: ${outOfOrder} not`,
+      `each of the ${bids.length} bids at least $${dollars(DECREMENT_CENTS)} under the lowest before it (or, for a minimum, at it): ${outOfOrder} not`,
     );
     check(
       answers.serverErrors === 0,
