@@ -13,7 +13,7 @@ import { createPostgresDatabase } from "../../../tests/support/test-database";
 
 requireBuild();
 
-describe("an auction's bids on several machines (PostgreSQL)", () => {
+describe.runIf(Boolean(process.env.DATABASE_URL))("an auction's bids on several machines (PostgreSQL)", () => {
   let database: { url: string; drop(): Promise<void> };
   let machineA: TestApp;
   let machineB: TestApp;
