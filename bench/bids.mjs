@@ -35,6 +35,7 @@ import {
   startApp,
   stopChild,
 } from "./bench-support.mjs";
+import { bidAsFastAsTheyCan, dollars, lowestOf, percentile, sleep } from "./bidders.mjs";
 
 const BIDDERS = 50;
 const RATIO_TARGET = 0.3;
@@ -47,14 +48,6 @@ const LOT_RATIO_TARGET = 0.8;
 const FIXED_LINE_CENTS = 1_000;
 const watchers = Number(process.env.BENCH_WATCHERS ?? 500);
 const watchBids = Number(process.env.BENCH_WATCH_BIDS ?? 20);
-
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-const dollars = (cents) => (cents / 100).toFixed(2);
-function percentile(values, p) {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))];
-}
 
 // The bidders' and (d)'s requests go over node:http with keep-alive connections, as a browser keeps
 // them: a light client, so that on a small machine the server, not the load, is what is measured.
@@ -153,19 +146,15 @@ function watch(origin, auctionId, cookie, onView) {
   });
 }
 
-/** The lowest price a view shows (a seller's view or the buyer's). */
-const lowestOf = (view) => (view.kind === "seller" ? view.lowestCents : (view.lowest?.amountCents ?? null));
-
 /**
  * (a) 50 bidders for `seconds`. Amounts keep decreasing: each attempt takes the next amount, one
  * decrement under the last one handed out (or under the lowest the event stream shows, if lower). A
  * bid overtaken by a lower one that reached the lock first is refused, as it would be for a person.
  */
 async function biddingRun(origin, auctionId, sellers, placeBid, seconds) {
-  let next = RESERVE_CENTS - DECREMENT_CENTS;
-  let leader = -1;
+  const price = { next: RESERVE_CENTS - DECREMENT_CENTS };
   const learn = (cents) => {
-    if (cents !== null && cents - DECREMENT_CENTS < next) next = cents - DECREMENT_CENTS;
+    if (cents !== null && cents - DECREMENT_CENTS < price.next) price.next = cents - DECREMENT_CENTS;
   };
   // One seller's event stream tells the bidders the price the others reached (its first view: where to start).
   let gotFirstView;
@@ -177,40 +166,16 @@ async function biddingRun(origin, auctionId, sellers, placeBid, seconds) {
     gotFirstView();
   });
   await firstView;
-  const results = { accepted: 0, refused: 0, errors: 0, latencies: [] };
   const deadline = performance.now() + seconds * 1000;
-  const started = performance.now();
-  await Promise.all(
-    sellers.map(async (_, index) => {
-      while (performance.now() < deadline) {
-        if (leader === index) {
-          await sleep(5); // leading already: a seller never bids against themselves
-          continue;
-        }
-        const amount = next;
-        next -= DECREMENT_CENTS;
-        try {
-          const outcome = await placeBid(index, amount);
-          results.latencies.push(outcome.latencyMs);
-          if (outcome.accepted) {
-            results.accepted += 1;
-            leader = index;
-          } else if (outcome.status === 400 || outcome.status === 409) {
-            results.refused += 1;
-          } else {
-            results.errors += 1;
-            await sleep(10);
-          }
-        } catch {
-          results.errors += 1;
-          await sleep(10);
-        }
-      }
-    }),
-  );
-  const elapsed = (performance.now() - started) / 1000;
+  const results = await bidAsFastAsTheyCan({
+    count: sellers.length,
+    placeBid,
+    price,
+    decrement: DECREMENT_CENTS,
+    stop: () => performance.now() >= deadline,
+  });
   stream.close();
-  return { ...results, elapsed, perSecond: results.accepted / elapsed };
+  return results;
 }
 
 /**

@@ -43,6 +43,7 @@ import {
   startChild,
   stopChild,
 } from "./bench-support.mjs";
+import { bidAsFastAsTheyCan, dollars, lowestOf, percentile, sleep } from "./bidders.mjs";
 
 const MACHINES = 3;
 const SELLERS = 50;
@@ -62,13 +63,6 @@ const RESTART_AFTER_MS = 6_000;
 const WEBHOOK_SECRET = `whsec_${randomBytes(16).toString("hex")}`;
 const POSTMARK_TOKEN = "cluster-token";
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-const dollars = (cents) => (cents / 100).toFixed(2);
-const percentile = (values, p) => {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))];
-};
 const haproxyOutput = [];
 const log = (line) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${line}`);
 
@@ -153,9 +147,6 @@ async function postBid(origin, cookie, auctionId, cents, headers = {}) {
     latencyMs: response.at - started,
   };
 }
-
-/** The lowest price a view shows (a seller's view or the buyer's). */
-const lowestOf = (view) => (view.kind === "seller" ? view.lowestCents : (view.lowest?.amountCents ?? null));
 
 /**
  * An event-stream reader that behaves as a browser's EventSource: on the end of a stream it waits the
@@ -768,17 +759,14 @@ const describeCounts = (counts) =>
  * showed. A bid beaten to it by a lower one is refused, as it would be for a person.
  */
 async function burst(origin, auctionId, sellers, seconds, options = {}) {
-  let next = (options.lowestCents ?? RESERVE_CENTS) - DECREMENT_CENTS;
-  // Start under whatever this auction has already.
+  const price = { next: (options.lowestCents ?? RESERVE_CENTS) - DECREMENT_CENTS };
   const probe = await postBid(origin, sellers[0].cookie, auctionId, RESERVE_CENTS + DECREMENT_CENTS, options.headers);
-  if (probe.status !== 400)
+  if (probe.status !== 400) {
     throw new Error(
       `a bid above the reserve answered ${probe.status}, not 400 (served by ${probe.servedBy}): ${probe.text}`,
     );
-  let leader = -1;
-  const results = { accepted: 0, refused: 0, errors: 0, latencies: [], acceptedBids: [] };
-  const started = performance.now();
-  const deadline = started + seconds * 1000;
+  }
+  const deadline = performance.now() + seconds * 1000;
   let closed = false;
   const watchClose = options.untilClosed
     ? (async () => {
@@ -788,39 +776,16 @@ async function burst(origin, auctionId, sellers, seconds, options = {}) {
         }
       })()
     : undefined;
-  await Promise.all(
-    sellers.map(async (seller, index) => {
-      while (!closed && performance.now() < deadline) {
-        if (leader === index) {
-          await sleep(5);
-          continue;
-        }
-        const amount = next;
-        next -= DECREMENT_CENTS;
-        try {
-          const outcome = await postBid(origin, seller.cookie, auctionId, amount, options.headers);
-          results.latencies.push(outcome.latencyMs);
-          if (outcome.accepted) {
-            results.accepted += 1;
-            results.acceptedBids.push({ index, amount });
-            leader = index;
-          } else if (outcome.status === 400 || outcome.status === 409) {
-            results.refused += 1;
-          } else {
-            results.errors += 1;
-            await sleep(10);
-          }
-        } catch {
-          results.errors += 1;
-          await sleep(10);
-        }
-      }
-    }),
-  );
+  const results = await bidAsFastAsTheyCan({
+    count: sellers.length,
+    placeBid: (index, amount) => postBid(origin, sellers[index].cookie, auctionId, amount, options.headers),
+    price,
+    decrement: DECREMENT_CENTS,
+    stop: () => closed || performance.now() >= deadline,
+  });
   closed = true;
   await watchClose;
-  const elapsed = (performance.now() - started) / 1000;
-  return { ...results, elapsed, perSecond: results.accepted / elapsed, next };
+  return { ...results, next: price.next };
 }
 
 try {
