@@ -18,11 +18,12 @@ export const BID_REFUSAL_REASONS = {
   403: "standing", // the seller's subscription is overdue or cancelled
   404: "not_invited", // no such auction for this seller
   409: "not_open", // terms not accepted, sealed-bid auction, not started or closed
+  413: "rules", // a sealed bid's documents too large
 } as const;
 export type BidRefusalReason = (typeof BID_REFUSAL_REASONS)[keyof typeof BID_REFUSAL_REASONS] | "unconfirmed" | "error";
 
-/** What a bid is: a manual bid or a secret minimum; entered by the seller or on their behalf (by phone). */
-export type BidKind = "bid" | "minimum";
+/** What a bid is: a manual bid, a secret minimum or a sealed bid; entered by the seller or on their behalf (by phone). */
+export type BidKind = "bid" | "minimum" | "sealed";
 export type BidPlacedBy = "seller" | "on_behalf";
 
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);

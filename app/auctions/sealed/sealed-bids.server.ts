@@ -1,6 +1,7 @@
 import { and, asc, count, eq, inArray } from "drizzle-orm";
 import { blockedMessage } from "~/payments/subscriptions/standing";
 import { sellerMayBid } from "~/payments/subscriptions/standing.server";
+import { metricsOf } from "~/platform/metrics.server";
 import type { Database } from "~db/database.server";
 import {
   auctionEvents,
@@ -120,6 +121,19 @@ function priceSealedLots(
  * the documents not sent again.
  */
 export async function submitSealedBid(
+  ...args: Parameters<typeof submitSealedBidCounted>
+): Promise<Awaited<ReturnType<typeof submitSealedBidCounted>>> {
+  const [db] = args;
+  const outcome = await submitSealedBidCounted(...args).catch((error: unknown) => {
+    metricsOf(db)?.countBid("sealed", "seller", undefined);
+    throw error;
+  });
+  metricsOf(db)?.countBid("sealed", "seller", outcome.kind === "saved" ? { kind: "accepted" } : outcome);
+  return outcome;
+}
+
+/** What `submitSealedBid` does; it counts each answer in the metrics. */
+async function submitSealedBidCounted(
   db: Database,
   bid: {
     auctionId: number;
