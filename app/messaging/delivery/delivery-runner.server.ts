@@ -15,6 +15,8 @@ export const DELIVERY_QUEUE = "outbox-delivery";
 export const SWEEP_QUEUE = "outbox-sweep";
 const SWEEP_CRON = "* * * * *";
 const BATCH = 20;
+/** Jobs a pg-boss worker fetches at once: few, so a stopping process has little in hand to finish. */
+const DELIVERY_BATCH = 5;
 /** How long after a retry's time its worker is woken: pg-boss compares `startAfter` with the database's clock. */
 const RETRY_WAKE_MARGIN_MS = 50;
 /** Retries due within this long get a timer that wakes the worker; later ones wait for a poll. */
@@ -171,9 +173,17 @@ async function startPgBossDelivery(
     },
     retryAt: retryLater,
   };
-  deliveryWorker = await boss.work<{ id: number }>(DELIVERY_QUEUE, { pollingIntervalSeconds }, async (jobs) => {
-    for (const job of jobs) await deliverMessage(database.db, messaging, job.data.id, { onRetry: retryLater });
-  });
+  // pg-boss's worker waits a whole poll after each batch it fetched, even with more jobs waiting: a
+  // commit that queued 45 closing notices would send them one batch per poll (a minute here). After a
+  // batch, it is woken to fetch the next at once, until a fetch finds nothing due.
+  deliveryWorker = await boss.work<{ id: number }>(
+    DELIVERY_QUEUE,
+    { pollingIntervalSeconds, batchSize: DELIVERY_BATCH },
+    async (jobs) => {
+      for (const job of jobs) await deliverMessage(database.db, messaging, job.data.id, { onRetry: retryLater });
+      if (jobs.length > 0 && deliveryWorker && !stopping) boss.notifyWorker(deliveryWorker);
+    },
+  );
   await boss.work(SWEEP_QUEUE, { pollingIntervalSeconds }, async () => {
     await drainAll(database, messaging, retryLater);
   });

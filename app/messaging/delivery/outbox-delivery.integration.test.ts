@@ -184,6 +184,23 @@ describe.each(databaseKinds)("retries of a message a person waits for on %s", (k
     expect((asked.at(-1)?.at ?? 0) - askedAt).toBeLessThan(5_000);
   });
 
+  it("sends a burst queued in one commit at once, not one batch per poll", async () => {
+    // 45 closing notices from one auction's close: the poll here is a minute, so a worker that waited
+    // for it between batches would still be sending after the limit.
+    const ids = await app.services.db.transaction(async (tx) => {
+      const queued = [];
+      for (let index = 0; index < 45; index += 1) {
+        const message = { ...email(`seller${index}@burst.example`, `Closed ${index}`), kind: "closed notification" };
+        queued.push((await queueMessage(tx, app.services.messaging, message)).id);
+      }
+      return queued;
+    });
+    await eventually(() => settled(app, ids), "all 45 notices sent", 20_000);
+    expect((await statusOf(app, ids)).every((row) => row.status === "sent" && row.attempts === 1)).toBe(true);
+    const counts = deliveries(fake);
+    for (let index = 0; index < 45; index += 1) expect(counts.get(`Closed ${index}`)).toBe(1);
+  });
+
   it("keeps a notice on the 30 s doubling after a refusal", async () => {
     fake.state.failNext = 1;
     const { id } = await queueMessage(app.services.db, app.services.messaging, {
