@@ -69,7 +69,12 @@ try {
     for (const signal of ["SIGINT", "SIGTERM"]) {
       process.on(signal, () => {
         logger.info(`${signal} received: stopping the worker`);
-        worker.stop().then(() => process.exit(0));
+        const started = Date.now();
+        worker.stop().then((stepsMs) => {
+          const durationMs = Date.now() - started;
+          logger.info({ durationMs, stepsMs }, `Worker stopped in ${durationMs} ms.`);
+          process.exit(0);
+        });
       });
     }
     await new Promise(() => {});
@@ -140,9 +145,12 @@ async function stop(signal) {
   clearTimeout(forced);
   // Where a slow stop spent its time: the last answers, or the queue workers and the database.
   const answeredMs = Date.now() - started;
-  await application.close();
+  const stepsMs = await application.close();
   const durationMs = Date.now() - started;
-  logger.info({ durationMs, answeredMs }, `Stopped in ${durationMs} ms (last answer sent after ${answeredMs} ms).`);
+  logger.info(
+    { durationMs, answeredMs, stepsMs },
+    `Stopped in ${durationMs} ms (last answer sent after ${answeredMs} ms).`,
+  );
   process.exit(0);
 }
 process.on("SIGTERM", () => stop("SIGTERM"));

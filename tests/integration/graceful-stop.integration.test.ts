@@ -23,7 +23,9 @@ afterEach(() => {
   child = undefined;
 });
 
-async function startServer(database: Record<string, string>): Promise<{ origin: string; server: ChildProcess }> {
+async function startServer(
+  database: Record<string, string>,
+): Promise<{ origin: string; server: ChildProcess; logLines: string[] }> {
   const port = await freePort();
   const server = spawn(process.execPath, ["server.js"], {
     env: {
@@ -31,12 +33,19 @@ async function startServer(database: Record<string, string>): Promise<{ origin: 
       ...database,
       PORT: String(port),
       HOST: "127.0.0.1",
-      LOG_LEVEL: "warn",
+      LOG_LEVEL: "info",
       METRICS_PORT: "off",
     },
-    stdio: ["ignore", "ignore", "pipe"],
+    stdio: ["ignore", "pipe", "pipe"],
   });
   child = server;
+  const logLines: string[] = [];
+  let partial = "";
+  server.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
+    const lines = (partial + chunk).split("\n");
+    partial = lines.pop() ?? "";
+    logLines.push(...lines);
+  });
   const origin = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
@@ -44,7 +53,7 @@ async function startServer(database: Record<string, string>): Promise<{ origin: 
       (response) => response.status === 200,
       () => false,
     );
-    if (healthy) return { origin, server };
+    if (healthy) return { origin, server, logLines };
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error("node server.js did not become healthy within 60 s");
@@ -52,7 +61,7 @@ async function startServer(database: Record<string, string>): Promise<{ origin: 
 
 describe("stopping a machine", () => {
   it("closes kept-alive connections as their answers go, and exits long before the forced close", async () => {
-    const { origin, server } = await startServer({ PGLITE_DIR: "memory://" });
+    const { origin, server, logLines } = await startServer({ PGLITE_DIR: "memory://" });
     // Kept-alive connections, busy without a pause, as a load balancer's to its machine are.
     const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
     const outcomes = { answered: 0, closedByServer: 0, refused: 0, idleClosed: 0, other: [] as string[] };
@@ -96,6 +105,23 @@ describe("stopping a machine", () => {
     expect(outcomes.answered).toBeGreaterThan(10);
     // Answered, or refused once it stopped listening; never cut off in the middle.
     expect(outcomes.other).toEqual([]);
+    // The stop's line says where its time went: the last answer, then each part stopped in turn.
+    const stopLine = logLines
+      .filter((line) => line.startsWith("{"))
+      .map((line) => JSON.parse(line))
+      .find((entry) => entry.msg?.startsWith("Stopped in"));
+    expect(stopLine?.durationMs).toBeGreaterThanOrEqual(stopLine?.answeredMs);
+    expect(Object.keys(stopLine?.stepsMs ?? {})).toEqual([
+      "machineList",
+      "metrics",
+      "bidNotices",
+      "providerEvents",
+      "auctionClock",
+      "messageDelivery",
+      "liveAuctions",
+      "sessionChanges",
+      "database",
+    ]);
   });
 });
 
