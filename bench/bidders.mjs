@@ -1,5 +1,6 @@
 // What the bidding benches share (bids.mjs, cluster.mjs): sellers bidding on one auction as fast as
 // they can, and the small helpers around it.
+import http from "node:http";
 import { performance } from "node:perf_hooks";
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -56,4 +57,50 @@ export async function bidAsFastAsTheyCan({ count, placeBid, price, decrement, st
   );
   const elapsed = (performance.now() - started) / 1000;
   return { ...results, elapsed, perSecond: results.accepted / elapsed };
+}
+
+/**
+ * One request through `agent`, as a browser sends it (gzip accepted: the server compresses its pages
+ * for it). Answers the status, the headers, the body and when the whole answer had arrived;
+ * `onAnswer(status, headers)` sees every answer and `onConnectionError(error)` every request that got
+ * none, for benches that count them.
+ */
+export function request(agent, origin, path, { method = "GET", headers = {}, body } = {}, counters = {}) {
+  const { hostname, port } = new URL(origin);
+  return new Promise((resolve, reject) => {
+    const outgoing = http.request(
+      {
+        hostname,
+        port,
+        path,
+        method,
+        agent,
+        headers: {
+          "accept-encoding": "gzip",
+          ...headers,
+          ...(body ? { "content-length": Buffer.byteLength(body) } : {}),
+        },
+      },
+      (response) => {
+        const chunks = [];
+        response.on("data", (chunk) => chunks.push(chunk));
+        response.on("end", () => {
+          counters.onAnswer?.(response.statusCode, response.headers);
+          resolve({
+            status: response.statusCode,
+            headers: response.headers,
+            location: response.headers.location ?? "",
+            body: Buffer.concat(chunks),
+            at: performance.now(),
+          });
+        });
+        response.on("error", reject);
+      },
+    );
+    outgoing.on("error", (error) => {
+      counters.onConnectionError?.(error);
+      reject(error);
+    });
+    outgoing.end(body);
+  });
 }

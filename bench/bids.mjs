@@ -35,7 +35,7 @@ import {
   startApp,
   stopChild,
 } from "./bench-support.mjs";
-import { bidAsFastAsTheyCan, dollars, lowestOf, percentile, sleep } from "./bidders.mjs";
+import { bidAsFastAsTheyCan, dollars, lowestOf, percentile, request as sharedRequest, sleep } from "./bidders.mjs";
 
 const BIDDERS = 50;
 const RATIO_TARGET = 0.3;
@@ -53,36 +53,7 @@ const watchBids = Number(process.env.BENCH_WATCH_BIDS ?? 20);
 // them: a light client, so that on a small machine the server, not the load, is what is measured.
 const agent = new http.Agent({ keepAlive: true, maxSockets: 200 });
 
-/** One request; answers the status, the Location header and when the whole answer had arrived. */
-function request(origin, path, { method = "GET", headers = {}, body } = {}) {
-  const { hostname, port } = new URL(origin);
-  return new Promise((resolve, reject) => {
-    const outgoing = http.request(
-      {
-        hostname,
-        port,
-        path,
-        method,
-        agent,
-        // What a browser sends: the server compresses its pages for it.
-        headers: {
-          "accept-encoding": "gzip",
-          ...headers,
-          ...(body ? { "content-length": Buffer.byteLength(body) } : {}),
-        },
-      },
-      (response) => {
-        response.resume();
-        response.on("end", () =>
-          resolve({ status: response.statusCode, location: response.headers.location ?? "", at: performance.now() }),
-        );
-        response.on("error", reject);
-      },
-    );
-    outgoing.on("error", reject);
-    outgoing.end(body);
-  });
-}
+const request = (origin, path, options) => sharedRequest(agent, origin, path, options);
 
 /** POST /auctions/<id> with the bid form; accepted = a redirect to the page with `done=placed`. */
 async function postBid(origin, cookie, auctionId, cents) {

@@ -43,7 +43,7 @@ import {
   startChild,
   stopChild,
 } from "./bench-support.mjs";
-import { bidAsFastAsTheyCan, dollars, lowestOf, percentile, sleep } from "./bidders.mjs";
+import { bidAsFastAsTheyCan, dollars, lowestOf, percentile, request as sharedRequest, sleep } from "./bidders.mjs";
 
 const MACHINES = 3;
 const SELLERS = 50;
@@ -86,43 +86,26 @@ function noteAnswer(status, headers) {
   }
 }
 
-function request(origin, pathname, { method = "GET", headers = {}, body } = {}) {
-  const { hostname, port } = new URL(origin);
-  return new Promise((resolve, reject) => {
-    const outgoing = http.request(
-      {
-        hostname,
-        port,
-        path: pathname,
-        method,
-        agent,
-        headers: {
-          "accept-encoding": "gzip",
-          ...headers,
-          ...(body ? { "content-length": Buffer.byteLength(body) } : {}),
-        },
-      },
-      (response) => {
-        const chunks = [];
-        response.on("data", (chunk) => chunks.push(chunk));
-        response.on("end", () => {
-          noteAnswer(response.statusCode, response.headers);
-          resolve({
-            status: response.statusCode,
-            headers: response.headers,
-            body: Buffer.concat(chunks),
-            at: performance.now(),
-          });
-        });
-        response.on("error", reject);
-      },
-    );
-    outgoing.on("error", (error) => {
-      answers.connectionErrors += 1;
-      reject(error);
-    });
-    outgoing.end(body);
-  });
+const counters = {
+  onAnswer: noteAnswer,
+  onConnectionError: () => {
+    answers.connectionErrors += 1;
+  },
+};
+const request = (origin, pathname, options) => sharedRequest(agent, origin, pathname, options, counters);
+
+/**
+ * From a machine's own stop line: when it sent its last answer, and the slowest of the steps after
+ * (its queues, clocks and database), as "name 120 ms".
+ */
+function stopSplit(output) {
+  try {
+    const { answeredMs, stepsMs } = JSON.parse(output.findLast((entry) => entry.includes("Stopped in")));
+    const [name, ms] = Object.entries(stepsMs).sort((a, b) => b[1] - a[1])[0];
+    return { answeredMs, slowestStep: `${name} ${ms} ms` };
+  } catch {
+    return { answeredMs: Number.NaN, slowestStep: "unknown" };
+  }
 }
 
 const form = (fields) => ({
@@ -367,7 +350,8 @@ async function main() {
     MAIL_FROM: "no-reply@cluster.example",
     STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
     METRICS_PORT: "off",
-    LOG_LEVEL: "warn",
+    // As in production: the machines' own stop line says where a slow stop spent its time.
+    LOG_LEVEL: "info",
   };
   const machines = [];
   const startMachine = async (index) => {
@@ -526,14 +510,15 @@ async function main() {
         const exit = await exited;
         const stopMs = performance.now() - stopStarted;
         const forced = child.output.some((line) => line.includes("still open 10 s after"));
+        const { answeredMs, slowestStep } = stopSplit(child.output);
         const startStarted = performance.now();
         await startMachine(index);
         const startMs = performance.now() - startStarted;
         // Up for the balancer after two good checks (rise 2, inter 500 ms).
         await sleep(1_200);
-        restarts.push({ machine: `app${index + 1}`, stopMs, startMs, exit, forced });
+        restarts.push({ machine: `app${index + 1}`, stopMs, answeredMs, slowestStep, startMs, exit, forced });
         log(
-          `app${index + 1} restarted: stopped in ${fixed(stopMs)} ms (exit ${exit.code ?? exit.signal}), up again in ${fixed(startMs)} ms`,
+          `app${index + 1} restarted: stopped in ${fixed(stopMs)} ms (exit ${exit.code ?? exit.signal}, last answer after ${fixed(answeredMs)} ms, slowest step after it: ${slowestStep}), up again in ${fixed(startMs)} ms`,
         );
       }
       restarting = false;
@@ -674,7 +659,7 @@ async function main() {
     );
     for (const restart of restarts) {
       console.log(
-        `  ${restart.machine}: SIGTERM to exit ${fixed(restart.stopMs)} ms${restart.forced ? " (connections closed by force)" : ""}, ` +
+        `  ${restart.machine}: SIGTERM to exit ${fixed(restart.stopMs)} ms (last answer sent after ${fixed(restart.answeredMs)} ms, slowest step after it: ${restart.slowestStep})${restart.forced ? " (connections closed by force)" : ""}, ` +
           `start to healthy ${fixed(restart.startMs)} ms`,
       );
     }
