@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { openDatabase } from "~db/database.server";
 import { createAuctionParties, createAuctionRow } from "../support/auction-fixtures";
 import { freePort } from "../support/free-port";
+import { captureLogLines } from "../support/log-lines";
 import { requireBuild } from "../support/test-app";
 import { createPostgresDatabase } from "../support/test-database";
 
@@ -25,7 +26,7 @@ afterEach(() => {
 
 async function startServer(
   database: Record<string, string>,
-): Promise<{ origin: string; server: ChildProcess; logLines: string[] }> {
+): Promise<{ origin: string; server: ChildProcess; log: ReturnType<typeof captureLogLines> }> {
   const port = await freePort();
   const server = spawn(process.execPath, ["server.js"], {
     env: {
@@ -39,13 +40,8 @@ async function startServer(
     stdio: ["ignore", "pipe", "pipe"],
   });
   child = server;
-  const logLines: string[] = [];
-  let partial = "";
-  server.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
-    const lines = (partial + chunk).split("\n");
-    partial = lines.pop() ?? "";
-    logLines.push(...lines);
-  });
+  const log = captureLogLines();
+  server.stdout?.setEncoding("utf8").on("data", (chunk: string) => log.destination.write(chunk));
   const origin = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
@@ -53,7 +49,7 @@ async function startServer(
       (response) => response.status === 200,
       () => false,
     );
-    if (healthy) return { origin, server, logLines };
+    if (healthy) return { origin, server, log };
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error("node server.js did not become healthy within 60 s");
@@ -61,7 +57,7 @@ async function startServer(
 
 describe("stopping a machine", () => {
   it("closes kept-alive connections as their answers go, and exits long before the forced close", async () => {
-    const { origin, server, logLines } = await startServer({ PGLITE_DIR: "memory://" });
+    const { origin, server, log } = await startServer({ PGLITE_DIR: "memory://" });
     // Kept-alive connections, busy without a pause, as a load balancer's to its machine are.
     const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
     const outcomes = { answered: 0, closedByServer: 0, refused: 0, idleClosed: 0, other: [] as string[] };
@@ -106,11 +102,8 @@ describe("stopping a machine", () => {
     // Answered, or refused once it stopped listening; never cut off in the middle.
     expect(outcomes.other).toEqual([]);
     // The stop's line says where its time went: the last answer, then each part stopped in turn.
-    const stopLine = logLines
-      .filter((line) => line.startsWith("{"))
-      .map((line) => JSON.parse(line))
-      .find((entry) => entry.msg?.startsWith("Stopped in"));
-    expect(stopLine?.durationMs).toBeGreaterThanOrEqual(stopLine?.answeredMs);
+    const stopLine = log.lines().find((line) => line.msg.startsWith("Stopped in"));
+    expect(stopLine?.durationMs).toBeGreaterThanOrEqual(Number(stopLine?.answeredMs));
     expect(Object.keys(stopLine?.stepsMs ?? {})).toEqual([
       "machineList",
       "metrics",
