@@ -28,6 +28,9 @@ export async function signInAs(
 ): Promise<void> {
   const response = await page.context().request.post("/login", {
     form: { email: account.email, password: account.password },
+    // Not kept for the next sign-in: the context outlives the test (openPage), and a server that
+    // closes an idle connection just as it is reused answers with "socket hang up" (test-server.ts).
+    headers: { connection: "close" },
     maxRedirects: 0,
   });
   if (response.status() !== 302) {

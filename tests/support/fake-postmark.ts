@@ -1,5 +1,6 @@
-import { createServer, type Server } from "node:http";
+import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { createTestServer } from "./test-server";
 
 export type FakePostmarkMessage = { To: string; Subject: string; TextBody: string; Attachments?: unknown[] };
 
@@ -17,7 +18,7 @@ export async function startFakePostmark(options: { delayMs?: number } = {}) {
     /** Every request as it was answered: to whom, the status, and when it came in (Date.now()). */
     answers: [] as { to: string; subject: string; status: number; at: number }[],
   };
-  const server: Server = createServer((req, res) => {
+  const server: Server = createTestServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {

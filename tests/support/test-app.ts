@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { existsSync } from "node:fs";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import type { DestinationStream } from "pino";
@@ -12,6 +12,7 @@ import type { DatabaseHandle } from "~db/database.server";
 import { users } from "~db/schema";
 import { watchApiAnswer } from "./openapi-answer-check";
 import { createPostgresDatabase, type DatabaseKind, openPgliteCopy } from "./test-database";
+import { createTestServer } from "./test-server";
 
 // The production build, run in-process so tests can reach its services (to issue tokens through the
 // same module the product uses). `npm test` builds before it runs the tests.
@@ -89,7 +90,7 @@ export async function startTestApp(
   const pglite = kind === "pglite" && !environment.PGLITE_DIR ? await openPgliteCopy("app") : undefined;
   // Listen first, so the app knows its own address for the links it puts in e-mails.
   let application: BuiltApplication | undefined;
-  const server: Server = createServer((req, res) => {
+  const server: Server = createTestServer((req, res) => {
     watchApiAnswer(req, res);
     const tag = req.headers["x-test-request"];
     if (application && typeof tag === "string") testRequestTag.run(tag, () => application?.handle(req, res));
