@@ -1,6 +1,7 @@
+import { eq } from "drizzle-orm";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { auctionBidRequirements } from "~db/schema";
+import { auctionBidRequirements, auctions, evaluationCriteria, evaluationScores } from "~db/schema";
 import { auctionRow, createAuctionRow, createBuyer } from "../support/auction-fixtures";
 import { PDF } from "../support/document-samples";
 import { HAULING, HAULING_AND_CEMENTING } from "../support/lot-fixtures";
@@ -347,6 +348,12 @@ describe.each(javaScriptModes)("a sealed auction of two lots with %s", (mode) =>
       lots: HAULING_AND_CEMENTING,
     });
     await db.insert(auctionBidRequirements).values({ auctionId: auction.id, name: "Technical proposal", sortOrder: 0 });
+    // One criterion, scored and completed by hand once the deadline passes: the ranking lot by lot.
+    const [criterion] = await db
+      .insert(evaluationCriteria)
+      .values({ auctionId: auction.id, name: "Equipment", weight: 100, sortOrder: 0 })
+      .returning();
+    if (!criterion) throw new Error("no criterion");
     const price = (page: Page, line: string) => page.getByLabel(`Unit price, ${line}, Lot 1: Hauling`);
     const cementing = (page: Page) => page.getByLabel("Your bid on Lot 2: Cementing (CAD)");
 
@@ -380,20 +387,29 @@ describe.each(javaScriptModes)("a sealed auction of two lots with %s", (mode) =>
         await axe(page);
         if (mode === "no-js") pages.sealedLotsRefused = await page.content();
       }
-      await price(page, "line 1: Vacuum truck, per hour").fill(prices[0]);
-      await price(page, "line 2: Mileage, per km").fill(prices[1]);
-      await price(page, "line 3: Disposal, per m³").fill(prices[2]);
-      await cementing(page).fill(amount);
-      if (mode === "js") {
-        const total = seller === alpha ? "$1,425.00" : "$1,375.00";
-        await expect.poll(() => mainText(page)).toContain(`Total of Lot 1: Hauling: ${total}`);
+      if (seller === bravo) {
+        // Bravo sends Hauling's filled-in price sheet instead of typing its prices (rows in any order).
+        await page.getByLabel("Or attach Lot 1: Hauling's filled-in price sheet (CSV, optional)").setInputFiles({
+          name: "hauling.csv",
+          mimeType: "text/csv",
+          buffer: Buffer.from(`line,unit_price\n3,${prices[2]}\n1,${prices[0]}\n2,${prices[1]}\n`),
+        });
+      } else {
+        await price(page, "line 1: Vacuum truck, per hour").fill(prices[0]);
+        await price(page, "line 2: Mileage, per km").fill(prices[1]);
+        await price(page, "line 3: Disposal, per m³").fill(prices[2]);
+        if (mode === "js") await expect.poll(() => mainText(page)).toContain("Total of Lot 1: Hauling: $1,425.00");
       }
+      await cementing(page).fill(amount);
       await page.getByLabel("Technical proposal").setInputFiles(pdf("proposal.pdf"));
       await submit(page, mode, page.getByRole("button", { name: "Send my sealed bid" }));
       await expect.poll(() => mainText(page)).toContain("Your sealed bid has been received");
       const sent = await mainText(page);
       expect(sent).toContain("Your bid, lot by lot");
-      if (seller === bravo) expect(sent).toContain("Not bid on");
+      if (seller === bravo) {
+        expect(sent).toContain("Not bid on");
+        expect(sent).toContain("$1,375.00");
+      }
       await axe(page);
     }
 
@@ -410,6 +426,27 @@ describe.each(javaScriptModes)("a sealed auction of two lots with %s", (mode) =>
     expect(hauling.indexOf(bravoName)).toBeLessThan(hauling.indexOf(alphaName));
     await axe(buyerPage);
     if (mode === "no-js") pages.sealedLotsOpened = await buyerPage.content();
+
+    // The evaluation ranks each lot on its own: Alpha, alone on Cementing, is first there.
+    await db.insert(evaluationScores).values(
+      [alpha, bravo].map((seller, index) => ({
+        criterionId: criterion.id,
+        organizationId: seller.organizationId,
+        score: 6 + 2 * index,
+      })),
+    );
+    await db.update(auctions).set({ evaluationCompletedAt: new Date() }).where(eq(auctions.id, auction.id));
+    await buyerPage.goto(`/auctions/${auction.id}/evaluation`);
+    await waitForAppIfShipped(buyerPage);
+    const ranking = await mainText(buyerPage);
+    expect(ranking).toContain("Each lot is ranked on its own");
+    const lotRanking = (name: string) => buyerPage.getByRole("region", { name: `The ranking of ${name}` });
+    expect(await lotRanking("Lot 1: Hauling").getByRole("row").nth(1).innerText()).toContain(bravoName);
+    expect(await lotRanking("Lot 2: Cementing").getByRole("row").count()).toBe(2);
+    await axe(buyerPage);
+    if (mode === "no-js") pages.sealedLotsRanked = await buyerPage.content();
+    await buyerPage.goto(`/auctions/${auction.id}`);
+    await waitForAppIfShipped(buyerPage);
 
     // The award: lot by lot against every lot to Alpha, side by side; each lot to its lowest bid.
     await submit(buyerPage, mode, buyerPage.getByRole("link", { name: "Award the auction" }), { clientSide: true });

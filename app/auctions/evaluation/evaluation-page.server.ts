@@ -2,25 +2,30 @@ import type { SubmissionResult } from "@conform-to/react";
 import { data, type RouterContextProvider, redirect } from "react-router";
 import { requireAuction } from "~/auctions/auction-access.server";
 import { statusAt } from "~/auctions/auction-rules";
+import type { AuctionWithLots } from "~/auctions/auction-views.server";
 import { parseSubmission } from "~/forms/parse-submission.server";
 import { readFormBody } from "~/platform/request-body.server";
 import { appServicesContext } from "~/server/app-context";
 import { idOf } from "~/shared/ids";
+import type { Database } from "~db/database.server";
+import { lotName } from "../lots/lot-words";
 import { sealedSchedules } from "../sealed/sealed-bids.server";
 import { assessmentsOf, criteriaOf } from "./assessments.server";
 import {
+  type AwardCandidate,
   addCriterion,
   completeEvaluation,
   criteriaEditable,
   isEvaluator,
   rankedCandidates,
+  rankedLots,
   removeCriterion,
   saveScoreSheet,
   scoringOpen,
   subjectsOf,
 } from "./evaluation.server";
 import { evaluationFormSchema, oneEvaluationError, typedValuesShownBack } from "./evaluation-schema";
-import { QUALIFICATION_TEXTS, qualification } from "./ranking";
+import { QUALIFICATION_TEXTS, qualification, type Ranked } from "./ranking";
 
 // Loader and action of /auctions/{id}/evaluation. The evaluator changes criteria and scores with
 // plain forms (POST/redirect/GET); the buyer's side and staff read it. Sellers get the auction's 404:
@@ -38,6 +43,31 @@ async function requireEvaluationReader(request: Request, context: Context, rawId
   return found;
 }
 
+const rankingRow = (row: Ranked<AwardCandidate>) => ({
+  id: row.id,
+  name: row.name,
+  amountCents: row.amountCents,
+  technical: row.technical,
+  priceScore: row.priceScore,
+  combined: row.combined,
+  rank: row.rank,
+  reason: row.reason ? QUALIFICATION_TEXTS[row.reason] : null,
+});
+
+/**
+ * The ranking shown once bidding has closed, where the evaluation has criteria: one for an auction of
+ * one lot (`lot` null), one per lot for an auction of several (each lot's prices compared on their own).
+ */
+async function rankingsOf(db: Database, auction: AuctionWithLots, now: Date) {
+  const byLot = await rankedLots(db, auction, now);
+  if (byLot) {
+    if (!byLot.hasCriteria) return null;
+    return byLot.lots.map(({ lot, ranked }) => ({ lot: lotName(lot), rows: ranked.map(rankingRow) }));
+  }
+  const ranking = await rankedCandidates(db, auction, now);
+  return ranking?.hasCriteria ? [{ lot: null, rows: ranking.ranked.map(rankingRow) }] : null;
+}
+
 export async function loadEvaluationPage(request: Request, context: Context, rawId: string | undefined) {
   const { auction, viewer } = await requireEvaluationReader(request, context, rawId);
   const { db } = context.get(appServicesContext);
@@ -50,7 +80,7 @@ export async function loadEvaluationPage(request: Request, context: Context, raw
     auction.kind === "sealed" ? sealedSchedules(db, auction, now) : null,
   ]);
   const status = statusAt(auction, now);
-  const ranking = status === "closed" || status === "awarded" ? await rankedCandidates(db, auction, now) : null;
+  const rankings = status === "closed" || status === "awarded" ? await rankingsOf(db, auction, now) : null;
   const params = new URL(request.url).searchParams;
   return {
     auction: {
@@ -80,18 +110,7 @@ export async function loadEvaluationPage(request: Request, context: Context, raw
           result: verdict.qualified ? "Qualified" : QUALIFICATION_TEXTS[verdict.reason],
         };
       }) ?? null,
-    ranking: ranking?.hasCriteria
-      ? ranking.ranked.map((row) => ({
-          id: row.id,
-          name: row.name,
-          amountCents: row.amountCents,
-          technical: row.technical,
-          priceScore: row.priceScore,
-          combined: row.combined,
-          rank: row.rank,
-          reason: row.reason ? QUALIFICATION_TEXTS[row.reason] : null,
-        }))
-      : null,
+    rankings,
     schedules,
     notice: DONE.find((name) => params.get("done") === name) ?? null,
     scoredName: params.get("seller"),

@@ -40,7 +40,7 @@ const NOTICES: Record<EvaluationNotice, string> = {
 };
 
 export default function EvaluationPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { auction, canEvaluate, criteria, subjects, ranking, notice, scoredName } = loaderData;
+  const { auction, canEvaluate, criteria, subjects, rankings, notice, scoredName } = loaderData;
   const answer = actionData;
   const result = answer?.result;
   const refusedForm = answer?.form;
@@ -122,7 +122,7 @@ export default function EvaluationPage({ loaderData, actionData }: Route.Compone
         </section>
       ) : null}
 
-      {ranking ? <Ranking ranking={ranking} /> : null}
+      {rankings ? <Rankings rankings={rankings} /> : null}
     </div>
   );
 }
@@ -355,37 +355,66 @@ function SubjectSheet({
   );
 }
 
-function Ranking({ ranking }: { ranking: NonNullable<LoaderData["ranking"]> }) {
+type Ranking = NonNullable<LoaderData["rankings"]>[number];
+
+/** One ranking for an auction of one lot; for several, one per lot, each lot's prices compared on their own. */
+function Rankings({ rankings }: { rankings: Ranking[] }) {
+  const several = rankings.some((ranking) => ranking.lot !== null);
   return (
     <section aria-labelledby="ranking">
       <h2 id="ranking">Ranking</h2>
-      <TableRegion label="The ranking">
-        <table className="table">
-          <caption className="visually-hidden">Bids ranked by combined score</caption>
-          <thead>
-            <tr>
-              <th scope="col">Rank</th>
-              <th scope="col">Seller</th>
-              <th scope="col">Price</th>
-              <th scope="col">Price score</th>
-              <th scope="col">Technical score</th>
-              <th scope="col">Combined score</th>
-            </tr>
-          </thead>
-          <tbody>
-            {ranking.map((row) => (
-              <tr key={row.id}>
-                <td>{row.rank === null ? `Not ranked: ${row.reason ?? ""}` : String(row.rank)}</td>
-                <th scope="row">{row.name}</th>
-                <td>{formatCents(row.amountCents)}</td>
-                <td>{row.priceScore === null ? "None" : String(row.priceScore)}</td>
-                <td>{row.technical === null ? "Not scored" : String(row.technical)}</td>
-                <td>{row.combined === null ? "None" : String(row.combined)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </TableRegion>
+      {several ? (
+        <>
+          <p>
+            Each lot is ranked on its own: a seller's price score compares their price on the lot with the lowest
+            qualified price on that lot. The technical score is the seller's, the same on every lot.
+          </p>
+          {rankings.map((ranking, index) => (
+            <section key={ranking.lot ?? index} aria-labelledby={`ranking-lot-${index + 1}`}>
+              <h3 id={`ranking-lot-${index + 1}`}>{ranking.lot}</h3>
+              {ranking.rows.length === 0 ? (
+                <p>No bids on this lot.</p>
+              ) : (
+                <RankingTable ranking={ranking} caption={`${ranking.lot}: bids ranked by combined score`} />
+              )}
+            </section>
+          ))}
+        </>
+      ) : (
+        rankings.map((ranking) => <RankingTable key="one" ranking={ranking} caption="Bids ranked by combined score" />)
+      )}
     </section>
+  );
+}
+
+function RankingTable({ ranking, caption }: { ranking: Ranking; caption: string }) {
+  return (
+    <TableRegion label={ranking.lot ? `The ranking of ${ranking.lot}` : "The ranking"}>
+      <table className="table">
+        <caption className="visually-hidden">{caption}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Rank</th>
+            <th scope="col">Seller</th>
+            <th scope="col">Price</th>
+            <th scope="col">Price score</th>
+            <th scope="col">Technical score</th>
+            <th scope="col">Combined score</th>
+          </tr>
+        </thead>
+        <tbody>
+          {ranking.rows.map((row) => (
+            <tr key={row.id}>
+              <td>{row.rank === null ? `Not ranked: ${row.reason ?? ""}` : String(row.rank)}</td>
+              <th scope="row">{row.name}</th>
+              <td>{formatCents(row.amountCents)}</td>
+              <td>{row.priceScore === null ? "None" : String(row.priceScore)}</td>
+              <td>{row.technical === null ? "Not scored" : String(row.technical)}</td>
+              <td>{row.combined === null ? "None" : String(row.combined)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </TableRegion>
   );
 }

@@ -313,6 +313,25 @@ export async function completeEvaluation(
 
 export type AwardCandidate = Candidate & { name: string };
 
+/** A reverse auction's best bid per seller as a candidate: equal amounts, the earlier bid (lower rank) first, as the auction ranks them. */
+const reverseCandidate = (bid: Awaited<ReturnType<typeof bestBidPerSeller>>[number]): AwardCandidate => ({
+  id: bid.bidId,
+  organizationId: bid.organizationId,
+  name: bid.name,
+  amountCents: bid.amountCents,
+  submittedAt: String(bid.rank).padStart(12, "0"),
+});
+
+/** Ranks each list of candidates by the auction's criteria, scores and weights (read once). */
+async function rankEach(db: Database, auction: AuctionRow, lists: readonly AwardCandidate[][]) {
+  const [criteria, assessments] = await Promise.all([criteriaOf(db, auction.id), assessmentsOf(db, auction.id)]);
+  const settings = { priceWeightPercent: auction.priceWeightPercent, passMark: auction.technicalPassMark };
+  return {
+    rankings: lists.map((candidates) => rankBids(candidates, criteria as Criterion[], assessments, settings)),
+    hasCriteria: criteria.length > 0,
+  };
+}
+
 /**
  * The bids the buyer awards from, ranked: a sealed auction's sealed bids (once readable), a reverse
  * auction's best bid per seller. Null for a sealed auction before its deadline.
@@ -330,20 +349,51 @@ export async function rankedCandidates(db: Database, auction: AuctionRow, now = 
       submittedAt: bid.updatedAt,
     }));
   } else {
-    const bids = await bestBidPerSeller(db, auction.id);
-    // Equal amounts: the earlier bid (lower rank) first, as the auction itself ranks them.
-    candidates = bids.map((bid) => ({
-      id: bid.bidId,
-      organizationId: bid.organizationId,
-      name: bid.name,
-      amountCents: bid.amountCents,
-      submittedAt: String(bid.rank).padStart(12, "0"),
-    }));
+    candidates = (await bestBidPerSeller(db, auction.id)).map(reverseCandidate);
   }
-  const [criteria, assessments] = await Promise.all([criteriaOf(db, auction.id), assessmentsOf(db, auction.id)]);
-  const ranked = rankBids(candidates, criteria as Criterion[], assessments, {
-    priceWeightPercent: auction.priceWeightPercent,
-    passMark: auction.technicalPassMark,
-  });
-  return { ranked, hasCriteria: criteria.length > 0 };
+  const { rankings, hasCriteria } = await rankEach(db, auction, [candidates]);
+  return { ranked: rankings[0] ?? [], hasCriteria };
+}
+
+type LotOfRanking = { id: number; position: number; title: string };
+
+/**
+ * An auction of several lots ranked lot by lot: on each lot, each seller's bid on that lot (their
+ * sealed price for it, or their best bid there), its price score against the lowest qualified price
+ * on the same lot, with the seller's one technical score. Totals over different lots are not
+ * comparable: a seller who bid on one lot would look the cheapest. Null for an auction of one lot, and
+ * for a sealed auction before its deadline.
+ */
+export async function rankedLots(
+  db: Database,
+  auction: AuctionRow & { lots: readonly LotOfRanking[] },
+  now = new Date(),
+) {
+  if (auction.lots.length < 2) return null;
+  let perLot: AwardCandidate[][];
+  if (auction.kind === "sealed") {
+    const bids = await readableSealedBids(db, auction, now);
+    if (!bids) return null;
+    perLot = auction.lots.map((lot) =>
+      bids.flatMap((bid) => {
+        const own = bid.lots.find((row) => row.lotId === lot.id);
+        return own
+          ? [
+              {
+                id: bid.id,
+                organizationId: bid.organizationId,
+                name: bid.organizationName,
+                amountCents: own.amountCents,
+                submittedAt: bid.updatedAt,
+              },
+            ]
+          : [];
+      }),
+    );
+  } else {
+    const best = await Promise.all(auction.lots.map((lot) => bestBidPerSeller(db, auction.id, lot.id)));
+    perLot = best.map((bids) => bids.map(reverseCandidate));
+  }
+  const { rankings, hasCriteria } = await rankEach(db, auction, perLot);
+  return { lots: auction.lots.map((lot, index) => ({ lot, ranked: rankings[index] ?? [] })), hasCriteria };
 }

@@ -1,6 +1,6 @@
 import { and, asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auctionBids, auctionLineItems, auctionLots } from "~db/schema";
+import { auctionBids, auctionLineItems, auctionLots, auctions, evaluationCriteria, evaluationScores } from "~db/schema";
 import {
   auctionRow,
   catalogueForAuctions,
@@ -12,8 +12,8 @@ import {
   signedInClients,
   TEST_STAFF_ENV,
 } from "../../../tests/support/auction-fixtures";
-import { expectIn, expectNotIn } from "../../../tests/support/html";
-import { HAULING_AND_CEMENTING } from "../../../tests/support/lot-fixtures";
+import { expectIn, expectNotIn, htmlBetween, tableRowTexts } from "../../../tests/support/html";
+import { closedLotsWithBids, HAULING_AND_CEMENTING } from "../../../tests/support/lot-fixtures";
 import { createClient, startTestApp, type TestApp } from "../../../tests/support/test-app";
 import { databaseKinds } from "../../../tests/support/test-database";
 import { placeManualBid } from "../bidding/bid-queue.server";
@@ -632,5 +632,34 @@ describe.each(databaseKinds)("lots and line items on %s", (kind) => {
     );
     expect(await db().select().from(auctionBids).where(eq(auctionBids.lotId, hauling.id))).toEqual([]);
     expect((await as(alpha).request(bidPage, { form: binding })).status).toBe(302);
+  });
+  it("ranks each lot's best bids on their own in the evaluation of a reverse auction of lots", async () => {
+    const { auction } = await closedLotsWithBids(db(), buyer, [alpha, bravo], catalogue);
+    await db().update(auctions).set({ priceWeightPercent: 50 }).where(eq(auctions.id, auction.id));
+    const [criterion] = await db()
+      .insert(evaluationCriteria)
+      .values({ auctionId: auction.id, name: "Equipment", weight: 100, sortOrder: 0 })
+      .returning();
+    if (!criterion) throw new Error("no criterion");
+    await db()
+      .insert(evaluationScores)
+      .values([
+        { criterionId: criterion.id, organizationId: alpha.organizationId, score: 6 },
+        { criterionId: criterion.id, organizationId: bravo.organizationId, score: 8 },
+      ]);
+    const html = await (await as(buyer).request(`/auctions/${auction.id}/evaluation`)).text();
+    const section = (position: number) =>
+      htmlBetween(html, `id="ranking-lot-${position}"`, `id="ranking-lot-${position + 1}"`);
+    // Price and technical 50 % each, each lot's prices against that lot's lowest.
+    expect(tableRowTexts(section(1)).slice(1)).toEqual([
+      "1 | Bravo Cement Inc. | $1,375.00 | 100 | 80 | 90",
+      "2 | Alpha Vac Ltd. | $1,425.00 | 96.5 | 60 | 78.2",
+    ]);
+    expect(tableRowTexts(section(2)).slice(1)).toEqual([
+      "1 | Bravo Cement Inc. | $4,800.00 | 93.8 | 80 | 86.9",
+      "2 | Alpha Vac Ltd. | $4,500.00 | 100 | 60 | 80",
+    ]);
+    expectIn(section(3), "Lot 3: Crane");
+    expectIn(section(3), "No bids on this lot.");
   });
 });

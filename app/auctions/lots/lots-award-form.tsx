@@ -4,6 +4,7 @@ import { ErrorSummary } from "~/forms/error-summary";
 import { SubmitButton } from "~/forms/submit-button";
 import { FieldError } from "~/forms/text-input";
 import { formatCents } from "~/shared/money";
+import { ordinal } from "~/shared/words";
 import { unbidLotsText } from "../auction-words";
 import type { LotsAwardData } from "./lots-award-page.server";
 
@@ -134,7 +135,9 @@ export function LotsAwardForm({
                     aria-describedby={error ? `award-lot-${lot.id}-error` : undefined}
                   />
                   <label className="checkbox__label" htmlFor={`award-lot-${lot.id}-${bid.bidId}`}>
-                    {`${bid.name}: ${formatCents(bid.amountCents)}${index === 0 ? " (lowest)" : ""}`}
+                    {`${bid.name}: ${formatCents(bid.amountCents)}${index === 0 ? " (lowest)" : ""}${
+                      bid.evaluationRank === null ? "" : `, ${ordinal(bid.evaluationRank)} in the evaluation's ranking`
+                    }`}
                   </label>
                 </div>
               ))}

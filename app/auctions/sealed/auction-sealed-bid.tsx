@@ -28,6 +28,7 @@ import {
   sealedFieldId,
   sealedLotAmountId,
   sealedLotPricePrefix,
+  sealedLotSheetId,
   useSealedBidForm,
 } from "./sealed-bid-panels";
 import { capTypedAmount, sealedBidSchema } from "./sealed-bid-schema";
@@ -93,6 +94,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 function readSealedLots(
   lots: readonly SealedLot[],
   typed: readonly ({ amount?: number; prices?: (string | undefined)[] } | undefined)[],
+  sheets: ReadonlyMap<number, string>,
 ): { lots: SealedLotBid[] } | { fieldErrors: Record<string, string[]> } {
   const bids: SealedLotBid[] = [];
   const fieldErrors: Record<string, string[]> = {};
@@ -103,8 +105,20 @@ function readSealedLots(
       if (sent?.amount !== undefined) bids.push({ position: lot.position, amountCents: sent.amount });
       continue;
     }
-    const prices = sent?.prices ?? [];
-    if (prices.every((price) => (price ?? "").trim() === "")) continue;
+    let prices = sent?.prices ?? [];
+    if (prices.every((price) => (price ?? "").trim() === "")) {
+      // No price typed: the lot's filled-in price sheet, when one is attached, else the lot is not bid on.
+      const sheet = sheets.get(lot.position);
+      if (sheet === undefined) continue;
+      const fromSheet = readPriceSheetCsv(sheet, lot.lines);
+      if (!fromSheet.ok) {
+        fieldErrors[`${base}price_sheet`] = fromSheet.problems.map(
+          (problem) => `${lot.name}: Row ${problem.row}: ${problem.message}`,
+        );
+        continue;
+      }
+      prices = fromSheet.value.map((cents) => dollars(cents));
+    }
     const read = readUnitPrices(lot.lines, prices);
     if (!read.ok) {
       for (const [field, messages] of Object.entries(read.fieldErrors)) {
@@ -132,6 +146,15 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const form = capTypedAmount(body.form);
   const sheet = form.get("price_sheet");
   form.delete("price_sheet");
+  // Several lots (issue 31): each lot's price sheet, by the lot's position.
+  const lotSheets = new Map<number, string>();
+  for (const name of [...new Set(form.keys())]) {
+    const lot = /^lots\[(\d+)\]\.price_sheet$/.exec(name);
+    if (!lot) continue;
+    const file = form.get(name);
+    form.delete(name);
+    if (file instanceof File && file.size > 0) lotSheets.set(Number(lot[1]) + 1, await file.text());
+  }
   const submission = parseSubmission(form, { schema: sealedBidSchema });
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
   const refuse = (fieldErrors: Record<string, string[]>) =>
@@ -143,7 +166,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   let priced: { unitCents?: number[]; amountCents?: number; lots?: SealedLotBid[] };
   if (lots.length > 1) {
     // Several lots (issue 31): each lot filled in is bid on; one left empty is not.
-    const read = readSealedLots(lots, submission.value.lots ?? []);
+    const read = readSealedLots(lots, submission.value.lots ?? [], lotSheets);
     if ("fieldErrors" in read) return refuse(read.fieldErrors);
     priced = { lots: read.lots };
   } else if (lines) {
@@ -241,12 +264,18 @@ export default function SealedBidPage({ loaderData, actionData }: Route.Componen
               message,
             }));
           }
-          return priceErrorLinks(
-            sealedLotPricePrefix(lot.position),
-            lot.lines.length,
-            form.allErrors[`${base}.prices`],
-            (index) => form.allErrors[`${base}.prices[${index}]`],
-          );
+          return [
+            ...priceErrorLinks(
+              sealedLotPricePrefix(lot.position),
+              lot.lines.length,
+              form.allErrors[`${base}.prices`],
+              (index) => form.allErrors[`${base}.prices[${index}]`],
+            ),
+            ...(form.allErrors[`${base}.price_sheet`] ?? []).map((message) => ({
+              fieldId: sealedLotSheetId(lot.position),
+              message,
+            })),
+          ];
         }),
       ]
     : [];

@@ -64,14 +64,16 @@ const SHEET_HINT = "Read when no unit price is typed above.";
 /** A sealed bid of several lots (issue 31): the ids of a lot's amount, its unit prices, and of the lots' own messages. */
 export const sealedLotAmountId = (position: number) => `sealed-lot-${position}-amount`;
 export const sealedLotPricePrefix = (position: number) => `sealed-lot-${position}-price`;
+export const sealedLotSheetId = (position: number) => `sealed-lot-${position}-sheet`;
 export const SEALED_LOTS_ID = "sealed-lots";
 
 /** The control ids of the sealed-bid form's fields, for the error summary. */
 export function sealedFieldId(field: string | undefined): string | undefined {
   if (field === "lots") return SEALED_LOTS_ID;
-  const lot = field ? /^lots\[(\d+)\]\.(amount|prices)(?:\[(\d+)\])?$/.exec(field) : null;
+  const lot = field ? /^lots\[(\d+)\]\.(amount|prices|price_sheet)(?:\[(\d+)\])?$/.exec(field) : null;
   if (lot) {
     const position = Number(lot[1]) + 1;
+    if (lot[2] === "price_sheet") return sealedLotSheetId(position);
     return lot[2] === "amount"
       ? sealedLotAmountId(position)
       : priceInputId(sealedLotPricePrefix(position), Number(lot[3] ?? 0));
@@ -200,6 +202,33 @@ export type SealedFormLot = {
 /** What a lot's fields start from: what a refused form sent, else the seller's bid, else nothing. */
 export type SealedLotStart = { amount: string; prices: string[] };
 
+/** A lot's filled-in price sheet (a CSV file), read by the server when none of its unit prices is typed. */
+function PriceSheetInput({
+  id,
+  name,
+  label,
+  errors,
+}: {
+  id: string;
+  name: string;
+  label: string;
+  errors: string[] | undefined;
+}) {
+  return (
+    <FieldFrame id={id} errorId={`${id}-error`} label={label} hint={SHEET_HINT} errors={errors}>
+      <input
+        id={id}
+        name={name}
+        type="file"
+        accept=".csv,text/csv"
+        className={errors ? "input input--error" : "input"}
+        aria-invalid={errors ? true : undefined}
+        aria-describedby={describedBy(id, `${id}-error`, SHEET_HINT, errors)}
+      />
+    </FieldFrame>
+  );
+}
+
 /** One lot's fields: its amount, or a unit price per line with its total as typed (with JavaScript). */
 function SealedLotFields({
   lot,
@@ -254,10 +283,17 @@ function SealedLotFields({
               </strong>
             </p>
           ) : null}
+          <PriceSheetInput
+            id={sealedLotSheetId(lot.position)}
+            name={`${base}.price_sheet`}
+            label={`Or attach ${lot.name}'s filled-in price sheet (CSV, optional)`}
+            errors={errors(`${base}.price_sheet`)}
+          />
           <p>
             <a href={sheetPath} download>
               {`Download ${lot.name}'s price sheet (CSV)`}
             </a>
+            {" and fill in its unit_price column."}
           </p>
         </>
       )}
@@ -344,28 +380,12 @@ export function SealedBidForm({
               onChange={live.change}
             />
             <LiveTotal total={live.total} />
-            <FieldFrame
+            <PriceSheetInput
               id={SEALED_SHEET_ID}
-              errorId={`${SEALED_SHEET_ID}-error`}
+              name="price_sheet"
               label="Or attach the filled-in price sheet (CSV, optional)"
-              hint={SHEET_HINT}
               errors={fieldError("price_sheet")}
-            >
-              <input
-                id={SEALED_SHEET_ID}
-                name="price_sheet"
-                type="file"
-                accept=".csv,text/csv"
-                className={fieldError("price_sheet") ? "input input--error" : "input"}
-                aria-invalid={fieldError("price_sheet") ? true : undefined}
-                aria-describedby={describedBy(
-                  SEALED_SHEET_ID,
-                  `${SEALED_SHEET_ID}-error`,
-                  SHEET_HINT,
-                  fieldError("price_sheet"),
-                )}
-              />
-            </FieldFrame>
+            />
             <p>
               <a href={schedule.sheetPath} download>
                 Download the price sheet (CSV)

@@ -24,7 +24,7 @@ import {
   TEST_STAFF_ENV,
 } from "../../../tests/support/auction-fixtures";
 import { PDF } from "../../../tests/support/document-samples";
-import { expectIn, expectNotIn } from "../../../tests/support/html";
+import { expectIn, expectNotIn, htmlBetween, tableRowTexts } from "../../../tests/support/html";
 import { HAULING_AND_CEMENTING } from "../../../tests/support/lot-fixtures";
 import { createClient, startTestApp, type TestApp } from "../../../tests/support/test-app";
 import { databaseKinds } from "../../../tests/support/test-database";
@@ -243,15 +243,59 @@ describe.each(databaseKinds)("sealed auctions of several lots on %s", (kind) => 
       const html = await (await as(reader).request(path)).text();
       expectIn(html, "Lot 1: Hauling: the price schedules side by side, line by line, lowest total first");
       expectIn(html, "Lot 2: Cementing: the price schedules side by side, line by line, lowest total first");
-      const haulingTable = html.slice(
-        html.indexOf("Lot 1: Hauling: the price schedules"),
-        html.indexOf("Lot 2: Cementing: the price schedules"),
+      const haulingTable = htmlBetween(
+        html,
+        "Lot 1: Hauling: the price schedules",
+        "Lot 2: Cementing: the price schedules",
       );
       expect(haulingTable.indexOf("Bravo Lots Trucking")).toBeLessThan(haulingTable.indexOf("Alpha Lots Hauling"));
       expectNotIn(haulingTable, "Charlie Lots Cementing");
       for (const text of ["$900.00", "$1,375.00", "$1,425.00", "$4,400.00", "$4,800.00"]) expectIn(html, text);
     }
     expect((await as(buyer).request(await documentUrl())).status).toBe(200);
+  });
+
+  it("reads a lot's filled-in price sheet when none of its prices is typed, a message per wrong row at its field", async () => {
+    const auction = await twoLots();
+    const [hauling, cementing] = auction.lots;
+    if (!hauling || !cementing) throw new Error("no lots");
+    const page = `/auctions/${auction.id}/sealed-bid`;
+    const form = await (await as(charlie).request(page)).text();
+    expectIn(form, 'name="lots[0].price_sheet"');
+    expectIn(form, "Or attach Lot 1: Hauling&#x27;s filled-in price sheet (CSV, optional)");
+    expectNotIn(form, 'name="lots[1].price_sheet"');
+    const sheet = await (
+      await as(charlie).request(`/auctions/${auction.id}/lots/${hauling.id}/price-sheet.csv`)
+    ).text();
+    expectIn(sheet, "unit_price");
+    const withSheet = (csv: string) => {
+      const sent = lotsForm({ cementing: "4400" }, null);
+      sent.set("lots[0].price_sheet", new File([csv], "hauling.csv", { type: "text/csv" }));
+      return as(charlie).request(page, { multipart: sent });
+    };
+
+    // A price that is not one and a line left out: each row's message at the sheet and in the summary,
+    // the amount typed on the other lot kept, nothing stored.
+    const wrong = await withSheet("line,unit_price\n1,80.00\n2,forty\n");
+    expect(wrong.status).toBe(400);
+    const wrongHtml = await wrong.text();
+    expectIn(
+      wrongHtml,
+      "Lot 1: Hauling: Row 3: Please enter the unit price of line 2 in dollars and cents, like 185.00",
+    );
+    expectIn(wrongHtml, "Lot 1: Hauling: Row 4: Please give a unit price for line 3");
+    expectIn(wrongHtml, 'href="#sealed-lot-1-sheet"');
+    expectIn(wrongHtml, 'aria-describedby="sealed-lot-1-sheet-hint sealed-lot-1-sheet-error"');
+    expectIn(wrongHtml, 'value="4400"');
+    expect(await bidOf(auction.id, charlie)).toBeUndefined();
+
+    // Rows in any order; typed prices would win over the sheet, none are typed here.
+    expect((await withSheet("line,unit_price\n3,3.00\n1,80.00\n2,40.00\n")).status).toBe(302);
+    const sent = await bidOf(auction.id, charlie);
+    expect((await bidLots(sent?.id ?? 0)).map((row) => [row.lotId, row.amountCents, row.unitCents])).toEqual([
+      [hauling.id, 120_000, [8_000, 4_000, 300]],
+      [cementing.id, 440_000, null],
+    ]);
   });
 
   /** Bids straight through the one submission path (no documents required). */
@@ -344,6 +388,59 @@ describe.each(databaseKinds)("sealed auctions of several lots on %s", (kind) => 
     const report = await as(buyer).request(`/account/reports/${auction.id}`);
     expect(report.status).toBe(200);
     expectIn(await report.text(), "$5,825.00");
+  });
+
+  it("ranks each lot's bids on their own in the evaluation, not the sellers' totals over different lots", async () => {
+    const auction = await twoLots(true);
+    const [criterion] = await db()
+      .insert(evaluationCriteria)
+      .values({ auctionId: auction.id, name: "Safety record", weight: 100, sortOrder: 0 })
+      .returning();
+    if (!criterion) throw new Error("no criterion");
+    // Alpha bids on Hauling only ($1,200.00 in all: the lowest total, yet not the best on any lot);
+    // Bravo on both ($1,400.00 and $4,000.00); Charlie on Cementing only ($4,800.00).
+    await bid(auction.id, alpha, [{ position: 1, unitCents: [8_000, 4_000, 300] }]);
+    await bid(auction.id, bravo, [
+      { position: 1, unitCents: [10_000, 4_000, 300] },
+      { position: 2, amountCents: 400_000 },
+    ]);
+    await bid(auction.id, charlie, [{ position: 2, amountCents: 480_000 }]);
+    await passDeadline(auction.id);
+    await db()
+      .insert(evaluationScores)
+      .values(
+        (
+          [
+            [alpha, 5],
+            [bravo, 9],
+            [charlie, 10],
+          ] as const
+        ).map(([party, score]) => ({ criterionId: criterion.id, organizationId: party.organizationId, score })),
+      );
+
+    const html = await (await as(buyer).request(`/auctions/${auction.id}/evaluation`)).text();
+    expectIn(html, "Each lot is ranked on its own");
+    const lotSection = (position: number) =>
+      htmlBetween(html, `id="ranking-lot-${position}"`, `id="ranking-lot-${position + 1}"`);
+    // Price 60 %, technical 40 %: on Hauling Bravo's 85.7 for price and 90 beat Alpha's 100 and 50.
+    expect(tableRowTexts(lotSection(1)).slice(1)).toEqual([
+      "1 | Bravo Lots Trucking | $1,400.00 | 85.7 | 90 | 87.4",
+      "2 | Alpha Lots Hauling | $1,200.00 | 100 | 50 | 80",
+    ]);
+    expect(tableRowTexts(lotSection(2)).slice(1)).toEqual([
+      "1 | Bravo Lots Trucking | $4,000.00 | 100 | 90 | 96",
+      "2 | Charlie Lots Cementing | $4,800.00 | 83.3 | 100 | 90",
+    ]);
+    expectIn(lotSection(1), "Lot 1: Hauling");
+    expectIn(lotSection(2), "Lot 2: Cementing");
+
+    // The award goes lot by lot on price, each bid's place in its lot's ranking beside it.
+    await db().update(auctions).set({ evaluationCompletedAt: new Date() }).where(eq(auctions.id, auction.id));
+    const award = await (await as(buyer).request(`/auctions/${auction.id}/award`)).text();
+    expectIn(award, "Alpha Lots Hauling: $1,200.00 (lowest), 2nd in the evaluation&#x27;s ranking");
+    expectIn(award, "Bravo Lots Trucking: $1,400.00, 1st in the evaluation&#x27;s ranking");
+    expectIn(award, "Bravo Lots Trucking: $4,000.00 (lowest), 1st in the evaluation&#x27;s ranking");
+    expectIn(award, "Charlie Lots Cementing: $4,800.00, 2nd in the evaluation&#x27;s ranking");
   });
 
   it("awards every lot to one seller, after the evaluation, never to a seller it found unacceptable", async () => {
