@@ -10,7 +10,6 @@ import { parseSubmission } from "~/forms/parse-submission.server";
 import { useSubmitAttempts } from "~/forms/submit-attempts";
 import { SubmitButton } from "~/forms/submit-button";
 import { pageTitle } from "~/layout/page-title";
-import { TableRegion } from "~/layout/table-region";
 import { BUYER_AUCTION_FEE_CENTS } from "~/payments/fees";
 import { readFormBody } from "~/platform/request-body.server";
 import { appServicesContext } from "~/server/app-context";
@@ -18,6 +17,7 @@ import { parseId } from "~/shared/ids";
 import { formatCents } from "~/shared/money";
 import { requireAuctionOwner } from "../auction-access.server";
 import { statusAt } from "../auction-rules";
+import { RankingTable } from "../evaluation/ranking-table";
 import { LotsAwardForm } from "../lots/lots-award-form";
 import { awardedByLots, loadLotsAward, submitLotsAward } from "../lots/lots-award-page.server";
 import { sealedSchedules } from "../sealed/sealed-bids.server";
@@ -198,7 +198,14 @@ export default function AwardAuction({ loaderData, actionData }: Route.Component
         </section>
       ) : (
         <Form method="post" {...formProps} className="stack">
-          {hasCriteria ? <RankingTable bids={bids} /> : null}
+          {hasCriteria ? (
+            <RankingTable
+              label="The ranking"
+              caption="The ranking"
+              captionShown
+              rows={bids.map((bid) => ({ ...bid, id: bid.bidId }))}
+            />
+          ) : null}
           <fieldset className={bidInvalid ? "fieldset field--error" : "fieldset"}>
             <legend className="fieldset__legend">
               {hasCriteria ? "The qualified bids, best-ranked first" : "Each bidder's best bid, lowest first"}
@@ -230,38 +237,5 @@ export default function AwardAuction({ loaderData, actionData }: Route.Component
         </Form>
       )}
     </div>
-  );
-}
-
-type AwardBid = Route.ComponentProps["loaderData"]["bids"][number];
-
-/** Every bid with its price, technical and combined scores, and why a bid did not qualify. */
-function RankingTable({ bids }: { bids: AwardBid[] }) {
-  return (
-    <TableRegion label="The ranking">
-      <table className="table">
-        <caption>The ranking</caption>
-        <thead>
-          <tr>
-            <th scope="col">Rank</th>
-            <th scope="col">Seller</th>
-            <th scope="col">Price</th>
-            <th scope="col">Technical score</th>
-            <th scope="col">Combined score</th>
-          </tr>
-        </thead>
-        <tbody>
-          {bids.map((bid) => (
-            <tr key={bid.bidId}>
-              <td>{bid.rank === null ? `Not ranked: ${bid.reason ?? ""}` : String(bid.rank)}</td>
-              <th scope="row">{bid.name}</th>
-              <td>{formatCents(bid.amountCents)}</td>
-              <td>{bid.technical === null ? "Not scored" : String(bid.technical)}</td>
-              <td>{bid.combined === null ? "None" : String(bid.combined)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </TableRegion>
   );
 }

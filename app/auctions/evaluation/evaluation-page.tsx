@@ -6,13 +6,13 @@ import { RowActionForm } from "~/forms/row-action-form";
 import { SubmitButton } from "~/forms/submit-button";
 import { describedBy, FieldFrame, TextAreaInput, TextInput } from "~/forms/text-input";
 import { pageTitle } from "~/layout/page-title";
-import { TableRegion } from "~/layout/table-region";
 import { formatCents } from "~/shared/money";
 import { SealedSchedules } from "../sealed/sealed-schedules";
 import type { Route } from "./+types/evaluation-page";
 import { commentFieldId, reasonFieldId, scoreFieldId } from "./evaluation-fields";
 import { type EvaluationNotice, loadEvaluationPage, submitEvaluationPage } from "./evaluation-page.server";
 import { commentField, scoreField } from "./evaluation-schema";
+import { RankingTable } from "./ranking-table";
 
 // /auctions/{id}/evaluation: the technical evaluation of an auction's bids (issue 10). The evaluator
 // sets weighted criteria before bidding opens, scores each seller 0 to 10 with comments, may judge a
@@ -375,46 +375,20 @@ function Rankings({ rankings }: { rankings: Ranking[] }) {
               {ranking.rows.length === 0 ? (
                 <p>No bids on this lot.</p>
               ) : (
-                <RankingTable ranking={ranking} caption={`${ranking.lot}: bids ranked by combined score`} />
+                <RankingTable
+                  label={`The ranking of ${ranking.lot}`}
+                  caption={`${ranking.lot}: bids ranked by combined score`}
+                  rows={ranking.rows}
+                />
               )}
             </section>
           ))}
         </>
       ) : (
-        rankings.map((ranking) => <RankingTable key="one" ranking={ranking} caption="Bids ranked by combined score" />)
+        rankings.map((ranking) => (
+          <RankingTable key="one" label="The ranking" caption="Bids ranked by combined score" rows={ranking.rows} />
+        ))
       )}
     </section>
-  );
-}
-
-function RankingTable({ ranking, caption }: { ranking: Ranking; caption: string }) {
-  return (
-    <TableRegion label={ranking.lot ? `The ranking of ${ranking.lot}` : "The ranking"}>
-      <table className="table">
-        <caption className="visually-hidden">{caption}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Rank</th>
-            <th scope="col">Seller</th>
-            <th scope="col">Price</th>
-            <th scope="col">Price score</th>
-            <th scope="col">Technical score</th>
-            <th scope="col">Combined score</th>
-          </tr>
-        </thead>
-        <tbody>
-          {ranking.rows.map((row) => (
-            <tr key={row.id}>
-              <td>{row.rank === null ? `Not ranked: ${row.reason ?? ""}` : String(row.rank)}</td>
-              <th scope="row">{row.name}</th>
-              <td>{formatCents(row.amountCents)}</td>
-              <td>{row.priceScore === null ? "None" : String(row.priceScore)}</td>
-              <td>{row.technical === null ? "Not scored" : String(row.technical)}</td>
-              <td>{row.combined === null ? "None" : String(row.combined)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </TableRegion>
   );
 }

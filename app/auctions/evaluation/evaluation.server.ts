@@ -5,7 +5,7 @@ import { type AuctionRow, statusAt, termsEditable } from "~/auctions/auction-rul
 import type { Viewer } from "~/auctions/auction-views.server";
 import { bestBidPerSeller } from "~/auctions/bidding/best-bids.server";
 import { eligibleSellers } from "~/auctions/invitations/eligibility.server";
-import { readableSealedBids } from "~/auctions/sealed/sealed-bids.server";
+import { bidsOnLot, readableSealedBids } from "~/auctions/sealed/sealed-bids.server";
 import type { MessageServices } from "~/messaging/messaging.server";
 import { notifyOrganizations } from "~/notifications/notifications.server";
 import type { Database, Transaction } from "~db/database.server";
@@ -375,20 +375,13 @@ export async function rankedLots(
     const bids = await readableSealedBids(db, auction, now);
     if (!bids) return null;
     perLot = auction.lots.map((lot) =>
-      bids.flatMap((bid) => {
-        const own = bid.lots.find((row) => row.lotId === lot.id);
-        return own
-          ? [
-              {
-                id: bid.id,
-                organizationId: bid.organizationId,
-                name: bid.organizationName,
-                amountCents: own.amountCents,
-                submittedAt: bid.updatedAt,
-              },
-            ]
-          : [];
-      }),
+      bidsOnLot(bids, lot.id).map(({ bid, own }) => ({
+        id: bid.id,
+        organizationId: bid.organizationId,
+        name: bid.organizationName,
+        amountCents: own.amountCents,
+        submittedAt: bid.updatedAt,
+      })),
     );
   } else {
     const best = await Promise.all(auction.lots.map((lot) => bestBidPerSeller(db, auction.id, lot.id)));

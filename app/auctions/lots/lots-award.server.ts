@@ -21,7 +21,7 @@ import { EVALUATION_NOT_COMPLETE, invoiceTheAward, NOT_QUALIFIED } from "../awar
 import { bestBidPerSeller } from "../bidding/best-bids.server";
 import { rankedCandidates } from "../evaluation/evaluation.server";
 import { QUALIFICATION_TEXTS } from "../evaluation/ranking";
-import { readableSealedBids } from "../sealed/sealed-bids.server";
+import { bidsOnLot, readableSealedBids } from "../sealed/sealed-bids.server";
 import { compareAwards } from "./lot-award";
 import { lotName } from "./lot-words";
 
@@ -48,21 +48,15 @@ async function sealedLotBids(db: Database, auction: AuctionRow, lots: { id: numb
   const excluded = new Set(notQualified.map((row) => row.organizationId));
   const byLot = new Map<number, CandidateBid[]>();
   for (const lot of lots) {
-    const onLot = bids
-      .flatMap((bid) => {
-        const own = bid.lots.find((row) => row.lotId === lot.id);
-        return own && !excluded.has(bid.organizationId)
-          ? [
-              {
-                bidId: bid.id,
-                organizationId: bid.organizationId,
-                name: bid.organizationName,
-                amountCents: own.amountCents,
-                updatedAt: bid.updatedAt,
-              },
-            ]
-          : [];
-      })
+    const onLot = bidsOnLot(bids, lot.id)
+      .filter(({ bid }) => !excluded.has(bid.organizationId))
+      .map(({ bid, own }) => ({
+        bidId: bid.id,
+        organizationId: bid.organizationId,
+        name: bid.organizationName,
+        amountCents: own.amountCents,
+        updatedAt: bid.updatedAt,
+      }))
       .sort((a, b) => a.amountCents - b.amountCents || a.updatedAt.localeCompare(b.updatedAt) || a.bidId - b.bidId)
       .map(({ updatedAt: _updatedAt, ...bid }, index) => ({ ...bid, rank: index + 1 }));
     byLot.set(lot.id, onLot);

@@ -458,6 +458,14 @@ export async function readableSealedBids(db: Database, auction: AuctionRow, now 
 
 export type ReadableSealedBid = NonNullable<Awaited<ReturnType<typeof readableSealedBids>>>[number];
 
+/** The sealed bids that name a lot (issue 31), each with its row for that lot: its amount and unit prices there. */
+export function bidsOnLot(bids: readonly ReadableSealedBid[], lotId: number) {
+  return bids.flatMap((bid) => {
+    const own = bid.lots.find((row) => row.lotId === lotId);
+    return own ? [{ bid, own }] : [];
+  });
+}
+
 /**
  * Each lot's bids side by side (issue 31): per lot, the sellers who bid on it, lowest amount first
  * (equal amounts: the earlier sent). Null for an auction of one lot bid on as one amount (nothing to
@@ -472,22 +480,15 @@ export function schedulesOf(lots: readonly SealedLot[], bids: readonly ReadableS
       id: lot.id,
       name: lot.name,
       lines: lot.lines,
-      bids: bids
-        .flatMap((bid) => {
-          const own = bid.lots.find((row) => row.lotId === lot.id);
-          return own
-            ? [
-                {
-                  id: bid.id,
-                  organizationId: bid.organizationId,
-                  organizationName: bid.organizationName,
-                  amountCents: own.amountCents,
-                  unitCents: own.unitCents ?? [own.amountCents],
-                  updatedAt: bid.updatedAt,
-                },
-              ]
-            : [];
-        })
+      bids: bidsOnLot(bids, lot.id)
+        .map(({ bid, own }) => ({
+          id: bid.id,
+          organizationId: bid.organizationId,
+          organizationName: bid.organizationName,
+          amountCents: own.amountCents,
+          unitCents: own.unitCents ?? [own.amountCents],
+          updatedAt: bid.updatedAt,
+        }))
         .sort((a, b) => a.amountCents - b.amountCents || a.updatedAt.localeCompare(b.updatedAt) || a.id - b.id),
     })),
   };
