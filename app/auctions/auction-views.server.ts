@@ -154,6 +154,8 @@ async function auctionTerms(db: Database, auction: AuctionWithLots) {
   return {
     id: auction.id,
     kind: auction.kind,
+    /** A practice auction (issue 21): its bids bind nobody. */
+    practice: auction.practice,
     requirements,
     priceWeightPercent: auction.priceWeightPercent,
     technicalPassMark: auction.technicalPassMark,

@@ -82,7 +82,7 @@ describe.each(javaScriptModes)("reusing auctions with %s", (mode) => {
     await expect.poll(() => mainText(page)).toContain("$9,900.00");
     await axe(page);
     await page.getByLabel("Your bid (CAD)").fill("9800");
-    await submit(page, mode, page.getByRole("button", { name: "Place binding bid" }));
+    await submit(page, mode, page.getByRole("button", { name: "Place practice bid" }));
     await expect.poll(() => mainText(page)).toContain("You do not have the lowest bid");
     expect(await mainText(page)).toContain("$9,700.00");
     expect(await mainText(page)).toContain("Practice auction — nothing here is real");
@@ -123,7 +123,7 @@ describe.each(javaScriptModes)("reusing auctions with %s", (mode) => {
       await line(2, "Loaded haul distance, per km").fill(prices[1] ?? "");
       await line(3, "Disposal of drilling fluids, per m³").fill(prices[2] ?? "");
       if (mode === "js") {
-        await submit(page, mode, page.getByRole("button", { name: `Place binding bid of ${total}` }));
+        await submit(page, mode, page.getByRole("button", { name: `Place practice bid of ${total}` }));
       } else {
         await submit(page, mode, page.getByRole("button", { name: "Review the total" }));
         expect(await mainText(page)).toContain(`Place a bid of ${total} in total?`);

@@ -6,6 +6,7 @@ import { LinkedText } from "~/forms/linked-text";
 import { pageTitle } from "~/layout/page-title";
 import { formatDuration, timeText } from "~/platform/zoned-time";
 import { STATUS_LABELS, termsEditable } from "../auction-rules";
+import { bidCommitment } from "../bidding/bid-commitment";
 import {
   AnnouncementsToggle,
   LiveRegions,
@@ -36,7 +37,7 @@ export function meta({ loaderData }: Route.MetaArgs) {
 }
 
 const NOTICE_TEXTS: Record<Notice, string> = {
-  placed: "Your bid has been placed. It is binding and cannot be retracted.",
+  placed: bidCommitment(false).placed,
   minimum: "Your minimum has been saved. We bid for you down to it; nobody else can see it.",
   accepted: "You have accepted the terms: you can bid once bidding opens.",
   published: "The auction is published: the invited sellers have been e-mailed.",
@@ -87,7 +88,7 @@ export default function AuctionPage({ loaderData, actionData }: Route.ComponentP
         // After a bid or a minimum the result takes focus, as the error summary does on a refusal
         // (whose answer makes the notice in the address out of date).
         <Alert title="Done" tone="success" focus>
-          <p>{NOTICE_TEXTS[notice]}</p>
+          <p>{notice === "placed" ? bidCommitment(loaderData.reuse.practice).placed : NOTICE_TEXTS[notice]}</p>
         </Alert>
       ) : null}
       {biddingBlocked && view.status !== "closed" ? (

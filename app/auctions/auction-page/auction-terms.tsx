@@ -3,6 +3,7 @@ import { formatCents } from "~/shared/money";
 import { capitalized, howOften } from "~/shared/words";
 import { describeDecrement, describeSoftClose } from "../auction-rules";
 import type { OwnerView, SellerView } from "../auction-views.server";
+import { bidCommitment } from "../bidding/bid-commitment";
 import { Row } from "./summary-row";
 
 // What every viewer of an auction sees: when bidding runs, and the terms with their documents.
@@ -71,7 +72,7 @@ export function Terms({ view, auctionId }: { view: OwnerView | SellerView; aucti
               </Row>
             ) : null}
             <Row label="Soft close">{softCloseText(terms)}</Row>
-            <Row label="Bids">Binding: a bid cannot be retracted. Sellers never see each other's names or bids.</Row>
+            <Row label="Bids">{bidCommitment(terms.practice).termsRow}</Row>
           </>
         )}
         {terms.priceWeightPercent < 100 || terms.technicalPassMark !== null ? (

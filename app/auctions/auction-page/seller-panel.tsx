@@ -7,6 +7,7 @@ import type { TimeTexts } from "~/platform/zoned-time";
 import { formatCents } from "~/shared/money";
 import { pluralOf } from "~/shared/words";
 import type { SellerView } from "../auction-views.server";
+import { bidCommitment } from "../bidding/bid-commitment";
 import { NO_MINIMUMS_IN_RANKS_ONLY } from "../bidding/bid-messages";
 import { OwnBidsTable } from "../bidding/own-bids-table";
 import { rankWords } from "../lots/lot-schedule";
@@ -108,7 +109,7 @@ export function SellerPanel({
         <p>
           {view.terms.kind === "sealed"
             ? "By accepting you agree that the bid you send is binding once the deadline passes, that the best-ranked qualified bid is expected to win, and that the buyer may pass over it with a recorded reason."
-            : "By accepting you agree that every bid you place is binding and cannot be retracted, that the best-ranked qualified bid (the lowest, unless the auction also ranks technical merit) is expected to win, and that the buyer may pass over it with a recorded reason."}
+            : bidCommitment(practice).acceptReverse}
         </p>
         {view.status === "scheduled" || view.status === "open" ? (
           <Form method="post">
@@ -186,7 +187,7 @@ export function SellerPanel({
         <section aria-labelledby="confirm-bid" className="card">
           <h2 id="confirm-bid">{`Place a bid of ${formatCents(confirmBid.amountCents)}?`}</h2>
           <p>
-            {`That is ${confirmBid.dropPercent} % under ${referenceName(view)} of ${formatCents(confirmBid.referenceCents)}. Bids are binding and cannot be retracted.`}
+            {`That is ${confirmBid.dropPercent} % under ${referenceName(view)} of ${formatCents(confirmBid.referenceCents)}. ${bidCommitment(practice).rule}`}
           </p>
           <Form method="post" className="button-row">
             <input type="hidden" name="intent" value="bid" />
@@ -218,7 +219,7 @@ export function SellerPanel({
                   defaultValue: bid.fields.amount.initialValue,
                 }}
               />
-              <SubmitButton>Place binding bid</SubmitButton>
+              <SubmitButton>{bidCommitment(practice).placeButton}</SubmitButton>
             </Form>
           )}
           {ranksOnly ? (

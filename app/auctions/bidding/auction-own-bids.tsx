@@ -9,6 +9,7 @@ import { requireAuction } from "../auction-access.server";
 import { timezoneOf } from "../lifecycle/auction-form.server";
 import { enteredBySql } from "../on-behalf/entered-by.server";
 import type { Route } from "./+types/auction-own-bids";
+import { bidCommitment } from "./bid-commitment";
 import { OwnBidsTable } from "./own-bids-table";
 
 // /auctions/{id}/own-bids: every bid an invited seller has placed on the auction (their page lists the
@@ -40,6 +41,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   return {
     auctionId: auction.id,
     title: auction.title,
+    practice: auction.practice,
     times: zonedTexts(ownBids, timezoneOf(user)),
     bids: ownBids,
     // An auction shown as lots (issue 31): each bid's lot.
@@ -54,7 +56,7 @@ export function meta({ loaderData }: Route.MetaArgs) {
 }
 
 export default function AuctionOwnBids({ loaderData }: Route.ComponentProps) {
-  const { auctionId, title, times, bids, lots } = loaderData;
+  const { auctionId, title, practice, times, bids, lots } = loaderData;
   return (
     <>
       <p>
@@ -66,8 +68,7 @@ export default function AuctionOwnBids({ loaderData }: Route.ComponentProps) {
       ) : (
         <>
           <p>
-            {capitalized(countedInWords(bids.length, "bid", "bids"))}, newest first. Bids are binding and cannot be
-            retracted.
+            {`${capitalized(countedInWords(bids.length, "bid", "bids"))}, newest first. ${bidCommitment(practice).rule}`}
           </p>
           <OwnBidsTable bids={bids} times={times} lots={lots} />
         </>

@@ -18,6 +18,7 @@ import { Role } from "~/shared/roles";
 import { requireAuction } from "../auction-access.server";
 import { decrementOf, describeDecrement, STATUS_LABELS } from "../auction-rules";
 import { lotLinesCaption } from "../auction-words";
+import { bidCommitment } from "../bidding/bid-commitment";
 import { NO_MINIMUMS_IN_RANKS_ONLY } from "../bidding/bid-messages";
 import { tellBidEffectsSoon } from "../bidding/bid-notices.server";
 import { placeManualBid, setAutoBidMinimum } from "../bidding/bid-queue.server";
@@ -238,7 +239,8 @@ export default function AuctionLotBid({ loaderData, actionData }: Route.Componen
     ...validatedBy(lotBidSchema, { constraint: false }),
   });
   const live = useLiveTotal(lines, startPrices);
-  const buttonText = useBindingTotalText(live.total, (total) => `Place binding bid of ${total}`) ?? "Review the total";
+  const commitment = bidCommitment(loaderData.practice);
+  const buttonText = useBindingTotalText(live.total, commitment.placeTotalButton) ?? "Review the total";
   const open = loaderData.status === "open";
   const errorsOf = (name: string) => result?.error?.[name] ?? undefined;
   /** A line's price errors, the browser's checks or the server's. */
@@ -267,9 +269,7 @@ export default function AuctionLotBid({ loaderData, actionData }: Route.Componen
       ) : null}
       {done ? (
         <Alert title={done === "placed" ? "Bid placed" : "Minimum saved"} tone="success" focus>
-          <p>
-            {done === "placed" ? "Your bid is placed. It is binding." : "Your secret minimum for this lot is saved."}
-          </p>
+          <p>{done === "placed" ? commitment.lotPlaced : "Your secret minimum for this lot is saved."}</p>
         </Alert>
       ) : null}
       <section aria-labelledby="lot-standing" className="card">
@@ -305,7 +305,11 @@ export default function AuctionLotBid({ loaderData, actionData }: Route.Componen
         </p>
       </section>
       {open && review ? (
-        <TotalReview id="lot-review" title={`Place a bid of ${formatCents(review.totalCents)} in total?`}>
+        <TotalReview
+          id="lot-review"
+          title={`Place a bid of ${formatCents(review.totalCents)} in total?`}
+          rule={commitment.rule}
+        >
           <Form method="post" className="button-row">
             <input type="hidden" name="intent" value="bid" />
             <HiddenPrices prices={review.prices} />

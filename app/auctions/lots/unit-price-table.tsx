@@ -3,6 +3,7 @@ import type { FieldErrorLink } from "~/forms/error-summary";
 import { TextInput } from "~/forms/text-input";
 import { useHydrated } from "~/forms/use-hydrated";
 import { formatCents, parseDollars } from "~/shared/money";
+import { bidCommitment } from "../bidding/bid-commitment";
 import { lotTotalCents } from "./line-pricing";
 import { priceField } from "./unit-prices";
 
@@ -137,16 +138,24 @@ export function useBindingTotalText(total: number | null, bindingText: (total: s
  * Without JavaScript: the total asked about once before the bid binds. `children`: the form that
  * sends the same prices again with `confirm=yes`, and the way back.
  */
-export function TotalReview({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+export function TotalReview({
+  id,
+  title,
+  rule = bidCommitment(false).rule,
+  children,
+}: {
+  id: string;
+  title: string;
+  /** What the bid commits the seller to (a practice auction's bind nobody). */
+  rule?: string;
+  children: ReactNode;
+}) {
   return (
     <section aria-labelledby={id} className="card">
       <h2 id={id} tabIndex={-1}>
         {title}
       </h2>
-      <p>
-        Bids are binding and cannot be retracted. The total is each line's quantity × unit price, rounded to the cent,
-        added up.
-      </p>
+      <p>{`${rule} The total is each line's quantity × unit price, rounded to the cent, added up.`}</p>
       {children}
     </section>
   );

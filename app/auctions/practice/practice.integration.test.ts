@@ -97,12 +97,23 @@ describe.each(databaseKinds)("practice auctions on %s", (kind) => {
     const page = await (await as(alpha).request(location)).text();
     expectIn(page, BANNER);
     expectIn(page, "I accept these terms");
+    // Nothing in a practice auction is called binding: its bids bind nobody.
+    expectIn(page, "Nothing you bid here binds you.");
+    expectNotIn(page.toLowerCase(), "binding");
     expect((await as(alpha).request(location, { form: { intent: "accept-terms" } })).status).toBe(302);
     // Competitor B's opening bid.
     expectIn(await (await as(alpha).request(location)).text(), "$9,900.00");
 
     // Each bid above the simulated proxy's floor is undercut at once by one decrement.
-    expect((await bid(alpha, auctionId, "9800.00")).status).toBe(302);
+    const placed = await bid(alpha, auctionId, "9800.00");
+    expect(placed.status).toBe(302);
+    const afterBid = await (await as(alpha).request(placed.headers.get("location") ?? location)).text();
+    expectIn(afterBid, "Your practice bid has been placed. It binds nobody.");
+    expectIn(afterBid, "Place practice bid");
+    expectNotIn(afterBid.toLowerCase(), "binding");
+    const ownBids = await (await as(alpha).request(`${location}/own-bids`)).text();
+    expectIn(ownBids, "Practice bids bind nobody");
+    expectNotIn(ownBids.toLowerCase(), "binding");
     expect((await auctionRow(db(), auctionId)).lots[0]?.lowestCents).toBe(970_000);
     expectIn(await (await as(alpha).request(location)).text(), "$9,700.00");
     expect((await bid(alpha, auctionId, "9000.00")).status).toBe(302);
@@ -291,13 +302,20 @@ describe.each(databaseKinds)("practice auctions on %s", (kind) => {
     });
     expectIn(await (await as(bravo).request(haulingPage)).text(), "You do not have the lowest bid.");
     // Under it the seller leads for good: 120 × $100.00 + 2,400 × $2.50 + 350 × $30.00 = $28,500.00
-    expect((await lineBid(hauling.id, ["100.00", "2.50", "30.00"])).status).toBe(302);
+    const under = await lineBid(hauling.id, ["100.00", "2.50", "30.00"]);
+    expect(under.status).toBe(302);
+    expectIn(
+      await (await as(bravo).request(under.headers.get("location") ?? haulingPage)).text(),
+      "Your practice bid is placed. It binds nobody.",
+    );
     expect(await lotRow(hauling.id)).toMatchObject({
       lowestCents: 2_850_000,
       leaderOrganizationId: bravo.organizationId,
     });
     expect((await bidsOn(hauling.id)).at(-1)).toMatchObject({ seller: bravo.organizationId, amount: 2_850_000 });
-    expectIn(await (await as(bravo).request(haulingPage)).text(), "You have the lowest bid.");
+    const leading = await (await as(bravo).request(haulingPage)).text();
+    expectIn(leading, "You have the lowest bid.");
+    expectNotIn(leading.toLowerCase(), "binding");
     // The other lot is its own: untouched, then undercut there by C's own minimum.
     expect(await lotRow(rigMove.id)).toMatchObject({ lowestCents: 1_639_000, leaderOrganizationId: openerId });
     // 40 h × $380.00 + 300 km × $2.60 = $15,980.00
