@@ -454,7 +454,8 @@ describe.each(javaScriptModes)("a sealed auction of two lots with %s", (mode) =>
     await waitForAppIfShipped(buyerPage);
     const award = await mainText(buyerPage);
     expect(award).toContain("Lot 2: Cementing: the price schedules side by side");
-    expect(award).toContain("Each lot to its lowest bid");
+    // With criteria the award follows the ranking (here by price alone: price counts for 100 %).
+    expect(award).toContain("Each lot to its best-ranked bid");
     expect(award).toContain("$5,775.00");
     expect(award).toContain(`Every lot to ${alphaName}`);
     expect(award).toContain("$5,825.00");

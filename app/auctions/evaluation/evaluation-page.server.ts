@@ -59,7 +59,7 @@ const rankingRow = (row: Ranked<AwardCandidate>) => ({
  * one lot (`lot` null), one per lot for an auction of several (each lot's prices compared on their own).
  */
 async function rankingsOf(db: Database, auction: AuctionWithLots, now: Date) {
-  const byLot = await rankedLots(db, auction, now);
+  const byLot = auction.lots.length > 1 ? await rankedLots(db, auction, now) : null;
   if (byLot) {
     if (!byLot.hasCriteria) return null;
     return byLot.lots.map(({ lot, ranked }) => ({ lot: lotName(lot), rows: ranked.map(rankingRow) }));

@@ -358,18 +358,16 @@ export async function rankedCandidates(db: Database, auction: AuctionRow, now = 
 type LotOfRanking = { id: number; position: number; title: string };
 
 /**
- * An auction of several lots ranked lot by lot: on each lot, each seller's bid on that lot (their
- * sealed price for it, or their best bid there), its price score against the lowest qualified price
- * on the same lot, with the seller's one technical score. Totals over different lots are not
- * comparable: a seller who bid on one lot would look the cheapest. Null for an auction of one lot, and
- * for a sealed auction before its deadline.
+ * An auction ranked lot by lot: on each lot, each seller's bid on that lot (their sealed price for
+ * it, or their best bid there), its price score against the lowest qualified price on the same lot,
+ * with the seller's one technical score. Totals over different lots are not comparable: a seller who
+ * bid on one lot would look the cheapest. Null for a sealed auction before its deadline.
  */
 export async function rankedLots(
   db: Database,
   auction: AuctionRow & { lots: readonly LotOfRanking[] },
   now = new Date(),
 ) {
-  if (auction.lots.length < 2) return null;
   let perLot: AwardCandidate[][];
   if (auction.kind === "sealed") {
     const bids = await readableSealedBids(db, auction, now);

@@ -50,6 +50,43 @@ describe("comparing awards", () => {
     expect(comparison.unbid).toEqual([]);
   });
 
+  it("takes each lot's first-ranked bid lot by lot where the evaluation ranks them, not its lowest", () => {
+    // B is ranked first on lot 1 (its technical score outweighs A's lower price); A on lot 2.
+    const comparison = compareAwards(
+      [
+        {
+          lot: 1,
+          reserve: 100_000,
+          bids: [
+            { seller: A, amount: 80_000, rank: 2 },
+            { seller: B, amount: 90_000, rank: 1 },
+          ],
+        },
+        {
+          lot: 2,
+          reserve: 100_000,
+          bids: [
+            { seller: A, amount: 50_000, rank: 1 },
+            { seller: B, amount: 60_000, rank: 2 },
+          ],
+        },
+      ],
+      "ranking",
+    );
+    expect(comparison.lotByLot).toEqual({
+      total: 140_000,
+      choices: [
+        { lot: 1, seller: B, amount: 90_000 },
+        { lot: 2, seller: A, amount: 50_000 },
+      ],
+    });
+    // Every lot to A costs less than the ranking's choice: shown as under it.
+    expect(comparison.oneSeller).toEqual([
+      { seller: A, total: 130_000, overLotByLot: -10_000 },
+      { seller: B, total: 150_000, overLotByLot: 10_000 },
+    ]);
+  });
+
   it("gives a tie to the earlier bid, and lists lots nobody bid on", () => {
     const comparison = compareAwards([
       {

@@ -14,7 +14,7 @@ export type LotBids = { lot: number; reserve: number; bids: readonly StandingBid
 export type LotChoice = { lot: number; seller: number; amount: number };
 
 export type AwardComparison = {
-  /** Each lot to its lowest bid; lots nobody bid on are left out (and listed in `unbid`). */
+  /** Each lot to its lowest (or first-ranked) bid; lots nobody bid on are left out (and listed in `unbid`). */
   lotByLot: { total: number; choices: LotChoice[] };
   /** Each seller who bid on every lot that has bids, cheapest first: the total if those lots all go to them. */
   oneSeller: { seller: number; total: number; overLotByLot: number }[];
@@ -32,13 +32,19 @@ export function standingBySeller(bids: readonly StandingBid[]): Map<number, Stan
   return best;
 }
 
-export function compareAwards(lots: readonly LotBids[]): AwardComparison {
+/**
+ * `first`: which of a lot's bids lot by lot takes: its lowest, or (where the evaluation ranks price and
+ * technical score together) the one ranked first, `rank` being its place in the lot's ranking.
+ */
+export function compareAwards(lots: readonly LotBids[], first: "lowest" | "ranking" = "lowest"): AwardComparison {
   const choices: LotChoice[] = [];
   const unbid: number[] = [];
   const perLot = lots.map((lot) => standingBySeller(lot.bids));
   for (const [index, lot] of lots.entries()) {
     let lowest: StandingBid | undefined;
-    for (const bid of perLot[index]?.values() ?? []) if (!lowest || leadsOver(bid, lowest)) lowest = bid;
+    for (const bid of perLot[index]?.values() ?? []) {
+      if (!lowest || (first === "ranking" ? bid.rank < lowest.rank : leadsOver(bid, lowest))) lowest = bid;
+    }
     if (lowest) choices.push({ lot: lot.lot, seller: lowest.seller, amount: lowest.amount });
     else unbid.push(lot.lot);
   }

@@ -4,12 +4,12 @@ import { ErrorSummary } from "~/forms/error-summary";
 import { SubmitButton } from "~/forms/submit-button";
 import { FieldError } from "~/forms/text-input";
 import { formatCents } from "~/shared/money";
-import { ordinal } from "~/shared/words";
 import { unbidLotsText } from "../auction-words";
 import type { LotsAwardData } from "./lots-award-page.server";
 
 // The award form of a lotted auction (issue 31): what lot by lot costs against one seller for every
-// lot, then per lot its sellers' best bids (the lowest ticked) and a reason where another is chosen.
+// lot, then per lot its sellers' best bids (the lowest ticked, or the best-ranked where the evaluation
+// has criteria) and a reason where another is chosen.
 
 export type LotsAwardAnswer =
   | {
@@ -60,6 +60,8 @@ export function LotsAwardForm({
     );
   }
   const refused = answer?.kind === "refused" ? answer : undefined;
+  /** Each lot's first bid: its lowest, or its best-ranked where the evaluation has criteria. */
+  const first = data.ranked ? "best-ranked" : "lowest";
   const fieldErrors = Object.entries(refused?.lots ?? {}).map(([lotId, message]) => {
     const lot = data.lots.find((row) => String(row.id) === lotId);
     return { fieldId: `award-lot-${lotId}-${lot?.bids[0]?.bidId ?? 0}`, message: `${lot?.name ?? "Lot"}: ${message}` };
@@ -84,7 +86,7 @@ export function LotsAwardForm({
           </thead>
           <tbody>
             <tr>
-              <th scope="row">Each lot to its lowest bid</th>
+              <th scope="row">{`Each lot to its ${first} bid`}</th>
               <td>{formatCents(data.lotByLotCents)}</td>
               <td>—</td>
             </tr>
@@ -94,7 +96,7 @@ export function LotsAwardForm({
                   <Link to={`?seller=${row.organizationId}`}>{`Every lot to ${row.name}`}</Link>
                 </th>
                 <td>{formatCents(row.totalCents)}</td>
-                <td>{formatCents(row.overCents)}</td>
+                <td>{row.overCents < 0 ? `${formatCents(-row.overCents)} under` : formatCents(row.overCents)}</td>
               </tr>
             ))}
           </tbody>
@@ -102,7 +104,7 @@ export function LotsAwardForm({
         <p className="field__hint">
           {data.oneSeller.length === 0
             ? "No seller bid on every lot, so the lots cannot all go to one seller."
-            : "Choosing one seller for every lot ticks their bid on each lot below; a lot where it is not the lowest needs a reason."}
+            : `Choosing one seller for every lot ticks their bid on each lot below; a lot where it is not the ${first} needs a reason.`}
           {unbidLotsText(data.unbid)}
         </p>
         {data.notQualified.length > 0 ? (
@@ -121,7 +123,7 @@ export function LotsAwardForm({
             <p key={lot.id}>{`${lot.name}: nobody bid.`}</p>
           ) : (
             <fieldset key={lot.id} className={error ? "fieldset field--error" : "fieldset"}>
-              <legend className="fieldset__legend">{`${lot.name}: each bidder's best total, lowest first`}</legend>
+              <legend className="fieldset__legend">{`${lot.name}: each bidder's best total, ${first} first`}</legend>
               <FieldError id={`award-lot-${lot.id}-error`} errors={error ? [error] : undefined} />
               {lot.bids.map((bid, index) => (
                 <div className="checkbox" key={bid.bidId}>
@@ -135,18 +137,16 @@ export function LotsAwardForm({
                     aria-describedby={error ? `award-lot-${lot.id}-error` : undefined}
                   />
                   <label className="checkbox__label" htmlFor={`award-lot-${lot.id}-${bid.bidId}`}>
-                    {`${bid.name}: ${formatCents(bid.amountCents)}${index === 0 ? " (lowest)" : ""}${
-                      bid.evaluationRank === null ? "" : `, ${ordinal(bid.evaluationRank)} in the evaluation's ranking`
-                    }`}
+                    {`${bid.name}: ${formatCents(bid.amountCents)}${index === 0 ? ` (${first})` : ""}`}
                   </label>
                 </div>
               ))}
               <div className="field">
                 <label className="field__label" htmlFor={`award-reason-${lot.id}`}>
-                  {`Reason for passing over the lowest bid on ${lot.name}`}
+                  {`Reason for passing over the ${first} bid on ${lot.name}`}
                 </label>
                 <span className="field__hint" id={`award-reason-${lot.id}-hint`}>
-                  Required only when you choose another bid than the lowest. Recorded with the award.
+                  {`Required only when you choose another bid than the ${first}. Recorded with the award.`}
                 </span>
                 <textarea
                   className="textarea"

@@ -4,7 +4,6 @@ import type { Database } from "~db/database.server";
 import type { Actor } from "../auction-changes.server";
 import type { AuctionWithLots } from "../auction-views.server";
 import { EVALUATION_NOT_COMPLETE } from "../award/award.server";
-import { rankedLots } from "../evaluation/evaluation.server";
 import { lotName } from "./lot-words";
 import { awardLots, checkLotChoices, type LotAwardChoice, lotAwardCandidates } from "./lots-award.server";
 
@@ -21,20 +20,8 @@ export const awardedByLots = (auction: AuctionWithLots) =>
 
 /** The page's data; `seller` (from `?seller=`) ticks that seller's bid on every lot. */
 export async function loadLotsAward(db: Database, auction: AuctionWithLots, seller: number | undefined) {
-  const [{ lots, comparison, notQualified, evaluationPending }, ranking] = await Promise.all([
-    lotAwardCandidates(db, auction),
-    rankedLots(db, auction),
-  ]);
+  const { lots, comparison, notQualified, evaluationPending, ranked } = await lotAwardCandidates(db, auction);
   const names = new Map(lots.flatMap(({ bids }) => bids.map((bid) => [bid.organizationId, bid.name] as const)));
-  // Where the evaluation has criteria, each bid's place in its lot's ranking (price and technical
-  // score together), beside its price: the lowest is not always the best ranked.
-  const evaluationRanks = new Map(
-    ranking?.hasCriteria
-      ? ranking.lots.flatMap(({ lot, ranked }) =>
-          ranked.flatMap((row) => (row.rank === null ? [] : [[`${lot.id}:${row.id}`, row.rank] as const])),
-        )
-      : [],
-  );
   return {
     lots: lots.map(({ lot, bids }) => ({
       id: lot.id,
@@ -45,7 +32,6 @@ export async function loadLotsAward(db: Database, auction: AuctionWithLots, sell
         bidId: bid.bidId,
         name: bid.name,
         amountCents: bid.amountCents,
-        evaluationRank: evaluationRanks.get(`${lot.id}:${bid.bidId}`) ?? null,
       })),
     })),
     lotByLotCents: comparison.lotByLot.total,
@@ -56,9 +42,11 @@ export async function loadLotsAward(db: Database, auction: AuctionWithLots, sell
       overCents: row.overLotByLot,
     })),
     unbid: comparison.unbid.length,
-    /** A sealed auction's sellers the evaluation did not qualify (issue 31): named, never offered. */
+    /** The sellers the evaluation did not qualify: named, never offered. */
     notQualified: notQualified.map((row) => ({ name: row.name, reason: row.reason })),
     evaluationPending,
+    /** Each lot's first bid is its best-ranked (the evaluation has criteria), not its lowest. */
+    ranked,
   };
 }
 

@@ -18,97 +18,83 @@ import { auctionLink, kindName } from "../auction-notices.server";
 import { type AuctionRow, statusAt } from "../auction-rules";
 import { awardedLotsPhrase } from "../auction-words";
 import { EVALUATION_NOT_COMPLETE, invoiceTheAward, NOT_QUALIFIED } from "../award/award.server";
-import { bestBidPerSeller } from "../bidding/best-bids.server";
-import { rankedCandidates } from "../evaluation/evaluation.server";
+import { rankedLots } from "../evaluation/evaluation.server";
 import { QUALIFICATION_TEXTS } from "../evaluation/ranking";
-import { bidsOnLot, readableSealedBids } from "../sealed/sealed-bids.server";
 import { compareAwards } from "./lot-award";
 import { lotName } from "./lot-words";
 
-// Awarding a lotted auction after its last lot closes (issue 31): each lot to its lowest bid, or to
+// Awarding a lotted auction after its last lot closes (issue 31): each lot to its lowest bid (its
+// best-ranked where the evaluation has criteria), or to
 // another seller's best bid on it with the reason recorded, or every lot to one seller. Once, in one
 // transaction with the auction's buyer fee and its invoice (as a single price's award); each seller
 // is told which lots they won.
 
-export const PASS_OVER_LOT = "Please say why you are passing over the lowest bid on this lot";
 export const CHOOSE_A_LOT_BID = "Please choose one of this lot's bids";
 export const NO_QUALIFIED_BID = "No bid passed the technical evaluation, so there is nothing to award.";
 
 type CandidateBid = { bidId: number; organizationId: number; name: string; amountCents: number; rank: number };
 
-/**
- * A sealed auction's bids on each lot (issue 31), once readable (null before the deadline, whoever
- * asks): each lot's bids lowest first (equal amounts: the earlier sent), without the sellers the
- * technical evaluation did not qualify (where it has criteria); those are listed apart.
- */
-async function sealedLotBids(db: Database, auction: AuctionRow, lots: { id: number }[], now: Date) {
-  const [bids, ranking] = await Promise.all([readableSealedBids(db, auction, now), rankedCandidates(db, auction, now)]);
-  if (!bids || !ranking) return null;
-  const notQualified = ranking.ranked.filter((row) => !row.qualified);
-  const excluded = new Set(notQualified.map((row) => row.organizationId));
-  const byLot = new Map<number, CandidateBid[]>();
-  for (const lot of lots) {
-    const onLot = bidsOnLot(bids, lot.id)
-      .filter(({ bid }) => !excluded.has(bid.organizationId))
-      .map(({ bid, own }) => ({
-        bidId: bid.id,
-        organizationId: bid.organizationId,
-        name: bid.organizationName,
-        amountCents: own.amountCents,
-        updatedAt: bid.updatedAt,
-      }))
-      .sort((a, b) => a.amountCents - b.amountCents || a.updatedAt.localeCompare(b.updatedAt) || a.bidId - b.bidId)
-      .map(({ updatedAt: _updatedAt, ...bid }, index) => ({ ...bid, rank: index + 1 }));
-    byLot.set(lot.id, onLot);
-  }
-  return {
-    byLot,
-    bidders: bids.map((bid) => bid.organizationId),
-    hasCriteria: ranking.hasCriteria,
-    notQualified: notQualified.map((row) => ({
-      bidId: row.id,
-      name: row.name,
-      reason: row.reason ? QUALIFICATION_TEXTS[row.reason] : "",
-    })),
-  };
-}
+/** Passing over a lot's first bid: the lowest, or the best-ranked where the evaluation has criteria. */
+export const passOverLotMessage = (ranked: boolean) =>
+  ranked
+    ? "Please say why you are passing over the best-ranked bid on this lot"
+    : "Please say why you are passing over the lowest bid on this lot";
 
 /**
- * Each lot with its sellers' best bids (lowest first) and what each way of awarding costs. A sealed
- * auction of several lots (issue 31): each seller's sealed bid on the lot, read once the deadline has
- * passed, the sellers the evaluation did not qualify left out; its award waits for the evaluation
- * where it has criteria (`evaluationPending`).
+ * Each lot with its sellers' best bids and what each way of awarding costs. The bids come from the
+ * lot-by-lot ranking (`rankedLots`): lowest first, or where the evaluation has criteria in the order
+ * of each lot's ranking (price and technical score together, as an auction of one lot is awarded),
+ * the sellers it did not qualify left out and listed apart. A sealed auction's bids are read once
+ * the deadline has passed (before it every lot has none); its award waits for the evaluation where
+ * it has criteria (`evaluationPending`).
  */
 export async function lotAwardCandidates(db: Database, auction: AuctionRow, now = new Date()) {
-  const auctionId = auction.id;
   const lots = await db
     .select()
     .from(auctionLots)
-    .where(eq(auctionLots.auctionId, auctionId))
+    .where(eq(auctionLots.auctionId, auction.id))
     .orderBy(asc(auctionLots.position));
-  const sealed = auction.kind === "sealed" ? await sealedLotBids(db, auction, lots, now) : null;
-  const withBids: { lot: (typeof lots)[number]; bids: CandidateBid[] }[] = sealed
-    ? lots.map((lot) => ({ lot, bids: sealed.byLot.get(lot.id) ?? [] }))
-    : auction.kind === "sealed"
-      ? lots.map((lot) => ({ lot, bids: [] }))
-      : await Promise.all(lots.map(async (lot) => ({ lot, bids: await bestBidPerSeller(db, auctionId, lot.id) })));
+  const ranking = await rankedLots(db, { ...auction, lots }, now);
+  const ranked = Boolean(ranking?.hasCriteria);
+  const notQualified = new Map<number, { bidId: number; name: string; reason: string }>();
+  const withBids: { lot: (typeof lots)[number]; bids: CandidateBid[] }[] = lots.map((lot, index) => {
+    const rows = ranking?.lots[index]?.ranked ?? [];
+    for (const row of rows) {
+      if (!row.qualified && !notQualified.has(row.organizationId)) {
+        const reason = row.reason ? QUALIFICATION_TEXTS[row.reason] : "";
+        notQualified.set(row.organizationId, { bidId: row.id, name: row.name, reason });
+      }
+    }
+    const bids = rows
+      .filter((row) => row.qualified)
+      .map((row, position) => ({
+        bidId: row.id,
+        organizationId: row.organizationId,
+        name: row.name,
+        amountCents: row.amountCents,
+        rank: position + 1,
+      }));
+    return { lot, bids };
+  });
   const comparison = compareAwards(
     withBids.map(({ lot, bids }) => ({
       lot: lot.id,
       reserve: lot.reserveCents,
       bids: bids.map((bid) => ({ seller: bid.organizationId, amount: bid.amountCents, rank: bid.rank })),
     })),
+    ranked ? "ranking" : "lowest",
   );
+  const bidders = new Set((ranking?.lots ?? []).flatMap((lot) => lot.ranked.map((row) => row.organizationId)));
   return {
     lots: withBids,
     comparison,
+    /** Each lot's first bid is its best-ranked, not its lowest: the evaluation has criteria. */
+    ranked,
     /** Everyone who bid on any lot (those not awarded are told so). */
-    bidders: sealed
-      ? sealed.bidders
-      : [...new Set(withBids.flatMap(({ bids }) => bids.map((bid) => bid.organizationId)))],
-    /** A sealed auction's sellers the evaluation did not qualify: they cannot be awarded. */
-    notQualified: sealed?.notQualified ?? [],
-    evaluationPending: Boolean(sealed?.hasCriteria && !auction.evaluationCompletedAt),
+    bidders: [...bidders],
+    /** The sellers the evaluation did not qualify: they cannot be awarded. */
+    notQualified: [...notQualified.values()],
+    evaluationPending: Boolean(auction.kind === "sealed" && ranked && !auction.evaluationCompletedAt),
   };
 }
 
@@ -122,7 +108,7 @@ export type LotAwardRefusal = {
   lots?: Record<number, string>;
 };
 
-/** Checks the buyer's choices against the lots' bids: every lot with bids chosen, a reason where the lowest is passed over. */
+/** Checks the buyer's choices against the lots' bids: every lot with bids chosen, a reason where its first is passed over. */
 export function checkLotChoices(
   candidates: Awaited<ReturnType<typeof lotAwardCandidates>>,
   choices: LotAwardChoice[],
@@ -135,7 +121,9 @@ export function checkLotChoices(
     const chosen = bids.find((bid) => bid.bidId === choice?.bidId);
     if (!chosen && choice && notQualified.has(choice.bidId)) problems[lot.id] = NOT_QUALIFIED;
     else if (!chosen) problems[lot.id] = CHOOSE_A_LOT_BID;
-    else if (chosen.bidId !== bids[0]?.bidId && !choice?.reason?.trim()) problems[lot.id] = PASS_OVER_LOT;
+    else if (chosen.bidId !== bids[0]?.bidId && !choice?.reason?.trim()) {
+      problems[lot.id] = passOverLotMessage(candidates.ranked);
+    }
   }
   return problems;
 }

@@ -434,13 +434,33 @@ describe.each(databaseKinds)("sealed auctions of several lots on %s", (kind) => 
     expectIn(lotSection(1), "Lot 1: Hauling");
     expectIn(lotSection(2), "Lot 2: Cementing");
 
-    // The award goes lot by lot on price, each bid's place in its lot's ranking beside it.
+    // The award follows each lot's ranking, as an auction of one lot does: the best-ranked first and
+    // ticked, a reason asked to pass it over for the lowest price.
     await db().update(auctions).set({ evaluationCompletedAt: new Date() }).where(eq(auctions.id, auction.id));
-    const award = await (await as(buyer).request(`/auctions/${auction.id}/award`)).text();
-    expectIn(award, "Alpha Lots Hauling: $1,200.00 (lowest), 2nd in the evaluation&#x27;s ranking");
-    expectIn(award, "Bravo Lots Trucking: $1,400.00, 1st in the evaluation&#x27;s ranking");
-    expectIn(award, "Bravo Lots Trucking: $4,000.00 (lowest), 1st in the evaluation&#x27;s ranking");
-    expectIn(award, "Charlie Lots Cementing: $4,800.00, 2nd in the evaluation&#x27;s ranking");
+    const award = `/auctions/${auction.id}/award`;
+    const page = await (await as(buyer).request(award)).text();
+    const [hauling, cementing] = auction.lots;
+    const alphaBid = await bidOf(auction.id, alpha);
+    const bravoBid = await bidOf(auction.id, bravo);
+    if (!hauling || !cementing || !alphaBid || !bravoBid) throw new Error("no lots or bids");
+    expectIn(page, "Lot 1: Hauling: each bidder&#x27;s best total, best-ranked first");
+    expectIn(page, "Bravo Lots Trucking: $1,400.00 (best-ranked)");
+    expectIn(page, "Bravo Lots Trucking: $4,000.00 (best-ranked)");
+    expect(page.indexOf("Bravo Lots Trucking: $1,400.00")).toBeLessThan(page.indexOf("Alpha Lots Hauling: $1,200.00"));
+    expect(page).toMatch(new RegExp(`id="award-lot-${hauling.id}-${bravoBid.id}"[^>]*checked`));
+    expect(tableRowTexts(htmlBetween(page, 'id="award-compare"', "</table>")).slice(1, 2)).toEqual([
+      "Each lot to its best-ranked bid | $5,400.00 | —",
+    ]);
+    const lowest = await as(buyer).request(award, {
+      form: { [`lot_${hauling.id}`]: String(alphaBid.id), [`lot_${cementing.id}`]: String(bravoBid.id) },
+    });
+    expect(lowest.status).toBe(400);
+    expectIn(await lowest.text(), "Please say why you are passing over the best-ranked bid on this lot");
+    const choices = { [`lot_${hauling.id}`]: String(bravoBid.id), [`lot_${cementing.id}`]: String(bravoBid.id) };
+    expect((await as(buyer).request(award, { form: choices })).status).toBe(200);
+    expect((await as(buyer).request(award, { form: { ...choices, confirm: "yes" } })).status).toBe(302);
+    const awarded = await auctionRow(db(), auction.id);
+    expect(awarded.lots.map((lot) => lot.awardedOrganizationId)).toEqual([bravo.organizationId, bravo.organizationId]);
   });
 
   it("awards every lot to one seller, after the evaluation, never to a seller it found unacceptable", async () => {
