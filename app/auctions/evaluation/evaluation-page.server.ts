@@ -7,6 +7,7 @@ import { parseSubmission } from "~/forms/parse-submission.server";
 import { readFormBody } from "~/platform/request-body.server";
 import { appServicesContext } from "~/server/app-context";
 import { idOf } from "~/shared/ids";
+import { formatCents } from "~/shared/money";
 import type { Database } from "~db/database.server";
 import { lotName } from "../lots/lot-words";
 import { sealedSchedules } from "../sealed/sealed-bids.server";
@@ -20,6 +21,7 @@ import {
   rankedCandidates,
   rankedLots,
   removeCriterion,
+  type Subject,
   saveScoreSheet,
   scoringOpen,
   subjectsOf,
@@ -41,6 +43,21 @@ async function requireEvaluationReader(request: Request, context: Context, rawId
   const found = await requireAuction(request, context, rawId);
   if (found.viewer.kind === "seller") throw data(null, { status: 404 });
   return found;
+}
+
+/**
+ * "Bid: $5,400.00", or for a sealed bid on several lots (issue 31) each lot's amount with the total:
+ * "Bid: $1,400.00 on Lot 1: Hauling, $4,000.00 on Lot 2: Cementing; $5,400.00 in all". Null for a
+ * seller who has not bid.
+ */
+function bidTextOf(subject: Subject, lots: readonly { id: number; position: number; title: string }[]) {
+  if (subject.amountCents === null) return null;
+  if (lots.length < 2 || !subject.lots) return `Bid: ${formatCents(subject.amountCents)}`;
+  const named = lots.flatMap((lot) => {
+    const own = subject.lots?.find((row) => row.lotId === lot.id);
+    return own ? [`${formatCents(own.amountCents)} on ${lotName(lot)}`] : [];
+  });
+  return `Bid: ${named.join(", ")}; ${formatCents(subject.amountCents)} in all`;
 }
 
 const rankingRow = (row: Ranked<AwardCandidate>) => ({
@@ -101,7 +118,9 @@ export async function loadEvaluationPage(request: Request, context: Context, raw
         const assessment = assessments.get(subject.organizationId);
         const verdict = qualification(criteria, assessment, auction.technicalPassMark);
         return {
-          ...subject,
+          organizationId: subject.organizationId,
+          name: subject.name,
+          bidText: bidTextOf(subject, auction.lots),
           scores: Object.fromEntries(assessment?.scores ?? []),
           comments: Object.fromEntries(assessment?.comments ?? []),
           unacceptable: assessment?.unacceptable ?? false,

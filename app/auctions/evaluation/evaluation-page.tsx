@@ -6,7 +6,6 @@ import { RowActionForm } from "~/forms/row-action-form";
 import { SubmitButton } from "~/forms/submit-button";
 import { describedBy, FieldFrame, TextAreaInput, TextInput } from "~/forms/text-input";
 import { pageTitle } from "~/layout/page-title";
-import { formatCents } from "~/shared/money";
 import { SealedSchedules } from "../sealed/sealed-schedules";
 import type { Route } from "./+types/evaluation-page";
 import { commentFieldId, reasonFieldId, scoreFieldId } from "./evaluation-fields";
@@ -260,7 +259,7 @@ function SubjectSheet({
     return (
       <section aria-labelledby={`seller-${id}`} className="card">
         <h3 id={`seller-${id}`}>{subject.name}</h3>
-        {subject.amountCents !== null ? <p>{`Bid: ${formatCents(subject.amountCents)}`}</p> : null}
+        {subject.bidText ? <p>{subject.bidText}</p> : null}
         <p>{summary}</p>
         {criteria.length > 0 ? (
           <dl className="summary-list">
@@ -288,7 +287,7 @@ function SubjectSheet({
       <input type="hidden" name="organizationId" value={id} />
       <fieldset className="fieldset">
         <legend className="fieldset__legend">{subject.name}</legend>
-        {subject.amountCents !== null ? <p>{`Bid: ${formatCents(subject.amountCents)}`}</p> : null}
+        {subject.bidText ? <p>{subject.bidText}</p> : null}
         <p>{summary}</p>
         {criteria.map((criterion) => {
           const scoreId = scoreFieldId(id, criterion.id);

@@ -67,7 +67,13 @@ const evaluatorOrganizationOf = (auction: AuctionRow) => auction.evaluatorOrgani
 /** Criteria may change until bidding starts. */
 export const criteriaEditable = (auction: AuctionRow, now: Date) => termsEditable(statusAt(auction, now));
 
-export type Subject = { organizationId: number; name: string; amountCents: number | null };
+export type Subject = {
+  organizationId: number;
+  name: string;
+  amountCents: number | null;
+  /** A sealed bid's amount on each lot it names (issue 31). */
+  lots?: { lotId: number; amountCents: number }[];
+};
 
 /**
  * Who is scored now. Sealed: the sellers who sent a bid, once the bids may be read (before that,
@@ -82,6 +88,7 @@ export async function subjectsOf(db: Database, auction: AuctionRow, now = new Da
         organizationId: bid.organizationId,
         name: bid.organizationName,
         amountCents: bid.amountCents,
+        lots: bid.lots.map((row) => ({ lotId: row.lotId, amountCents: row.amountCents })),
       })) ?? null
     );
   }

@@ -420,6 +420,9 @@ describe.each(databaseKinds)("sealed auctions of several lots on %s", (kind) => 
 
     const html = await (await as(buyer).request(`/auctions/${auction.id}/evaluation`)).text();
     expectIn(html, "Each lot is ranked on its own");
+    // Each score sheet says what the seller bid on which lot, not only their total.
+    expectIn(html, "Bid: $1,400.00 on Lot 1: Hauling, $4,000.00 on Lot 2: Cementing; $5,400.00 in all");
+    expectIn(html, "Bid: $1,200.00 on Lot 1: Hauling; $1,200.00 in all");
     const lotSection = (position: number) =>
       htmlBetween(html, `id="ranking-lot-${position}"`, `id="ranking-lot-${position + 1}"`);
     // Price 60 %, technical 40 %: on Hauling Bravo's 85.7 for price and 90 beat Alpha's 100 and 50.
