@@ -26,7 +26,7 @@ import type { BidOutcome } from "../bidding/bid-round.server";
 import { ownBidHow } from "../bidding/own-bids-table";
 import { timezoneOf } from "../lifecycle/auction-form.server";
 import type { Route } from "./+types/auction-lot-bid";
-import { readPriceSheetCsv } from "./line-items-csv.server";
+import { MAX_PRICE_SHEET_BYTES, readPriceSheetCsv } from "./line-items-csv.server";
 import { quantityText } from "./line-pricing";
 import { knownOpenLotLines, linesOfOpenLot, sellerLotStanding } from "./lot-bid.server";
 import { rankSentence } from "./lot-schedule";
@@ -47,8 +47,6 @@ import { priceField, readUnitPrices, startingPrices } from "./unit-prices";
 // unit price for every line, the lot's total shown before the bid binds (computed in the page with
 // JavaScript; a confirmation step without it), a filled-in price sheet uploaded or pasted, and a
 // secret minimum on the lot's total. Never another seller's lines, name or count.
-
-const MAX_SHEET_BYTES = 600_000;
 
 async function requireSellerLot(
   request: Request,
@@ -115,7 +113,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 export async function action({ request, params, context }: Route.ActionArgs) {
   const services = context.get(appServicesContext);
   const signedIn = requireUser(request, context);
-  const formData = await readFormBody(request, { multipart: true, maxBytes: MAX_SHEET_BYTES });
+  const formData = await readFormBody(request, { multipart: true, maxBytes: MAX_PRICE_SHEET_BYTES });
   const fast = await fastLotBid(services, signedIn, params, formData);
   if (fast) return fast;
   const { user, auction, lot, sellerId } = await requireSellerLot(request, context, params);

@@ -1,7 +1,7 @@
 import { CsvError, parse } from "csv-parse/sync";
 import { csvText } from "~/shared/csv";
 import { dollars, formatCents, parseDollars } from "~/shared/money";
-import { listOfWords, pluralOf } from "~/shared/words";
+import { counted, listOfWords, pluralOf } from "~/shared/words";
 import { LINE_ITEM_COLUMNS, type LineItem, lineItemProblems, MAX_LINES_PER_LOT } from "./line-items";
 import { MAX_CENTS, parseQuantity, quantityText } from "./line-pricing";
 
@@ -14,6 +14,11 @@ export type RowProblem = { row: number; message: string };
 export type CsvOutcome<T> = { ok: true; value: T } | { ok: false; problems: RowProblem[] };
 
 export const PRICE_SHEET_COLUMNS = ["line", "description", "unit", "quantity", "unit_price"] as const;
+
+/** A filled-in price sheet of 250 lines is some 30 KB: far more is not one. */
+export const MAX_PRICE_SHEET_BYTES = 600_000;
+export const PRICE_SHEET_TOO_LARGE =
+  "This file is too large to be a price sheet: please send the downloaded sheet with its unit_price column filled in";
 
 /** The rows of a CSV text with the line each starts on; a malformed file is one problem at its row. */
 function rowsOf(text: string): CsvOutcome<{ row: number; cells: string[] }[]> {
@@ -104,6 +109,12 @@ export function readPriceSheetCsv(text: string, lines: readonly LineItem[]): Csv
       ok: false,
       problems: [{ row: 1, message: "Please keep the columns line and unit_price of the downloaded sheet" }],
     };
+  }
+  // One row per line: more cannot all be right, and a message per extra row would bury the one that matters.
+  const extra = rows[lines.length + 1];
+  if (extra) {
+    const message = `The lot has ${counted(lines.length, "line", "lines")}: please keep one row per line and remove the rest`;
+    return { ok: false, problems: [{ row: extra.row, message }] };
   }
   const problems: RowProblem[] = [];
   const unitCents: (number | undefined)[] = lines.map(() => undefined);

@@ -91,4 +91,12 @@ describe("a seller's price sheet", () => {
       problems: [{ row: 1, message: "Please keep the columns line and unit_price of the downloaded sheet" }],
     });
   });
+
+  it("answers a sheet with more rows than the lot has lines in one message, however many there are", () => {
+    const rows = Array.from({ length: 10_000 }, (_, index) => `${index + 1},1.00`).join("\n");
+    expect(readPriceSheetCsv(`line,unit_price\n${rows}\n`, hauling)).toEqual({
+      ok: false,
+      problems: [{ row: 5, message: "The lot has 3 lines: please keep one row per line and remove the rest" }],
+    });
+  });
 });

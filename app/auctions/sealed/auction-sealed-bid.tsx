@@ -13,7 +13,7 @@ import { MAX_SEALED_BID_BODY_BYTES, SEALED_BID_TOO_BIG } from "../documents/docu
 import { discardBody, readLimitedForm } from "../documents/upload-body.server";
 import { timezoneOf } from "../lifecycle/auction-form.server";
 import { bidRequirements } from "../lifecycle/auction-terms.server";
-import { readPriceSheetCsv } from "../lots/line-items-csv.server";
+import { MAX_PRICE_SHEET_BYTES, PRICE_SHEET_TOO_LARGE, readPriceSheetCsv } from "../lots/line-items-csv.server";
 import { priceErrorLinks } from "../lots/unit-price-table";
 import { priceField, readUnitPrices, startingPrices } from "../lots/unit-prices";
 import type { Route } from "./+types/auction-sealed-bid";
@@ -87,14 +87,18 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   };
 }
 
+/** A lot's sheet too large to be read (`MAX_PRICE_SHEET_BYTES`): refused at its field unread. */
+const TOO_LARGE = Symbol("too large");
+
 /**
  * The lots of a bid of several lots as typed (issue 31): each lot with an amount or any unit price is
- * bid on (every line then needs one); at least one lot. Messages at each lot's fields.
+ * bid on (every line then needs one), or else with its filled-in price sheet; at least one lot.
+ * Messages at each lot's fields.
  */
 function readSealedLots(
   lots: readonly SealedLot[],
   typed: readonly ({ amount?: number; prices?: (string | undefined)[] } | undefined)[],
-  sheets: ReadonlyMap<number, string>,
+  sheets: ReadonlyMap<number, string | typeof TOO_LARGE>,
 ): { lots: SealedLotBid[] } | { fieldErrors: Record<string, string[]> } {
   const bids: SealedLotBid[] = [];
   const fieldErrors: Record<string, string[]> = {};
@@ -110,6 +114,10 @@ function readSealedLots(
       // No price typed: the lot's filled-in price sheet, when one is attached, else the lot is not bid on.
       const sheet = sheets.get(lot.position);
       if (sheet === undefined) continue;
+      if (sheet === TOO_LARGE) {
+        fieldErrors[`${base}price_sheet`] = [`${lot.name}: ${PRICE_SHEET_TOO_LARGE}`];
+        continue;
+      }
       const fromSheet = readPriceSheetCsv(sheet, lot.lines);
       if (!fromSheet.ok) {
         fieldErrors[`${base}price_sheet`] = fromSheet.problems.map(
@@ -147,13 +155,14 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const sheet = form.get("price_sheet");
   form.delete("price_sheet");
   // Several lots (issue 31): each lot's price sheet, by the lot's position.
-  const lotSheets = new Map<number, string>();
+  const lotSheets = new Map<number, string | typeof TOO_LARGE>();
   for (const name of [...new Set(form.keys())]) {
     const lot = /^lots\[(\d+)\]\.price_sheet$/.exec(name);
     if (!lot) continue;
     const file = form.get(name);
     form.delete(name);
-    if (file instanceof File && file.size > 0) lotSheets.set(Number(lot[1]) + 1, await file.text());
+    if (!(file instanceof File) || file.size === 0) continue;
+    lotSheets.set(Number(lot[1]) + 1, file.size > MAX_PRICE_SHEET_BYTES ? TOO_LARGE : await file.text());
   }
   const submission = parseSubmission(form, { schema: sealedBidSchema });
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
@@ -172,6 +181,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   } else if (lines) {
     let typed = (submission.value.prices ?? []).map((price) => price ?? "");
     if (sheet instanceof File && sheet.size > 0 && typed.every((price) => price.trim() === "")) {
+      if (sheet.size > MAX_PRICE_SHEET_BYTES) return refuse({ price_sheet: [PRICE_SHEET_TOO_LARGE] });
       const read = readPriceSheetCsv(await sheet.text(), lines);
       if (!read.ok)
         return refuse({ price_sheet: read.problems.map((problem) => `Row ${problem.row}: ${problem.message}`) });

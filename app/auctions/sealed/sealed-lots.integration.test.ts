@@ -289,6 +289,12 @@ describe.each(databaseKinds)("sealed auctions of several lots on %s", (kind) => 
     expectIn(wrongHtml, 'value="4400"');
     expect(await bidOf(auction.id, charlie)).toBeUndefined();
 
+    // A file far larger than any price sheet is refused unread, at the sheet.
+    const huge = await withSheet(`line,unit_price\n${"1,1.00\n".repeat(100_000)}`);
+    expect(huge.status).toBe(400);
+    expectIn(await huge.text(), "Lot 1: Hauling: This file is too large to be a price sheet");
+    expect(await bidOf(auction.id, charlie)).toBeUndefined();
+
     // Rows in any order; typed prices would win over the sheet, none are typed here.
     expect((await withSheet("line,unit_price\n3,3.00\n1,80.00\n2,40.00\n")).status).toBe(302);
     const sent = await bidOf(auction.id, charlie);
