@@ -23,7 +23,12 @@ import {
 import { sendExpiryReminders } from "~/reminders/expiry-reminders.server";
 import { startRemindersWorker } from "~/reminders/reminders-worker.server";
 import { createSessionStore } from "~/sessions/session.server";
-import { createSignedInUsers, SESSION_CHANGES_CHANNEL, sessionChangeOf } from "~/sessions/signed-in-users.server";
+import {
+  createSignedInUsers,
+  forgettingAnnounced,
+  SESSION_CHANGES_CHANNEL,
+  sessionChangeOf,
+} from "~/sessions/signed-in-users.server";
 import { utcDay } from "~/shared/dates";
 import { type DatabaseHandle, openDatabase } from "~db/database.server";
 import { seedDemoCatalogue, seedReferenceData } from "~db/seed";
@@ -320,7 +325,10 @@ export async function createApplication(options: ApplicationOptions = {}): Promi
       }
       const toRouter = () => {
         const request = toFetchRequest(req, res, https);
-        handleRequest(request, makeContext(nonce, clientAddressOf(req, trust)))
+        forgettingAnnounced(
+          () => handleRequest(request, makeContext(nonce, clientAddressOf(req, trust))),
+          (change) => signedInUsers.forget(change),
+        )
           .then((response) => {
             // Built for this request, so stored by no browser or proxy unless its route says otherwise:
             // no signed-in page on a shared computer's Back button, no stale price (decision 024).

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { sql } from "drizzle-orm";
 import type { Database } from "~db/database.server";
 import type { CurrentUser } from "./current-user";
@@ -80,7 +81,30 @@ export function sessionChangeOf(payload: string): SessionChange {
   return { all: true };
 }
 
-/** Tells every app process to forget what it keeps of these sessions; delivered when the transaction commits. */
+/** The changes announced by the request being served, for its own process to forget (see `forgettingAnnounced`). */
+const announcedByRequest = new AsyncLocalStorage<SessionChange[]>();
+
+/**
+ * Tells every app process to forget what it keeps of these sessions; delivered when the transaction
+ * commits. The process serving the request forgets them too once the request's work is done (its
+ * transactions committed), not when its own announcement comes back: the next page it serves (the
+ * one the answer redirects to) could come first and show what was just changed as it was.
+ */
 export async function announceSessionChange(db: Pick<Database, "execute">, change: SessionChange): Promise<void> {
   await db.execute(sql`select pg_notify(${SESSION_CHANGES_CHANNEL}, ${JSON.stringify(change)})`);
+  announcedByRequest.getStore()?.push(change);
+}
+
+/**
+ * Serves a request (`work`, which ends after its writes have committed), then `forget`s each session
+ * change it announced, before its answer goes out; also when it failed. A change whose transaction
+ * rolled back is forgotten for nothing: one read from the database more.
+ */
+export async function forgettingAnnounced<T>(work: () => Promise<T>, forget: (change: SessionChange) => void) {
+  const announced: SessionChange[] = [];
+  try {
+    return await announcedByRequest.run(announced, work);
+  } finally {
+    for (const change of announced) forget(change);
+  }
 }

@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { CurrentUser } from "./current-user";
-import { createSignedInUsers, sessionChangeOf } from "./signed-in-users.server";
+import {
+  announceSessionChange,
+  createSignedInUsers,
+  forgettingAnnounced,
+  sessionChangeOf,
+} from "./signed-in-users.server";
 
 // The signed-in users a process keeps in memory: never longer than a minute or than the session
 // lasts, forgotten on every announced change, and never kept from a read that a change overtook.
@@ -74,5 +79,41 @@ describe("signed-in users kept in memory", () => {
     for (const payload of ["", "null", "{", '{"userId":"5"}', "[]"]) {
       expect(sessionChangeOf(payload)).toEqual({ all: true });
     }
+  });
+
+  it("forgets what the request it serves announced once its work is done, before its own announcement is back", async () => {
+    const kept = createSignedInUsers();
+    const notified: string[] = [];
+    // The transaction's connection: the announcement goes out at its commit, and comes back later.
+    const tx = { execute: async (query: unknown) => void notified.push(String(query)) };
+    kept.keep("a", { user: user(1), expiresAt: inAnHour() }, kept.mark());
+    kept.keep("b", { user: user(2), expiresAt: inAnHour() }, kept.mark());
+    const answer = await forgettingAnnounced(
+      async () => {
+        await announceSessionChange(tx as never, { userId: 1 });
+        // Still kept while the request's work goes on (its transaction has not committed yet).
+        expect(kept.get("a")?.user.id).toBe(1);
+        return "redirect";
+      },
+      (change) => kept.forget(change),
+    );
+    expect(answer).toBe("redirect");
+    expect(notified).toHaveLength(1);
+    expect(kept.get("a")).toBeUndefined();
+    expect(kept.get("b")?.user.id).toBe(2);
+    // Outside a request (a worker's job) only the announcement goes out.
+    await announceSessionChange(tx as never, { userId: 2 });
+    expect(kept.get("b")?.user.id).toBe(2);
+    // A request that fails forgets what it announced all the same.
+    await expect(
+      forgettingAnnounced(
+        async () => {
+          await announceSessionChange(tx as never, { userId: 2 });
+          throw new Error("refused");
+        },
+        (change) => kept.forget(change),
+      ),
+    ).rejects.toThrow("refused");
+    expect(kept.get("b")).toBeUndefined();
   });
 });
