@@ -131,14 +131,14 @@ describe.each(javaScriptModes)("live announcements with %s", (mode: JavaScriptMo
     // Turned off: the page follows the bids in silence, and the choice is kept for the user.
     await page.getByRole("button", { name: "Turn announcements off" }).click();
     await page.getByRole("button", { name: "Turn announcements on" }).waitFor();
-    const before = (await liveSpeech(page)).length;
+    const before = await liveSpeech(page);
     lowest -= 10_000;
     await bid(charlie, lowest);
     await expect
       .poll(() => mainText(page))
       .toContain((lowest / 100).toLocaleString("en-CA", { minimumFractionDigits: 2 }));
     await pause(ANNOUNCEMENT_GAP_MS + 1_000);
-    expect((await liveSpeech(page)).length).toBe(before);
+    expect(await liveSpeech(page)).toEqual(before);
     await page.goto(path);
     await page.getByRole("button", { name: "Turn announcements on" }).click();
     await page.getByRole("button", { name: "Turn announcements off" }).waitFor();

@@ -138,11 +138,21 @@ const TOGGLE_FETCHER = "live-announcements";
 
 /**
  * Whether announcements are on: the user's choice as the page was loaded, or the one they just made
- * while it is on its way (silence starts the moment they press "off", not when the server answers).
+ * while it is on its way (silence starts the moment they press "off", not when the server answers),
+ * kept until the page's data says the same: between the answer and the page's data read again, or
+ * with data read before the choice was saved, the old choice would speak one more update.
  */
 export function useAnnouncementsEnabled(saved: boolean): boolean {
   const pending = useFetcher({ key: TOGGLE_FETCHER }).formData?.get("announcements");
-  return pending === "on" ? true : pending === "off" ? false : saved;
+  const sending = pending === "on" ? true : pending === "off" ? false : null;
+  const [chosen, setChosen] = useState<boolean | null>(null);
+  useEffect(() => {
+    if (sending !== null) setChosen(sending);
+  }, [sending]);
+  useEffect(() => {
+    if (sending === null && chosen !== null && chosen === saved) setChosen(null);
+  }, [sending, chosen, saved]);
+  return sending ?? chosen ?? saved;
 }
 
 /**
