@@ -129,8 +129,14 @@ describe.each(javaScriptModes)("live announcements with %s", (mode: JavaScriptMo
     ).toHaveLength(1);
 
     // Turned off: the page follows the bids in silence, and the choice is kept for the user.
+    // The choice is saved and the page's data read again before the count: a toggle that takes a
+    // moment says "Loading…" (the progress bar's status, spoken as every slow request's is).
+    const saved = page.waitForResponse((response) => response.url().includes("/account/live-announcements"));
+    const reread = page.waitForResponse((response) => response.url().includes(`${path}.data`));
     await page.getByRole("button", { name: "Turn announcements off" }).click();
     await page.getByRole("button", { name: "Turn announcements on" }).waitFor();
+    await Promise.all([saved, reread]);
+    await expect.poll(() => page.locator(".progress__bar--active").count()).toBe(0);
     const before = await liveSpeech(page);
     lowest -= 10_000;
     await bid(charlie, lowest);
